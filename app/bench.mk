@@ -1,0 +1,2 @@
+# `fstune bench` (issue 6) and the benchmark table shared with the report.
+libfstune_app_a_SOURCES += app/cmd_bench.c app/bench_table.c app/bench_table.h

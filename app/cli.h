@@ -1,0 +1,81 @@
+/* The command line shared by every command: the command table, the common flags of DESIGN.md
+ * (--format, --json, --output, --quiet, --sysroot, --target-os) and the output file. */
+#ifndef FSTUNE_APP_CLI_H
+#define FSTUNE_APP_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_MARKDOWN };
+
+struct cli_common {
+	enum cli_format format;
+	const char *output;    /* --output FILE, NULL for stdout */
+	bool quiet;
+	const char *sysroot;   /* --sysroot DIR */
+	const char *target_os; /* --target-os linux|freebsd, NULL when not given */
+};
+
+/* Long options of the common flags, to be copied first into a command's own option array
+ * (CLI_COMMON_OPTIONS expands to the array members). Their `val`s are >= CLI_OPT_BASE. */
+enum {
+	CLI_OPT_BASE = 0x1000,
+	CLI_OPT_FORMAT = CLI_OPT_BASE,
+	CLI_OPT_JSON,
+	CLI_OPT_OUTPUT,
+	CLI_OPT_QUIET,
+	CLI_OPT_SYSROOT,
+	CLI_OPT_TARGET_OS,
+	CLI_OPT_HELP,
+	CLI_OPT_COMMAND_BASE = 0x1100, /* a command's own long-only options start here */
+};
+#define CLI_COMMON_OPTIONS                                          \
+	{"format", required_argument, NULL, CLI_OPT_FORMAT},        \
+	{"json", no_argument, NULL, CLI_OPT_JSON},                  \
+	{"output", required_argument, NULL, CLI_OPT_OUTPUT},        \
+	{"quiet", no_argument, NULL, CLI_OPT_QUIET},                \
+	{"sysroot", required_argument, NULL, CLI_OPT_SYSROOT},      \
+	{"target-os", required_argument, NULL, CLI_OPT_TARGET_OS},  \
+	{"help", no_argument, NULL, CLI_OPT_HELP}
+
+/* Usage text of the common flags, for each command's --help. */
+extern const char cli_common_help[];
+
+/* Handles one getopt result if it is a common flag. Returns 1 when handled, 0 when not a common
+ * flag, or -1 after printing a usage error (the command then exits FST_EXIT_USAGE). For --help it
+ * prints `usage` to stdout and exits 0. */
+int cli_common_option(struct cli_common *c, int opt, const char *optarg_value, const char *usage);
+
+/* Prints "fstune: <message>" and a pointer to the options of `command` ("bench"; NULL for the
+ * wizard) on stderr. Returns FST_EXIT_USAGE, so a parser can `return cli_usage_error(...)`. */
+int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Applies the common flags that affect the whole process (--sysroot). Returns FST_EXIT_OK or
+ * prints the error and returns FST_EXIT_USAGE. Call after option parsing, before probing. */
+int cli_common_apply(const struct cli_common *c);
+
+/* Opens --output (or stdout). The file is written to a temporary name beside the target and renamed
+ * into place by cli_output_close, so a failed run leaves no half-written report. Returns NULL after
+ * printing the error (status FST_EXIT_USAGE). */
+struct cli_output;
+struct cli_output *cli_output_open(const struct cli_common *c);
+FILE *cli_output_stream(struct cli_output *o);
+/* Commits (rename) when `commit`, else removes the temporary. Returns FST_EXIT_OK or
+ * FST_EXIT_USAGE after printing a write error. */
+int cli_output_close(struct cli_output *o, bool commit);
+
+/* A command: `run` gets argv with argv[0] the command name; returns an exit status. */
+struct cli_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+int cmd_probe(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_workload(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

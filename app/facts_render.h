@@ -1,0 +1,25 @@
+/* Renders a facts tree for people: text grouped by branch and aligned, or Markdown tables, in
+ * human units, with sources on request and every unavailable fact listed with its reason. Used by
+ * `fstune probe` and the report. JSON is facts_to_json's job. */
+#ifndef FSTUNE_APP_FACTS_RENDER_H
+#define FSTUNE_APP_FACTS_RENDER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "fstune/facts.h"
+
+/* One value as shown to a person: sizes in KiB/MiB/GiB (the exact byte count beside a rounded
+ * one), times in us/ms/s, booleans yes/no, lists comma-separated. Caller frees. */
+char *facts_render_value(const char *key, const json_t *value);
+
+/* host
+ *   kernel                 6.18.44        [uname]
+ *   ...
+ * Unavailable facts appear in their branch as "(needs root: reason)". */
+void facts_render_text(FILE *out, const struct facts *f, bool show_sources);
+
+/* "### host" and a table per branch: | key | value | source | (source only with show_sources). */
+void facts_render_markdown(FILE *out, const struct facts *f, bool show_sources);
+
+#endif

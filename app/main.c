@@ -1,0 +1,59 @@
+/* fstune's entry point: the command table and the top-level usage. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/cli.h"
+#include "app/ui/ui.h"
+#include "fstune/debug.h"
+#include "fstune/status.h"
+
+static const struct cli_command commands[] = {
+	{"probe", "show the detected facts of a directory, device or image", cmd_probe},
+	{"bench", "run the I/O micro-benchmarks and show their results", cmd_bench},
+	{"report", "probe, measure, evaluate the rules and report (for scripts)", cmd_report},
+	{"rules", "list, show and test the rule scripts", cmd_rules},
+	{"workload", "show the workload facts from a preset, a sample or an observation", cmd_workload},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: fstune [--facts FILE] [--sysroot DIR]   (the wizard, on a terminal)\n"
+		     "       fstune COMMAND [OPTIONS] [TARGET]\n\n"
+		     "A filesystem and disk tuning advisor: it probes the disk and filesystem under\n"
+		     "TARGET (a directory, a block device or an image file; default: the current\n"
+		     "directory), measures, and recommends settings with the evidence behind them.\n\n"
+		     "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nRun 'fstune COMMAND --help' for a command's options; see fstune(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	debug_init();
+	if (argc < 2 || argv[1][0] == '-') {
+		if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+			usage(stdout);
+			return FST_EXIT_OK;
+		}
+		if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
+			printf("fstune %s\n", PACKAGE_VERSION);
+			return FST_EXIT_OK;
+		}
+		return ui_wizard_main(argc, argv);
+	}
+	if (strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return FST_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "fstune: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return FST_EXIT_USAGE;
+}

@@ -1,0 +1,173 @@
+/* The session: creates one run's facts (by probing a TARGET or reading a file), runs the benchmark
+ * step and the rules, and owns everything they produced until session_free. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/session.h"
+#include "core/xalloc.h"
+#include "fstune/debug.h"
+#include "fstune/path.h"
+
+static struct session *session_new(enum session_origin origin)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+
+	s->origin = origin;
+	s->bench = SESSION_BENCH_NONE;
+	return s;
+}
+
+struct session *session_from_target(const char *target, struct fst_error *err)
+{
+	struct session *s = session_new(SESSION_FROM_TARGET);
+
+	s->target = xcalloc(1, sizeof(*s->target));
+	if (target_resolve(target, s->target, err) != FST_EXIT_OK) {
+		session_free(s);
+		return NULL;
+	}
+	s->facts = facts_new();
+	probe_all(s->target, s->facts);
+	DBG(DEBUG_REPORT, "session: probed %s, %zu failed facts", s->target->path ? s->target->path : "?",
+	    facts_failed_count(s->facts));
+	return s;
+}
+
+struct session *session_from_facts_file(const char *path, struct fst_error *err)
+{
+	struct facts *f = facts_load_file(path, err);
+	struct session *s;
+
+	if (!f)
+		return NULL;
+	s = session_new(SESSION_FROM_FILE);
+	s->facts = f;
+	s->facts_path = xstrdup(path);
+	return s;
+}
+
+void session_set_target_os(struct session *s, const char *target_os)
+{
+	facts_set_string(s->facts, "host.target_os", target_os, "user");
+}
+
+/* Whether a comma-separated mount option list holds `opt` as a whole option. */
+static bool has_option(const char *list, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, opt, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* The default follows what an admin expects of a report on a running server: on a filesystem they can
+ * write to, a quick measurement (about 15 s, only inside fstune's own scratch directory) is what makes
+ * the advice evidence-based. An unmounted block device gets none: it may be a disk in use without a
+ * mount (a database's raw volume, a VM's disk, a future md member), and reading across it for seconds
+ * is an action the admin should ask for (`--bench quick` then runs the read tests only, writing
+ * nothing); a report on it stays a pure look. Images, captured machines (--sysroot) and read-only or
+ * unwritable filesystems cannot be benchmarked without writing, so none. */
+enum session_bench session_bench_default(const struct session *s, const char **why)
+{
+	const struct probe_target *t = s->target;
+	const char *dir;
+
+	*why = NULL;
+	if (s->origin == SESSION_FROM_FILE || !t || path_sysroot() || t->kind == TARGET_IMAGE)
+		return SESSION_BENCH_NONE;
+	if (t->kind == TARGET_BLOCKDEV && !t->is_mounted) {
+		*why = "an unmounted block device is not benchmarked by default (it may be in use without a "
+		       "mount); --bench quick measures it with read tests only, writing nothing";
+		return SESSION_BENCH_NONE;
+	}
+	dir = t->kind == TARGET_DIRECTORY ? t->path : t->mount_point;
+	if (has_option(t->mount_options, "ro")) {
+		*why = "the filesystem is mounted read-only and the benchmarks write: none were run";
+		return SESSION_BENCH_NONE;
+	}
+	if (!dir || access(dir, W_OK) != 0) {
+		*why = "the directory is not writable by this user and the benchmarks write there: none were run";
+		return SESSION_BENCH_NONE;
+	}
+	return SESSION_BENCH_QUICK;
+}
+
+int session_bench(struct session *s, enum session_bench bench, const struct bench_config *cfg,
+		  struct fst_error *err)
+{
+	struct bench_config c;
+	struct bench_result res = {0};
+	int status;
+
+	if (bench == SESSION_BENCH_NONE)
+		return FST_EXIT_OK;
+	if (!s->target)
+		return fst_error_set(err, FST_EXIT_USAGE,
+				     "benchmarks need a TARGET: facts read from a file cannot be measured");
+	if (cfg)
+		c = *cfg;
+	else
+		bench_config_init(&c);
+	c.suite = bench == SESSION_BENCH_FULL ? BENCH_SUITE_FULL : BENCH_SUITE_QUICK;
+	status = bench_run(s->target, &c, s->facts, &res, err);
+	json_decref(s->bench_params);
+	json_decref(s->bench_notes);
+	s->bench_params = res.params ? json_incref(res.params) : NULL;
+	s->bench_notes = res.notes ? json_incref(res.notes) : NULL;
+	/* What ran: a refusal or a usage error ran nothing. */
+	s->bench = status == FST_EXIT_OK || status == FST_EXIT_PARTIAL ? bench : SESSION_BENCH_NONE;
+	free(s->bench_refusal);
+	s->bench_refusal = status == FST_EXIT_REFUSED && err ? xstrdup(err->msg) : NULL;
+	bench_result_free(&res);
+	DBG(DEBUG_REPORT, "session: bench %s: status %d", bench == SESSION_BENCH_FULL ? "full" : "quick", status);
+	return status;
+}
+
+int session_load_rules(struct session *s, const struct rules_options *opt, struct fst_error *err)
+{
+	struct rules_set *set = rules_load(opt, err);
+
+	if (!set)
+		return err && err->status != FST_EXIT_OK ? err->status : FST_EXIT_USAGE;
+	if (s->rules)
+		rules_set_free(s->rules);
+	s->rules = set;
+	return FST_EXIT_OK;
+}
+
+void session_evaluate(struct session *s)
+{
+	if (s->is_evaluated)
+		rules_result_free(&s->result);
+	memset(&s->result, 0, sizeof(s->result));
+	rules_evaluate(s->rules, s->facts, &s->result);
+	s->is_evaluated = true;
+	DBG(DEBUG_REPORT, "session: %zu recommendations, %zu not evaluated, %zu errors",
+	    json_array_size(s->result.recommendations), json_array_size(s->result.not_evaluated),
+	    json_array_size(s->result.errors));
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	if (s->target) {
+		target_free(s->target);
+		free(s->target);
+	}
+	free(s->facts_path);
+	facts_free(s->facts);
+	json_decref(s->bench_params);
+	json_decref(s->bench_notes);
+	free(s->bench_refusal);
+	if (s->is_evaluated)
+		rules_result_free(&s->result);
+	if (s->rules)
+		rules_set_free(s->rules);
+	free(s);
+}

@@ -1,0 +1,95 @@
+/* The session: everything one run of fstune produced (the target, its facts, the loaded rules and
+ * their result, later the benchmark results), shared by `fstune report` and the wizard, and read as
+ * it is by every renderer. */
+#ifndef FSTUNE_APP_SESSION_H
+#define FSTUNE_APP_SESSION_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "fstune/bench.h"
+#include "fstune/error.h"
+#include "fstune/facts.h"
+#include "fstune/probe.h"
+#include "fstune/rules.h"
+
+/* Which benchmark suite a run asks for (`report --bench none|quick|full`): the bench layer's suites. */
+enum session_bench {
+	SESSION_BENCH_NONE,
+	SESSION_BENCH_QUICK,
+	SESSION_BENCH_FULL,
+};
+
+enum session_origin {
+	SESSION_FROM_TARGET, /* facts probed from a TARGET in this run */
+	SESSION_FROM_FILE,   /* facts read from a file: nothing was probed */
+};
+
+struct session {
+	enum session_origin origin;
+	struct probe_target *target; /* the resolved TARGET; NULL for SESSION_FROM_FILE */
+	char *facts_path;            /* the --facts FILE; NULL for SESSION_FROM_TARGET */
+	struct facts *facts;         /* never NULL once created; benchmark results land in bench.* */
+	enum session_bench bench;    /* the suite that ran (SESSION_BENCH_NONE: none) */
+	json_t *bench_params;        /* the parameters the benchmarks used, for the report; NULL: none */
+	json_t *bench_notes;         /* array of strings the bench layer wants read; NULL: none ran */
+	char *bench_refusal;         /* why the benchmarks asked for did not run (refused); NULL: they ran */
+	struct rules_set *rules;     /* NULL until session_load_rules */
+	struct rules_result result;  /* all NULL members until session_evaluate */
+	bool is_evaluated;           /* session_evaluate has filled `result` */
+};
+
+/* Resolves TARGET (NULL: the current directory) and runs every probe on it. Returns NULL with `err`
+ * set (FST_EXIT_USAGE for a target that cannot be resolved). A probe that fails is a fact, not an
+ * error: see session_status(). */
+struct session *session_from_target(const char *target, struct fst_error *err);
+
+/* Reads facts saved earlier (`probe --format json`, a `fstune.report/1` document, or a hand-written
+ * file). Returns NULL with `err` set by the facts core (FST_EXIT_USAGE, naming the file, the line or
+ * the key). */
+struct session *session_from_facts_file(const char *path, struct fst_error *err);
+
+/* Overrides host.target_os ("linux" or "freebsd"; validated by the caller), source "user". */
+void session_set_target_os(struct session *s, const char *target_os);
+
+/* The benchmark step, run between probing (and the workload, which sizes the file tests) and the
+ * rules: runs `bench`'s suite on the TARGET with `cfg` (its parameters, progress and stop flag; NULL:
+ * the defaults; cfg->suite and cfg->tests are taken as given unless cfg->tests is empty, then the suite
+ * is `bench`'s). Results land in bench.* (source "bench"), the parameters used in s->bench_params,
+ * the notes in s->bench_notes. SESSION_BENCH_NONE does nothing and returns FST_EXIT_OK.
+ *
+ * Returns bench_run's status: FST_EXIT_OK; FST_EXIT_USAGE (no TARGET, an image file, a bad test list;
+ * err set: the run stops); FST_EXIT_REFUSED (nothing ran: no space, read-only; err set; the report can
+ * still be written); FST_EXIT_PARTIAL (a test failed, marked `failed` in the facts; err set); 128+n
+ * when stopped by signal n, after the bench layer removed its scratch directory (the caller cleans up
+ * and calls bench_stop_reraise). Signal handlers are the caller's (bench_stop_install). */
+int session_bench(struct session *s, enum session_bench bench, const struct bench_config *cfg,
+		  struct fst_error *err);
+
+/* The default suite for a TARGET when --bench is not given, and why (a static string for a note, NULL
+ * when there is nothing to say): quick on a mounted filesystem the user can write to, else none. */
+enum session_bench session_bench_default(const struct session *s, const char **why);
+
+/* Loads the rule files (built-in, /etc, $FSTUNE_RULES_PATH, --rules-dir). Returns FST_EXIT_OK, or
+ * FST_EXIT_USAGE with `err` set (a --rules-dir that does not exist). Load errors of single files are
+ * not failures here: they appear in the result's `errors`. */
+int session_load_rules(struct session *s, const struct rules_options *opt, struct fst_error *err);
+
+/* Evaluates the loaded rules on the facts (again, if called twice: the wizard re-evaluates after
+ * the workload changes). Needs session_load_rules first. */
+void session_evaluate(struct session *s);
+
+/* Counts of the result, for thresholds and summaries. */
+size_t session_count_severity_at_least(const struct session *s, const char *severity);
+size_t session_rule_errors(const struct session *s);
+
+/* Severity order: info 0, suggest 1, warn 2, critical 3; -1 for anything else. */
+int session_severity_rank(const char *severity);
+
+/* The status of the finished run (DESIGN.md): FST_EXIT_PARTIAL when a fact has status `failed`, or
+ * when `strict` and a rule had an error; else FST_EXIT_OK. Thresholds are the caller's. */
+int session_status(const struct session *s, bool strict);
+
+void session_free(struct session *s);
+
+#endif

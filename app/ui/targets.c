@@ -1,0 +1,370 @@
+/* The rows of the Target screen: block devices (lsblk-like, from /sys/class/block) and mounted
+ * filesystems (from mountinfo), each with whether and how it can be benchmarked. Every read goes
+ * through path.h and the device probe itself, so --sysroot shows the captured machine and the
+ * columns agree with what the Detected screen shows after probing. */
+#include "config.h"
+
+#include <blkid/blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/ui/ui_int.h"
+#include "core/xalloc.h"
+#include "fstune/path.h"
+#include "probes/mountinfo.h"
+#include "probes/registry.h"
+
+#define SYSBLK "/sys/class/block/"
+
+/* Filesystems that hold no data an admin would tune. */
+static bool is_pseudo_fs(const char *type)
+{
+	static const char *const pseudo[] = {
+		"proc", "sysfs", "cgroup", "cgroup2", "devpts", "devtmpfs", "mqueue", "debugfs",
+		"tracefs", "securityfs", "pstore", "bpf", "configfs", "fusectl", "hugetlbfs", "autofs",
+		"binfmt_misc", "efivarfs", "rpc_pipefs", "nsfs", "ramfs", "selinuxfs", "overlay",
+	};
+
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (strcmp(type, pseudo[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool is_system_path(const char *mp)
+{
+	return mountinfo_path_has_prefix(mp, "/proc") || mountinfo_path_has_prefix(mp, "/sys") ||
+	       mountinfo_path_has_prefix(mp, "/dev");
+}
+
+static struct ui_target_row *add_row(struct ui_targets *t)
+{
+	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
+	memset(&t->v[t->n], 0, sizeof(t->v[t->n]));
+	t->v[t->n].size = -1;
+	t->v[t->n].rotational = -1;
+	return &t->v[t->n++];
+}
+
+static bool has_ro_option(const char *opts)
+{
+	size_t n = opts ? strlen(opts) : 0;
+
+	return opts && (strcmp(opts, "ro") == 0 || strncmp(opts, "ro,", 3) == 0 ||
+			(n >= 3 && strcmp(opts + n - 3, ",ro") == 0) || strstr(opts, ",ro,"));
+}
+
+/* Whether a mounted filesystem can be benchmarked: only a writable directory can. */
+static void judge_mounted(struct ui_target_row *r, const struct mountinfo_entry *m)
+{
+	if (path_is_sysroot()) {
+		r->bench = UI_BENCH_NONE;
+		r->why = xstrdup("a captured machine (--sysroot): nothing runs on it");
+	} else if (has_ro_option(m->options) || has_ro_option(m->super_options)) {
+		r->bench = UI_BENCH_NONE;
+		r->why = xstrdup("mounted read-only");
+	} else if (access(m->mount_point, W_OK) != 0) {
+		r->bench = UI_BENCH_NONE;
+		r->why = xasprintf("%s is not writable: %s", m->mount_point, strerror(errno));
+	} else {
+		r->bench = UI_BENCH_WRITABLE;
+		r->why = xasprintf("writable directory: tests write in a scratch directory under %s",
+				   m->mount_point);
+	}
+}
+
+static bool is_swap(const char *swaps, const char *name)
+{
+	char needle[300];
+
+	snprintf(needle, sizeof(needle), "/dev/%s ", name);
+	return swaps && strstr(swaps, needle);
+}
+
+static bool has_holders(const char *name)
+{
+	DIR *d = path_opendir(SYSBLK "%s/holders", name);
+	struct dirent *de;
+	bool any = false;
+
+	if (!d)
+		return false;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			any = true;
+	closedir(d);
+	return any;
+}
+
+/* An unmounted device: read tests only, when it is free and opens. */
+static void judge_unmounted(struct ui_target_row *r, const char *swaps, bool has_mounted_part)
+{
+	char dev[300];
+	int fd;
+
+	snprintf(dev, sizeof(dev), "/dev/%s", r->name);
+	r->bench = UI_BENCH_NONE;
+	if (path_is_sysroot())
+		r->why = xstrdup("a captured machine (--sysroot): nothing runs on it");
+	else if (is_swap(swaps, r->name))
+		r->why = xstrdup("in use as swap");
+	else if (has_holders(r->name))
+		r->why = xstrdup("held by another device (md, dm)");
+	else if (has_mounted_part)
+		r->why = xstrdup("a partition of it is mounted: pick the partition");
+	else if ((fd = open(dev, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		r->why = xasprintf("cannot open %s: %s", dev, strerror(errno));
+	else {
+		close(fd);
+		r->bench = UI_BENCH_READ_ONLY;
+		r->why = xstrdup("unmounted: read tests only, nothing is written");
+	}
+}
+
+/* The filesystem on an unmounted device, by its signature (live only). */
+static char *blkid_type(const char *name)
+{
+	char dev[300];
+	blkid_probe pr;
+	const char *type = NULL;
+	char *out = NULL;
+
+	snprintf(dev, sizeof(dev), "/dev/%s", name);
+	pr = blkid_new_probe_from_filename(dev);
+	if (!pr)
+		return NULL;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	if (blkid_do_safeprobe(pr) == 0 && blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0)
+		out = xstrdup(type);
+	blkid_free_probe(pr);
+	return out;
+}
+
+/* The columns from the device probe, so they are the values Detected will show. */
+static void fill_from_probe(struct ui_target_row *r)
+{
+	struct probe_target pt = {0};
+	struct facts *f = facts_new();
+	char dev[300];
+	long long v;
+	bool b;
+	const char *s;
+
+	snprintf(dev, sizeof(dev), "/dev/%s", r->name);
+	pt.dev_name = r->name;
+	pt.dev_path = dev;
+	probe_sysfs_device.collect(&pt, f);
+	if (facts_get_int(f, "device.size_bytes", &v))
+		r->size = v;
+	if ((s = facts_get_string(f, "device.model")))
+		r->model = xstrdup(s);
+	if ((s = facts_get_string(f, "device.transport")))
+		r->transport = xstrdup(s);
+	if (facts_get_bool(f, "device.rotational", &b))
+		r->rotational = b;
+	facts_free(f);
+}
+
+static const struct mountinfo_entry *mount_of(const struct mountinfo *mi, const char *name)
+{
+	char *devno = path_read_string(SYSBLK "%s/dev", name);
+	unsigned major, minor;
+	const struct mountinfo_entry *m = NULL;
+	char src[300];
+
+	if (devno && sscanf(devno, "%u:%u", &major, &minor) == 2)
+		m = mountinfo_by_devno(mi, major, minor);
+	free(devno);
+	if (m)
+		return m;
+	/* btrfs mounts show an anonymous device number: match the source instead. */
+	snprintf(src, sizeof(src), "/dev/%s", name);
+	for (size_t i = mi->n; i-- > 0;)
+		if (strcmp(mi->v[i].source, src) == 0)
+			return &mi->v[i];
+	return NULL;
+}
+
+/* Version order, as a person counts: loop2 before loop10, sda2 before sda10. */
+static int cmp_names(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Kernel names under /sys/class/block, sorted; partitions sort after their disk ("sda" < "sda1"). */
+static char **block_names(size_t *n)
+{
+	DIR *d = path_opendir(SYSBLK);
+	struct dirent *de;
+	char **names = NULL;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		names = xrealloc(names, (*n + 1) * sizeof(*names));
+		names[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), cmp_names);
+	return names;
+}
+
+static void scan_block(struct ui_targets *t, const struct mountinfo *mi, bool *used, const char *swaps)
+{
+	size_t n;
+	char **names = block_names(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		long long sectors;
+		const struct mountinfo_entry *m;
+		struct ui_target_row *r;
+		bool is_part = path_exists(SYSBLK "%s/partition", names[i]);
+		bool has_mounted_part = false;
+
+		/* Unattached loop devices and empty drives have size 0. */
+		if (path_read_s64(&sectors, SYSBLK "%s/size", names[i]) == 0 && sectors == 0)
+			continue;
+		for (size_t j = i + 1; !is_part && j < n && strncmp(names[j], names[i], strlen(names[i])) == 0; j++)
+			if (path_exists(SYSBLK "%s/%s/partition", names[i], names[j]) && mount_of(mi, names[j]))
+				has_mounted_part = true;
+		r = add_row(t);
+		r->name = xstrdup(names[i]);
+		r->depth = is_part ? 1 : 0;
+		fill_from_probe(r);
+		m = mount_of(mi, names[i]);
+		if (m) {
+			used[m - mi->v] = true;
+			r->fstype = xstrdup(m->fstype);
+			r->mount_point = xstrdup(m->mount_point);
+			r->arg = xstrdup(m->mount_point);
+			judge_mounted(r, m);
+		} else {
+			/* Signatures are read later (ui_targets_idle): on slow or many devices that is
+			 * most of the scan, and the first screen must not wait for it. */
+			r->is_fs_pending = !path_is_sysroot();
+			r->arg = path_is_sysroot() ? xstrdup(names[i]) : xasprintf("/dev/%s", names[i]);
+			judge_unmounted(r, swaps, has_mounted_part);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Mounted filesystems without a block device of their own (tmpfs, NFS, ...), one row per mount
+ * point, topmost mount only. */
+static void scan_other_mounts(struct ui_targets *t, const struct mountinfo *mi, const bool *used)
+{
+	for (size_t i = 0; i < mi->n; i++) {
+		const struct mountinfo_entry *m = &mi->v[i];
+		struct ui_target_row *r;
+		bool is_hidden = false;
+
+		if (used[i] || is_pseudo_fs(m->fstype) || is_system_path(m->mount_point) ||
+		    strncmp(m->source, "/dev/", 5) == 0)
+			continue;
+		for (size_t j = i + 1; j < mi->n; j++)
+			if (strcmp(mi->v[j].mount_point, m->mount_point) == 0)
+				is_hidden = true;
+		if (is_hidden)
+			continue;
+		r = add_row(t);
+		r->name = xstrdup(m->source);
+		r->fstype = xstrdup(m->fstype);
+		r->mount_point = xstrdup(m->mount_point);
+		r->arg = xstrdup(m->mount_point);
+		judge_mounted(r, m);
+	}
+}
+
+static void add_directory_row(struct ui_targets *t)
+{
+	struct ui_target_row *r = add_row(t);
+
+	r->name = xasprintf("a directory%s", ui_glyph->ellipsis);
+	r->is_directory_entry = true;
+	r->why = xstrdup("type the path of any directory: its filesystem and the device under it");
+	r->bench = UI_BENCH_WRITABLE;
+}
+
+void ui_targets_scan(struct ui_targets *t)
+{
+	struct mountinfo mi = {0};
+	char *swaps = path_read_string("/proc/swaps");
+	bool *used;
+
+	ui_targets_free(t);
+	mountinfo_load(&mi);
+	used = xcalloc(mi.n + 1, sizeof(*used));
+	scan_block(t, &mi, used, swaps);
+	scan_other_mounts(t, &mi, used);
+	add_directory_row(t);
+	free(used);
+	free(swaps);
+	mountinfo_free(&mi);
+}
+
+bool ui_targets_idle(struct ui_targets *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].is_fs_pending) {
+			t->v[i].fstype = blkid_type(t->v[i].name);
+			t->v[i].is_fs_pending = false;
+			return true;
+		}
+	return false;
+}
+
+void ui_targets_from_facts(struct ui_targets *t, const struct facts *f, const char *file)
+{
+	struct ui_target_row *r;
+	const char *s;
+	long long v;
+	bool b;
+
+	ui_targets_free(t);
+	r = add_row(t);
+	s = facts_get_string(f, "device.name");
+	r->name = xstrdup(s ? s : "(no device)");
+	if (facts_get_int(f, "device.size_bytes", &v) || facts_get_int(f, "fs.size_bytes", &v))
+		r->size = v;
+	if ((s = facts_get_string(f, "device.model")))
+		r->model = xstrdup(s);
+	if ((s = facts_get_string(f, "device.transport")))
+		r->transport = xstrdup(s);
+	if (facts_get_bool(f, "device.rotational", &b))
+		r->rotational = b;
+	if ((s = facts_get_string(f, "fs.type")))
+		r->fstype = xstrdup(s);
+	if ((s = facts_get_string(f, "fs.mount_point")))
+		r->mount_point = xstrdup(s);
+	r->bench = UI_BENCH_NONE;
+	r->why = xasprintf("saved facts (%s): nothing is probed or run", file);
+}
+
+void ui_targets_free(struct ui_targets *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct ui_target_row *r = &t->v[i];
+
+		free(r->arg);
+		free(r->name);
+		free(r->model);
+		free(r->transport);
+		free(r->fstype);
+		free(r->mount_point);
+		free(r->why);
+	}
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}

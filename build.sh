@@ -1,0 +1,56 @@
+#!/bin/sh
+# Installs what fstune needs to build and test (Debian 12, as root), then configures and builds in
+# this directory. Arguments are passed to ./configure (e.g. --enable-sanitizers --enable-werror).
+set -eu
+cd "$(dirname "$0")"
+
+# Build and test dependencies, one package per line; keep README.md's list in step.
+packages="
+build-essential
+autoconf
+automake
+pkg-config
+libblkid-dev
+libudev-dev
+liblua5.4-dev
+lua5.4
+e2fslibs-dev
+comerr-dev
+liburing-dev
+libjansson-dev
+libncurses-dev
+e2fsprogs
+xfsprogs
+btrfs-progs
+util-linux
+fio
+tmux
+ncurses-base
+jq
+python3
+"
+
+missing=""
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "build.sh: missing packages:$missing; run as root or: apt-get install$missing" >&2
+		exit 1
+	fi
+	echo "build.sh: installing:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+if [ ! -x configure ] || [ configure.ac -nt configure ]; then
+	autoreconf -fi
+fi
+if [ ! -f Makefile ] || [ "$*" != "$(cat .build-flags 2>/dev/null)" ]; then
+	./configure "$@"
+	printf '%s' "$*" > .build-flags
+fi
+make -j"$(nproc)"

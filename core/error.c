@@ -1,0 +1,59 @@
+/* The error convention: library code fills a struct fst_error, app/ prints it (error.h). */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fstune/error.h"
+
+int fst_error_set(struct fst_error *err, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return status;
+	err->status = status;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+void fst_error_clear(struct fst_error *err)
+{
+	err->status = FST_EXIT_OK;
+	err->msg[0] = '\0';
+}
+
+void fst_error_print(const struct fst_error *err)
+{
+	fprintf(stderr, "fstune: %s\n", err->msg[0] ? err->msg : "unknown error");
+}
+
+void fst_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fstune: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* REFUSED (4) beats PARTIAL (3) beats THRESHOLD (1); USAGE (2) stops a run before the others arise,
+ * so when it is present it is what the run ends with. */
+int fst_exit_merge(int a, int b)
+{
+	static const int rank[] = {
+		[FST_EXIT_OK] = 0, [FST_EXIT_THRESHOLD] = 1, [FST_EXIT_PARTIAL] = 2,
+		[FST_EXIT_REFUSED] = 3, [FST_EXIT_USAGE] = 4,
+	};
+
+	if (a < 0 || a > FST_EXIT_REFUSED)
+		return a;
+	if (b < 0 || b > FST_EXIT_REFUSED)
+		return b;
+	return rank[a] >= rank[b] ? a : b;
+}

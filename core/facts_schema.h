@@ -1,0 +1,28 @@
+/* The types of the known fact keys (DESIGN.md's key table), used to check facts read from files so
+ * that a wrong type names the dotted key and the type expected. Unknown keys are accepted as they are:
+ * rule authors may add facts. */
+#ifndef FSTUNE_FACTS_SCHEMA_H
+#define FSTUNE_FACTS_SCHEMA_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+enum facts_type {
+	FACTS_T_INT,     /* a whole number */
+	FACTS_T_NUM,     /* any number (integers accepted) */
+	FACTS_T_BOOL,
+	FACTS_T_STRING,
+	FACTS_T_STRLIST, /* a list of strings */
+	FACTS_T_INTLIST, /* a list of whole numbers */
+	FACTS_T_OBJECT,  /* a subtree */
+};
+
+/* The expected type of a dotted key, false when the key is not a known one. Patterns in the table may
+ * use "*" for one segment (bench.*.iops). */
+bool facts_schema_lookup(const char *key, enum facts_type *type);
+/* Whether `value` has type `type`. */
+bool facts_schema_matches(enum facts_type type, const json_t *value);
+/* "an integer", "a list of strings", ... for messages. */
+const char *facts_schema_type_name(enum facts_type type);
+
+#endif

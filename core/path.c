@@ -1,0 +1,267 @@
+/* The sysroot-aware path helper: every read of /sys, /proc and /etc goes through here (path.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "fstune/path.h"
+
+static char *sysroot; /* NULL: the live system */
+
+void path_set_sysroot(const char *dir)
+{
+	free(sysroot);
+	sysroot = NULL;
+	if (dir && *dir) {
+		size_t len = strlen(dir);
+
+		while (len > 1 && dir[len - 1] == '/')
+			len--;
+		sysroot = xstrndup(dir, len);
+	}
+}
+
+const char *path_sysroot(void) { return sysroot; }
+bool path_is_sysroot(void) { return sysroot != NULL; }
+
+static char *vresolve(const char *fmt, va_list ap)
+{
+	char *rel = NULL, *full;
+
+	if (vasprintf(&rel, fmt, ap) < 0)
+		return xstrdup("");
+	if (!sysroot)
+		return rel;
+	full = xasprintf("%s%s%s", sysroot, rel[0] == '/' ? "" : "/", rel);
+	free(rel);
+	return full;
+}
+
+char *path_resolve(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = vresolve(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+int path_open(int flags, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int fd, saved;
+
+	va_start(ap, fmt);
+	p = vresolve(fmt, ap);
+	va_end(ap);
+	fd = open(p, flags | O_CLOEXEC);
+	saved = errno;
+	free(p);
+	errno = saved;
+	return fd < 0 ? -saved : fd;
+}
+
+bool path_exists(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	bool ok;
+
+	va_start(ap, fmt);
+	p = vresolve(fmt, ap);
+	va_end(ap);
+	ok = access(p, F_OK) == 0;
+	free(p);
+	return ok;
+}
+
+DIR *path_opendir(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	DIR *d;
+	int saved;
+
+	va_start(ap, fmt);
+	p = vresolve(fmt, ap);
+	va_end(ap);
+	d = opendir(p);
+	saved = errno;
+	free(p);
+	errno = saved;
+	return d;
+}
+
+/* Reads a whole small file; sysfs and procfs files report a size of 0 or 4096, so read to EOF. */
+static char *read_all(const char *p)
+{
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 4096;
+	char *buf;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap + 1);
+	while ((n = read(fd, buf + len, cap - len)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int saved = errno;
+			free(buf);
+			close(fd);
+			errno = saved;
+			return NULL;
+		}
+		len += (size_t)n;
+		if (len == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+	}
+	close(fd);
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+		len--;
+	buf[len] = '\0';
+	return buf;
+}
+
+char *path_read_string(const char *fmt, ...)
+{
+	va_list ap;
+	char *p, *s;
+	int saved;
+
+	va_start(ap, fmt);
+	p = vresolve(fmt, ap);
+	va_end(ap);
+	s = read_all(p);
+	saved = errno;
+	free(p);
+	errno = saved;
+	return s;
+}
+
+static int parse_s64(const char *s, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	if (errno)
+		return -errno;
+	if (end == s || *end != '\0')
+		return -EINVAL;
+	return 0;
+}
+
+int path_read_s64(long long *out, const char *fmt, ...)
+{
+	va_list ap;
+	char *p, *s;
+	int rc;
+
+	va_start(ap, fmt);
+	p = vresolve(fmt, ap);
+	va_end(ap);
+	s = read_all(p);
+	rc = s ? parse_s64(s, out) : -errno;
+	free(s);
+	free(p);
+	return rc;
+}
+
+int path_read_u64(uint64_t *out, const char *fmt, ...)
+{
+	va_list ap;
+	char *p, *s, *end;
+	int rc = 0;
+
+	va_start(ap, fmt);
+	p = vresolve(fmt, ap);
+	va_end(ap);
+	s = read_all(p);
+	if (!s) {
+		rc = -errno;
+	} else {
+		errno = 0;
+		*out = strtoull(s, &end, 10);
+		if (errno)
+			rc = -errno;
+		else if (end == s || *end != '\0' || s[0] == '-')
+			rc = -EINVAL;
+	}
+	free(s);
+	free(p);
+	return rc;
+}
+
+char *path_readlink(const char *fmt, ...)
+{
+	va_list ap;
+	char *p, buf[PATH_MAX];
+	ssize_t n;
+	int saved;
+
+	va_start(ap, fmt);
+	p = vresolve(fmt, ap);
+	va_end(ap);
+	n = readlink(p, buf, sizeof(buf) - 1);
+	saved = errno;
+	free(p);
+	if (n < 0) {
+		errno = saved;
+		return NULL;
+	}
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+char *path_canonical(const char *fmt, ...)
+{
+	va_list ap;
+	char *p, *real;
+	size_t plen;
+
+	va_start(ap, fmt);
+	p = vresolve(fmt, ap);
+	va_end(ap);
+	real = realpath(p, NULL);
+	free(p);
+	if (!real)
+		return NULL;
+	if (!sysroot)
+		return real;
+	/* A captured tree's links are relative, so they resolve inside the sysroot; strip it. A link
+	 * that escaped the sysroot would name a live path: treat it as absent. */
+	{
+		char *root = realpath(sysroot, NULL);
+
+		if (!root) {
+			free(real);
+			return NULL;
+		}
+		plen = strlen(root);
+		if (strncmp(real, root, plen) != 0 || (real[plen] != '/' && real[plen] != '\0')) {
+			free(root);
+			free(real);
+			errno = ENOENT;
+			return NULL;
+		}
+		free(root);
+		p = xstrdup(real[plen] ? real + plen : "/");
+		free(real);
+		return p;
+	}
+}

@@ -1,0 +1,189 @@
+/* The micro-benchmarks: the test table, the parameter table, and the one entry point that runs a suite on
+ * a target and puts the results into the facts as bench.<test>.* (DESIGN.md, "Benchmark honesty").
+ *
+ * Two layers, as fio has: engines (how I/O is submitted: io_uring, psync, psync threads, null) live in
+ * probes/bench/engine_*.c behind an internal ops struct; tests (what is measured) are rows of the table
+ * below, each with its own run function, so file benchmarks (smallfile, metadata, tree) are new rows.
+ *
+ * Nothing here prints or exits. Results, refusals and notes come back as facts, a status and JSON. */
+#ifndef FSTUNE_BENCH_H
+#define FSTUNE_BENCH_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fstune/error.h"
+#include "fstune/facts.h"
+#include "fstune/probe.h"
+
+/* ---- Engines ---- */
+
+enum bench_engine_id {
+	BENCH_ENGINE_AUTO,          /* QD1: psync; QD>1: io_uring, else psync threads */
+	BENCH_ENGINE_IO_URING,
+	BENCH_ENGINE_PSYNC,         /* forced on a QD>1 test: one psync thread per slot */
+	BENCH_ENGINE_PSYNC_THREADS,
+	BENCH_ENGINE_NULL,          /* no I/O: a virtual clock and deterministic latencies */
+};
+const char *bench_engine_name(enum bench_engine_id id); /* "io_uring", "psync", ... "auto" */
+bool bench_engine_parse(const char *name, enum bench_engine_id *out);
+
+/* ---- Tests ---- */
+
+enum bench_suite {
+	BENCH_SUITE_QUICK = 1 << 0,
+	BENCH_SUITE_FULL = 1 << 1,
+};
+
+enum bench_pattern {
+	BENCH_PATTERN_RANDOM,     /* uniform over the span, aligned to the I/O size */
+	BENCH_PATTERN_SEQUENTIAL, /* from offset 0, wrapping at the span */
+	BENCH_PATTERN_APPEND,     /* past the end of a fresh file */
+	BENCH_PATTERN_FILES,      /* a file benchmark (smallfile, metadata, tree): its own run function */
+};
+
+struct bench_ctx; /* one run's state: target, scratch directory, data file, stop flag (internal) */
+struct bench_test_def;
+
+/* A test's run function. Returns FST_EXIT_OK with bench.<name>.* set, FST_EXIT_PARTIAL with
+ * bench.<name> marked failed (an I/O error: no numbers are kept), or 128+n when stopped by signal n. */
+typedef int (*bench_test_fn)(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f);
+
+struct bench_test_def {
+	const char *name;            /* the facts key below "bench." */
+	enum bench_pattern pattern;
+	bool is_write;               /* refused on an unmounted block device */
+	bool is_fsync;               /* fdatasync after each write, inside the timed I/O */
+	bool needs_directory;        /* a file test: cannot run on a raw device */
+	uint32_t io_size;            /* bytes per I/O; 0 for file tests */
+	unsigned queue_depth;        /* I/Os held in flight */
+	unsigned suites;             /* BENCH_SUITE_* bits */
+	const char *summary;         /* one line for --help and the report */
+	bench_test_fn run;
+};
+
+/* The table, in run order (reads before writes, so the laid-out data is read as written). */
+extern const struct bench_test_def bench_tests[];
+extern const size_t bench_n_tests;
+const struct bench_test_def *bench_test_find(const char *name);
+
+/* ---- Parameters, declared once (fio's options.c): they drive the command line, the report's
+ * "parameters used" block and the wizard's form. ---- */
+
+enum bench_param_type {
+	BENCH_PARAM_SUITE,   /* "quick" | "full" */
+	BENCH_PARAM_TESTS,   /* comma-separated test names; "" = the suite's tests */
+	BENCH_PARAM_SECONDS, /* a duration: "2", "500ms", "1.5s" */
+	BENCH_PARAM_SIZE,    /* bytes: "1G", "512M"; 0 = automatic */
+	BENCH_PARAM_ENGINE,  /* an engine name */
+};
+
+struct bench_config;
+
+struct bench_param {
+	const char *name;       /* the long option (--name) and the key in the parameters block */
+	enum bench_param_type type;
+	const char *def;        /* default, as the user would type it */
+	double min, max;        /* range for SECONDS and SIZE (bytes); SIZE 0 is always allowed */
+	const char *arg;        /* the placeholder in usage ("S", "BYTES", "LIST", "E") */
+	const char *help;       /* one line */
+	size_t offset;          /* where the value lives in struct bench_config */
+};
+extern const struct bench_param bench_params[];
+extern const size_t bench_n_params;
+const struct bench_param *bench_param_find(const char *name);
+
+/* What a progress line shows. `fraction` is 0..1 of the current test; `live_iops` the rate of the
+ * last ~100 ms (0 when unknown). During the layout, `test` is "layout" and the rate is in bytes/s. Called from the benchmarking thread at most ~10 times a second.
+ * Return false to cancel the run (it then ends as if stopped by a signal, with status 130). */
+typedef bool (*bench_progress_fn)(void *arg, const char *test, double fraction, double live_iops);
+
+struct bench_config {
+	unsigned suite;          /* BENCH_SUITE_QUICK or BENCH_SUITE_FULL */
+	char tests[512];         /* comma-separated names; "" = the suite */
+	double runtime_s;        /* measured time per test, after warm-up */
+	double warmup_s;         /* run but not counted, before each test */
+	uint64_t size_bytes;     /* the test span; 0 = min(1 GiB, 90% of free space) */
+	enum bench_engine_id engine;
+	double busy_check_s;     /* how long to watch the device's stat before benchmarks; 0 = skip */
+
+	bench_progress_fn progress;          /* NULL: none */
+	void *progress_arg;
+	/* Polled during the run: non-zero (a signal number) stops it, drains in-flight I/O, removes the
+	 * scratch directory, and bench_run returns 128+n. NULL: bench_stop_flag(). */
+	const volatile sig_atomic_t *stop;
+};
+
+/* Fills every parameter with its default (the table's `def`). */
+void bench_config_init(struct bench_config *cfg);
+/* Parses and checks one parameter. FST_EXIT_OK, or FST_EXIT_USAGE with a message naming the option,
+ * the bad value and the accepted range. */
+int bench_param_set(struct bench_config *cfg, const struct bench_param *p, const char *value,
+		    struct fst_error *err);
+/* The value as text ("2 s", "auto", "quick"), caller frees. */
+char *bench_param_format(const struct bench_config *cfg, const struct bench_param *p);
+
+/* The tests a config selects, in table order. FST_EXIT_USAGE for an unknown name (the message lists
+ * the known ones). `out` has room for bench_n_tests entries; `*n` is set. */
+int bench_select(const struct bench_config *cfg, const struct bench_test_def **out, size_t *n,
+		 struct fst_error *err);
+
+/* ---- Running ---- */
+
+/* What a run says besides the facts. Owned by the caller: bench_result_free. */
+struct bench_result {
+	json_t *params;    /* object: the parameters used, by name, plus span_bytes, direct, engine
+			      choices and the directory used ("parameters used" block) */
+	json_t *notes;     /* array of strings the user should read: the mount point used for a mounted
+			      device, a busy device, skipped tests, failed consistency checks */
+	json_t *leftovers; /* array of scratch directories of killed runs found under the target */
+	char *dir;         /* the directory benchmarked; NULL for a raw device */
+};
+void bench_result_free(struct bench_result *r);
+
+/* Runs the selected tests on TARGET (already resolved by target_resolve) and sets bench.<test>.* in
+ * `f` (source "bench"), bench.parameters (the parameters used), and bench.busy_check.{busy,
+ * busy_share, seconds, read_iops, write_iops, device} when the busy check ran. Every direct child of
+ * "bench" is an object; the tests are those for which bench_test_find() knows the name. Tests that cannot run on this target are marked unavailable (not_applicable) with
+ * the reason.
+ *
+ * Returns the status: FST_EXIT_OK; FST_EXIT_USAGE (an image file; a bad --tests list; err set);
+ * FST_EXIT_REFUSED (no space, no inodes, a read-only mount, a span below the floor, a write test on
+ * a raw device; err set, nothing ran); FST_EXIT_PARTIAL (a test failed: ENOSPC or EIO mid-run, err
+ * set, bench.<test> marked failed); 128+n when stopped by signal n (nothing is left behind; the caller
+ * re-raises, see bench_stop_reraise). `res` is filled in every case. */
+int bench_run(const struct probe_target *t, const struct bench_config *cfg, struct facts *f,
+	      struct bench_result *res, struct fst_error *err);
+
+/* The fio command line equivalent to each selected test on this target, one per line into `out`
+ * (a directory target: the file fio lays out sits in the target directory). Nothing is measured; on a
+ * directory an empty file is created in a scratch directory to ask statx about direct I/O, and removed.
+ * Same statuses as bench_run for refusals. */
+int bench_fio_commands(const struct probe_target *t, const struct bench_config *cfg, FILE *out,
+		       struct fst_error *err);
+
+/* ---- Scratch directories of killed runs ---- */
+
+/* Scratch directories under `dir` whose owner is gone (a killed run): a new array of path strings. */
+json_t *bench_leftovers_find(const char *dir);
+/* Removes one leftover: only the files a run creates, then the directory. 0 or -errno. */
+int bench_leftover_remove(const char *path);
+
+/* ---- Signals: SIGINT, SIGTERM, SIGHUP stop a run cleanly ---- */
+
+/* Installs handlers that record the signal number in the flag bench_stop_flag() returns. */
+void bench_stop_install(void);
+const volatile sig_atomic_t *bench_stop_flag(void);
+/* Restores the default action of the recorded signal and raises it (ends the process by the signal,
+ * status 128+n). Returns only when no signal was recorded. */
+void bench_stop_reraise(void);
+
+/* ---- Device activity ----
+ * The busy check before benchmarks (bench.busy_check.*) is the workload observer's code: see
+ * workload_observe() and workload_observation_busy() in fstune/workload.h. */
+
+#endif

@@ -1,0 +1,442 @@
+/* bench_run: from a resolved TARGET to bench.* facts. Decides what may be measured there (a directory,
+ * a mounted device's mount point, an unmounted device read-only; never an image), checks space and
+ * the span floor, watches the device for other activity, lays out the data, runs each test, and
+ * removes everything it created on every path. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "fstune/debug.h"
+#include "fstune/units.h"
+#include "fstune/workload.h"
+#include "probes/bench/bench_int.h"
+#include "probes/bench/bench_prep.h"
+#include "probes/bench/run.h"
+
+#define GiB (1024ull * 1024 * 1024)
+#define MiB (1024ull * 1024)
+#define SPAN_DEFAULT GiB
+#define SPAN_FLOOR (256 * MiB)
+#define SPAN_FLOOR_TEST (8 * MiB)  /* under make check only (FSTUNE_TEST_SCALE set) */
+#define FREE_SHARE 0.9             /* the span may use 90% of the free space */
+#define MIN_FREE_INODES 16
+#define SRC "bench"
+
+void bench_result_free(struct bench_result *r)
+{
+	if (!r)
+		return;
+	json_decref(r->params);
+	json_decref(r->notes);
+	json_decref(r->leftovers);
+	free(r->dir);
+	memset(r, 0, sizeof *r);
+}
+
+static bool is_memory_fs(long type)
+{
+	return type == TMPFS_MAGIC || type == RAMFS_MAGIC;
+}
+
+static bool is_memory_dev(const char *name)
+{
+	return name && (!strncmp(name, "zram", 4) || (!strncmp(name, "ram", 3) && name[3] >= '0' && name[3] <= '9'));
+}
+
+static const char *bytes(char *buf, uint64_t v)
+{
+	return units_bytes(buf, UNITS_BUFSZ, v);
+}
+
+/* The span on a directory: free space, inodes, read-only, the floor. */
+static int prep_directory(struct bench_prep *p, struct fst_error *err)
+{
+	struct bench_ctx *ctx = &p->ctx;
+	struct statvfs vfs;
+	struct statfs sfs;
+	uint64_t avail, usable;
+	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
+
+	if (statvfs(ctx->dir, &vfs) < 0)
+		return fst_error_set(err, FST_EXIT_USAGE, "%s: %s", ctx->dir, strerror(errno));
+	if (statfs(ctx->dir, &sfs) == 0 && is_memory_fs((long)sfs.f_type))
+		ctx->is_memory = true;
+	if (is_memory_dev(p->target->dev_name))
+		ctx->is_memory = true;
+	if (vfs.f_flag & ST_RDONLY)
+		return fst_error_set(err, FST_EXIT_REFUSED,
+				     "%s is on a read-only mount: benchmarks need to write a scratch file there; "
+				     "an unmounted device can be measured read-only by naming it (fstune bench /dev/...)",
+				     ctx->dir);
+	if (p->eff.engine == BENCH_ENGINE_NULL) {
+		ctx->span_bytes = p->eff.size_bytes ? p->eff.size_bytes : SPAN_DEFAULT;
+		ctx->append_limit = ctx->span_bytes / 4;
+		return FST_EXIT_OK;
+	}
+	if (vfs.f_files > 0 && vfs.f_favail < MIN_FREE_INODES)
+		return fst_error_set(err, FST_EXIT_REFUSED, "%s has only %llu free inodes: the benchmark needs %d",
+				     ctx->dir, (unsigned long long)vfs.f_favail, MIN_FREE_INODES);
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	usable = (uint64_t)((double)avail * FREE_SHARE);
+	if (p->eff.size_bytes) {
+		if (p->eff.size_bytes > usable)
+			return fst_error_set(err, FST_EXIT_REFUSED,
+					     "--size %s does not fit in %s: %s free, at most %s (90%%) may be used",
+					     bytes(b1, p->eff.size_bytes), ctx->dir, bytes(b2, avail), bytes(b3, usable));
+		ctx->span_bytes = p->eff.size_bytes;
+	} else {
+		ctx->span_bytes = usable < SPAN_DEFAULT ? usable : SPAN_DEFAULT;
+	}
+	ctx->span_bytes -= ctx->span_bytes % (1 * MiB);
+	/* the append test grows a second file: within the 10% left free, and at most 64 MiB */
+	ctx->append_limit = (uint64_t)((double)avail * (1 - FREE_SHARE) / 2);
+	if (ctx->append_limit > 64 * MiB)
+		ctx->append_limit = 64 * MiB;
+	ctx->append_limit -= ctx->append_limit % (64 * 1024);
+	if (ctx->span_bytes < ctx->min_span && p->eff.size_bytes)
+		return fst_error_set(err, FST_EXIT_REFUSED,
+				     "--size %s is below the %s that honest numbers need (a smaller file fits in "
+				     "caches)", bytes(b1, p->eff.size_bytes), bytes(b2, ctx->min_span));
+	if (ctx->span_bytes < ctx->min_span)
+		return fst_error_set(err, FST_EXIT_REFUSED,
+				     "%s has %s free: the test span would be %s, below the %s that honest numbers "
+				     "need (a smaller file fits in caches); free some space or choose another "
+				     "directory", ctx->dir, bytes(b1, avail), bytes(b2, ctx->span_bytes),
+				     bytes(b3, ctx->min_span));
+	return FST_EXIT_OK;
+}
+
+/* An unmounted block device: read-only, O_DIRECT, O_EXCL. */
+static int prep_raw_device(struct bench_prep *p, struct fst_error *err)
+{
+	struct bench_ctx *ctx = &p->ctx;
+	const char *dev = p->target->path;
+	uint64_t size = 0;
+	int fd;
+	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+
+	ctx->is_raw_device = true;
+	ctx->is_memory = is_memory_dev(p->target->dev_name);
+	if (p->eff.engine == BENCH_ENGINE_NULL) {
+		ctx->span_bytes = p->eff.size_bytes ? p->eff.size_bytes : SPAN_DEFAULT;
+		return FST_EXIT_OK;
+	}
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		return fst_error_set(err, e == EACCES || e == EPERM ? FST_EXIT_REFUSED : FST_EXIT_USAGE,
+				     "cannot open %s: %s%s", dev, strerror(e),
+				     e == EACCES || e == EPERM ? " (reading a device needs root)" : "");
+	}
+	if (ioctl(fd, BLKGETSIZE64, &size) < 0)
+		size = 0;
+	bench_dio_probe(fd, dev, ctx->is_memory, &ctx->dio);
+	close(fd);
+	/* the device is only ever read, and held exclusively so nobody mounts it meanwhile */
+	fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC | (ctx->dio.is_direct ? O_DIRECT : 0));
+	if (fd < 0) {
+		int e = errno;
+
+		return fst_error_set(err, FST_EXIT_REFUSED, "cannot open %s exclusively: %s%s", dev, strerror(e),
+				     e == EBUSY ? " (it is in use: mounted, swap, or held by md/dm)" : "");
+	}
+	ctx->data_fd = fd;
+	ctx->span_bytes = p->eff.size_bytes ? p->eff.size_bytes : SPAN_DEFAULT;
+	if (ctx->span_bytes > size)
+		ctx->span_bytes = size - size % (1 * MiB);
+	if (ctx->span_bytes < ctx->min_span)
+		return fst_error_set(err, FST_EXIT_REFUSED, "%s holds %s: the test span would be %s, below the "
+				     "%s that honest numbers need", dev, bytes(b1, size), bytes(b2, ctx->span_bytes),
+				     bytes(b1, ctx->min_span));
+	return FST_EXIT_OK;
+}
+
+static bool any_write_named(const struct bench_prep *p, const char **name)
+{
+	size_t i;
+
+	if (!p->eff.tests[0])
+		return false;
+	for (i = 0; i < p->n; i++)
+		if (p->sel[i]->is_write || p->sel[i]->needs_directory) {
+			*name = p->sel[i]->name;
+			return true;
+		}
+	return false;
+}
+
+int bench_prepare(struct bench_prep *p, const struct probe_target *t, const struct bench_config *cfg,
+		  struct bench_result *res, struct fst_error *err)
+{
+	struct bench_ctx *ctx = &p->ctx;
+	const char *wname;
+	int r;
+
+	memset(p, 0, sizeof *p);
+	memset(res, 0, sizeof *res);
+	res->params = json_object();
+	res->notes = json_array();
+	res->leftovers = json_array();
+	p->target = t;
+	p->eff = *cfg;
+	if (p->eff.runtime_s == 0)
+		p->eff.runtime_s = p->eff.suite == BENCH_SUITE_FULL && !p->eff.tests[0] ? 4 : 2;
+	ctx->cfg = &p->eff;
+	ctx->stop = cfg->stop ? cfg->stop : bench_stop_flag();
+	ctx->notes = res->notes;
+	ctx->scratch_fd = -1;
+	ctx->data_fd = -1;
+	ctx->min_span = getenv("FSTUNE_TEST_SCALE") ? SPAN_FLOOR_TEST : SPAN_FLOOR;
+	/* new offsets every run (fio's randrepeat=0): a fixed sequence would meet the same blocks in any
+	 * cache below us (a hypervisor's, a controller's) run after run; the null engine is deterministic */
+	ctx->seed = cfg->engine == BENCH_ENGINE_NULL ? 0x66737475ull
+						     : bench_clock_ns() ^ ((uint64_t)getpid() << 32);
+	p->sel = xcalloc(bench_n_tests, sizeof *p->sel);
+	if ((r = bench_select(&p->eff, p->sel, &p->n, err)) != FST_EXIT_OK)
+		return r;
+
+	if (t->kind == TARGET_IMAGE)
+		return fst_error_set(err, FST_EXIT_USAGE,
+				     "%s is an image file: attach it (losetup --direct-io=on --find --show %s) and "
+				     "name the loop device or its mount point, or use `fstune trial`", t->path, t->path);
+	if (t->kind == TARGET_BLOCKDEV && !t->is_mounted) {
+		if (any_write_named(p, &wname))
+			return fst_error_set(err, FST_EXIT_REFUSED,
+					     "%s is an unmounted block device: only read tests run on it, and %s "
+					     "writes; to measure writes, use `fstune trial` on a scratch device",
+					     t->path, wname);
+		r = prep_raw_device(p, err);
+	} else {
+		if (t->kind == TARGET_BLOCKDEV) {
+			if (!t->mount_point)
+				return fst_error_set(err, FST_EXIT_USAGE, "%s is mounted, but its mount point is "
+						     "not known", t->path);
+			bench_note(ctx, "%s is mounted on %s: benchmarking the filesystem there", t->path,
+				   t->mount_point);
+			ctx->dir = xstrdup(t->mount_point);
+		} else {
+			ctx->dir = xstrdup(t->path);
+		}
+		res->dir = xstrdup(ctx->dir);
+		r = prep_directory(p, err);
+		if (r == FST_EXIT_OK) {
+			json_decref(res->leftovers);
+			res->leftovers = bench_leftovers_find(ctx->dir);
+		}
+	}
+	return r;
+}
+
+/* Creates the scratch directory and the (empty) data file, which decides direct I/O. */
+int bench_prepare_files(struct bench_prep *p, struct fst_error *err)
+{
+	int r;
+
+	if (p->eff.engine == BENCH_ENGINE_NULL) {
+		p->ctx.dio.label = BENCH_DIRECT_NO;
+		snprintf(p->ctx.dio.reason, sizeof p->ctx.dio.reason, "the null engine does no I/O");
+		bench_note(&p->ctx, "engine null: no I/O was done; these numbers test fstune itself");
+		return FST_EXIT_OK;
+	}
+	if (p->ctx.is_raw_device)
+		return FST_EXIT_OK;
+	if ((r = bench_scratch_create(&p->ctx, err)) != FST_EXIT_OK)
+		return r;
+	return bench_data_open(&p->ctx, err);
+}
+
+void bench_prep_free(struct bench_prep *p)
+{
+	bench_scratch_remove(&p->ctx);
+	free(p->ctx.dir);
+	free(p->sel);
+	p->ctx.dir = NULL;
+	p->sel = NULL;
+}
+
+/* Polled by the observer about ten times a second: a stop signal ends the look early. */
+static bool busy_check_tick(double done_s, double total_s, void *arg)
+{
+	const volatile sig_atomic_t *stop = *(const volatile sig_atomic_t *const *)arg;
+
+	(void)done_s, (void)total_s;
+	return !stop || !*stop;
+}
+
+/* The look at the device before the benchmarks is the workload observer's (--observe) code over
+ * --busy-check seconds, so that both agree on what the counters say and on what "busy" means. */
+static void busy_check(struct bench_prep *p, struct facts *f)
+{
+	const char *dev = p->target->dev_name;
+	const volatile sig_atomic_t *stop = p->ctx.stop;
+	struct workload_observation o;
+	double rd_iops, wr_iops;       /* requests per second during the look */
+	bool busy;
+	int r;
+
+	if (!dev || p->eff.busy_check_s <= 0 || p->eff.engine == BENCH_ENGINE_NULL)
+		return;
+	r = workload_observe(dev, p->eff.busy_check_s, busy_check_tick, &stop, &o);
+	if (stop && *stop) /* the caller ends the run with 128+n; a partial look says nothing */
+		return;
+	if (r < 0) {
+		facts_set_unavailable(f, "bench.busy_check", FACTS_NOT_FOUND, "/sys/class/block/%s/stat: %s",
+				      dev, r == -ERANGE ? "a counter went backwards (the device was reset)"
+							: strerror(-r));
+		return;
+	}
+	busy = workload_observation_busy(&o);
+	rd_iops = o.elapsed_s > 0 ? (double)o.reads / o.elapsed_s : 0;
+	wr_iops = o.elapsed_s > 0 ? (double)o.writes / o.elapsed_s : 0;
+	/* one subtree: every direct child of bench is an object (the schema's bench.*) */
+	facts_set_bool(f, "bench.busy_check.busy", busy, SRC);
+	facts_set_real(f, "bench.busy_check.busy_share", o.busy_share, SRC);
+	facts_set_real(f, "bench.busy_check.seconds", o.elapsed_s, SRC);
+	facts_set_real(f, "bench.busy_check.read_iops", rd_iops, SRC);
+	facts_set_real(f, "bench.busy_check.write_iops", wr_iops, SRC);
+	facts_set_string(f, "bench.busy_check.device", dev, SRC);
+	if (busy)
+		bench_note(&p->ctx, "%s was busy %.0f%% of a %.1f s look before the benchmarks (%.0f reads/s, %.0f "
+			   "writes/s): other work competes with the measurement", dev, o.busy_share * 100, o.elapsed_s,
+			   rd_iops, wr_iops);
+}
+
+/* The "parameters used" block: every parameter of the table, typed, plus what the run decided. */
+static json_t *params_json(const struct bench_prep *p)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; i < bench_n_params; i++) {
+		const struct bench_param *bp = &bench_params[i];
+		const char *field = (const char *)&p->eff + bp->offset;
+		char name[64];
+		size_t k;
+
+		for (k = 0; bp->name[k] && k < sizeof name - 8; k++)
+			name[k] = bp->name[k] == '-' ? '_' : bp->name[k];
+		name[k] = '\0';
+		switch (bp->type) {
+		case BENCH_PARAM_SECONDS:
+			strcat(name, "_s");
+			json_object_set_new(o, name, json_real(*(const double *)(const void *)field));
+			break;
+		case BENCH_PARAM_SIZE:
+			strcat(name, "_bytes");
+			json_object_set_new(o, name, json_integer((json_int_t)*(const uint64_t *)(const void *)field));
+			break;
+		default: {
+			char *v = bench_param_format(&p->eff, bp);
+
+			json_object_set_new(o, name, json_string(v));
+			free(v);
+		}
+		}
+	}
+	json_object_set_new(o, "span_bytes", json_integer((json_int_t)p->ctx.span_bytes));
+	json_object_set_new(o, "span_floor_bytes", json_integer((json_int_t)p->ctx.min_span));
+	json_object_set_new(o, "direct", json_string(bench_direct_name(p->ctx.dio.label)));
+	json_object_set_new(o, "direct_reason", json_string(p->ctx.dio.reason));
+	json_object_set_new(o, "mode", json_string(p->ctx.is_raw_device ? "device-read-only" : "directory"));
+	json_object_set_new(o, "target", json_string(p->ctx.dir ? p->ctx.dir : p->target->path));
+	if (p->ctx.layout_s > 0)
+		json_object_set_new(o, "layout_s", json_real(p->ctx.layout_s));
+	return o;
+}
+
+static int run_tests(struct bench_prep *p, struct facts *f, struct fst_error *err)
+{
+	struct bench_ctx *ctx = &p->ctx;
+	int status = FST_EXIT_OK;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		const struct bench_test_def *def = p->sel[i];
+		char *k = xasprintf("bench.%s", def->name);
+		int r;
+
+		if (ctx->is_raw_device && (def->is_write || def->needs_directory)) {
+			facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "%s is an unmounted block device: read "
+					      "tests only (fstune trial measures writes on a scratch device)",
+					      p->target->path);
+			free(k);
+			continue;
+		}
+		free(k);
+		if (status != FST_EXIT_OK)
+			break;
+		if (def->pattern != BENCH_PATTERN_APPEND && def->pattern != BENCH_PATTERN_FILES &&
+		    p->eff.engine != BENCH_ENGINE_NULL) {
+			r = bench_layout_ensure(ctx, err);
+			if (r != FST_EXIT_OK)
+				return r;
+		}
+		if (*ctx->stop)
+			return 128 + *ctx->stop;
+		r = def->run(ctx, def, f);
+		if (r >= 128)
+			return r;
+		if (r != FST_EXIT_OK) {
+			fst_error_set(err, r, "%s", ctx->errbuf);
+			status = r; /* stop here: the filesystem is full or failing */
+		}
+	}
+	bench_results_cache_pairs(f);
+	return status;
+}
+
+int bench_run(const struct probe_target *t, const struct bench_config *cfg, struct facts *f,
+	      struct bench_result *res, struct fst_error *err)
+{
+	struct bench_prep p;
+	int r;
+
+	r = bench_prepare(&p, t, cfg, res, err);
+	if (r == FST_EXIT_OK) {
+		size_t i;
+
+		for (i = 0; i < json_array_size(res->leftovers); i++)
+			bench_note(&p.ctx, "a scratch directory of a killed run was left behind: %s",
+				   json_string_value(json_array_get(res->leftovers, i)));
+		busy_check(&p, f);
+		if (*p.ctx.stop)
+			r = 128 + *p.ctx.stop;
+	}
+	if (r == FST_EXIT_OK)
+		r = bench_prepare_files(&p, err);
+	if (r == FST_EXIT_OK) {
+		const char *d;
+
+		if (p.ctx.dio.label != BENCH_DIRECT_YES && p.eff.engine != BENCH_ENGINE_NULL)
+			bench_note(&p.ctx, "direct: %s: %s", bench_direct_name(p.ctx.dio.label), p.ctx.dio.reason);
+		d = p.ctx.dio.reason;
+		DBG(DEBUG_BENCH, "bench: span %llu, direct %s (%s)", (unsigned long long)p.ctx.span_bytes,
+		    bench_direct_name(p.ctx.dio.label), d);
+		r = run_tests(&p, f, err);
+	}
+	/* everything the run created goes, on every path, before anything is reported */
+	bench_scratch_remove(&p.ctx);
+	if (r == FST_EXIT_OK || r == FST_EXIT_PARTIAL) {
+		json_decref(res->params);
+		res->params = params_json(&p);
+		facts_set_json(f, "bench.parameters", json_deep_copy(res->params), SRC);
+	}
+	if (r >= 128)
+		fst_error_set(err, r, "stopped by signal %d; the scratch directory was removed", r - 128);
+	bench_prep_free(&p);
+	return r;
+}

@@ -1,0 +1,31 @@
+# The micro-benchmarks (issue 6): engines, the driver, the tests and their tables.
+libfstune_probes_a_SOURCES += \
+	include/fstune/bench.h \
+	probes/bench/bench_int.h probes/bench/bench_prep.h probes/bench/run.h \
+	probes/bench/bench.c \
+	probes/bench/direct.c \
+	probes/bench/engine_io_uring.c \
+	probes/bench/engine_null.c \
+	probes/bench/engine_psync.c \
+	probes/bench/fio.c \
+	probes/bench/hist.c \
+	probes/bench/iotest.c \
+	probes/bench/results.c \
+	probes/bench/run.c \
+	probes/bench/scratch.c \
+	probes/bench/stop.c \
+	probes/bench/table.c
+
+# Unit tests of the histogram and of the driver through the null engine.
+check_PROGRAMS += tests/bench/test-hist tests/bench/test-null-engine
+tests_bench_test_hist_SOURCES = tests/bench/test-hist.c
+tests_bench_test_hist_LDADD = $(FSTUNE_LDADD)
+tests_bench_test_null_engine_SOURCES = tests/bench/test-null-engine.c
+tests_bench_test_null_engine_LDADD = $(FSTUNE_LDADD)
+TESTS += tests/bench/test-hist tests/bench/test-null-engine \
+	tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
+	tests/bench-signal.sh tests/bench-refuse.sh
+EXTRA_DIST += tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
+	tests/bench-signal.sh tests/bench-refuse.sh tests/bench/lib.sh \
+	tests/perf/compare-fio.sh tests/perf/bench-time.sh
+include probes/bench/files.mk

@@ -1,0 +1,369 @@
+/* The machinery the file benchmarks share: their directory inside the scratch directory and its
+ * removal, stop and progress polling, failures, free-space caps, and the workload facts that size them. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "fstune/debug.h"
+#include "fstune/workload.h"
+#include "probes/bench/file_common.h"
+
+#define SRC "bench"
+#define PROGRESS_NS 100000000ull /* at most ten progress calls a second */
+#define REMOVE_DEPTH_MAX 16      /* the tests nest two levels; anything deeper is not ours */
+
+static char *key(const struct file_run *r, const char *leaf)
+{
+	return xasprintf("bench.%s.%s", r->def->name, leaf);
+}
+
+int file_run_begin(struct file_run *r, struct bench_ctx *ctx, const struct bench_test_def *def,
+		   struct facts *f)
+{
+	memset(r, 0, sizeof *r);
+	r->ctx = ctx;
+	r->def = def;
+	r->f = f;
+	r->dirfd = -1;
+	r->checks_failed = json_array();
+	r->t0_ns = bench_clock_ns();
+	r->last_progress_ns = r->t0_ns;
+	/* a leftover of an earlier test of this run (it cannot exist, but removal is cheap) */
+	bench_files_remove_tree(ctx->scratch_fd, def->name);
+	if (mkdirat(ctx->scratch_fd, def->name, 0700) < 0 ||
+	    (r->dirfd = openat(ctx->scratch_fd, def->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		file_fail(r, errno, "creating its directory in %s", ctx->scratch);
+		return file_run_end(r);
+	}
+	return FST_EXIT_OK;
+}
+
+int file_run_end(struct file_run *r)
+{
+	char *k = key(r, "x");
+	int status = FST_EXIT_OK, rm;
+
+	k[strlen(k) - 2] = '\0'; /* bench.<test> */
+	if (r->dirfd >= 0)
+		close(r->dirfd);
+	r->dirfd = -1;
+	rm = bench_files_remove_tree(r->ctx->scratch_fd, r->def->name);
+	if (rm < 0 && rm != -ENOENT && !file_done(r))
+		file_fail(r, -rm, "removing its directory");
+	if (r->stop_sig) {
+		facts_remove(r->f, k);
+		status = 128 + r->stop_sig;
+	} else if (r->error) {
+		/* no partial numbers: an interrupted test's rates would look like results */
+		snprintf(r->ctx->errbuf, sizeof r->ctx->errbuf, "%s: %s failed: %s%s", r->def->name, r->what,
+			 strerror(r->error),
+			 r->error == ENOSPC || r->error == EDQUOT ? " (the filesystem filled up during the run)" : "");
+		facts_set_unavailable(r->f, k, FACTS_FAILED, "%s", r->ctx->errbuf);
+		status = FST_EXIT_PARTIAL;
+	}
+	json_decref(r->checks_failed);
+	r->checks_failed = NULL;
+	free(k);
+	return status;
+}
+
+bool file_should_stop(struct file_run *r, double fraction, uint64_t ops)
+{
+	const struct bench_config *cfg = r->ctx->cfg;
+	int sig = *r->ctx->stop;
+	uint64_t now;
+
+	if (sig && !r->stop_sig)
+		r->stop_sig = sig;
+	if (file_done(r))
+		return true;
+	if (!cfg->progress)
+		return false;
+	now = bench_clock_ns();
+	if (now - r->last_progress_ns < PROGRESS_NS)
+		return false;
+	{
+		double rate = ops >= r->last_ops ? (double)(ops - r->last_ops) * 1e9 / (double)(now - r->last_progress_ns)
+						 : 0;
+
+		r->last_progress_ns = now;
+		r->last_ops = ops;
+		if (!cfg->progress(cfg->progress_arg, r->def->name, fraction < 0 ? 0 : fraction > 1 ? 1 : fraction,
+				   rate))
+			r->stop_sig = SIGINT;
+	}
+	return r->stop_sig != 0;
+}
+
+bool file_fail(struct file_run *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->error)
+		return false;
+	r->error = err ? err : EIO;
+	va_start(ap, fmt);
+	vsnprintf(r->what, sizeof r->what, fmt, ap);
+	va_end(ap);
+	DBG(DEBUG_BENCH, "bench: %s: %s: %s", r->def->name, r->what, strerror(r->error));
+	return false;
+}
+
+void file_check_failed(struct file_run *r, const char *fmt, ...)
+{
+	char buf[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	json_array_append_new(r->checks_failed, json_string(buf));
+	bench_note(r->ctx, "%s: consistency check failed: %s", r->def->name, buf);
+}
+
+bool file_syncfs(struct file_run *r)
+{
+	if (syncfs(r->dirfd) < 0)
+		return file_fail(r, errno, "syncfs");
+	return true;
+}
+
+void file_space_get(struct file_run *r, double share, struct file_space *out)
+{
+	struct statvfs vfs;
+
+	out->bytes = out->inodes = 0;
+	if (fstatvfs(r->dirfd, &vfs) < 0)
+		return;
+	out->bytes = (uint64_t)((double)vfs.f_bavail * (double)vfs.f_frsize * share);
+	/* filesystems with dynamic inodes (btrfs) report 0 inodes: the bytes bound them */
+	out->inodes = vfs.f_files ? (uint64_t)((double)vfs.f_favail * share) : UINT64_MAX;
+}
+
+uint64_t file_phase_ns(const struct file_run *r)
+{
+	double s = r->ctx->cfg->runtime_s > 0 ? r->ctx->cfg->runtime_s : 2;
+
+	return (uint64_t)(s * 1e9);
+}
+
+#define CAL_FILES 128
+#define CAL_DIR "unlink-sample"
+
+double file_unlink_rate(struct file_run *r)
+{
+	char name[64];
+	uint64_t t0;
+	double secs;
+	int i, made = 0;
+
+	if (mkdirat(r->dirfd, CAL_DIR, 0700) < 0)
+		return 1e9;
+	for (i = 0; i < CAL_FILES; i++) {
+		int fd;
+
+		snprintf(name, sizeof name, CAL_DIR "/%d", i);
+		fd = openat(r->dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0)
+			break;
+		if (write(fd, name, 8) != 8) {
+			close(fd);
+			break;
+		}
+		close(fd);
+		made++;
+	}
+	syncfs(r->dirfd);
+	t0 = bench_clock_ns();
+	for (i = 0; i < made; i++) {
+		snprintf(name, sizeof name, CAL_DIR "/%d", i);
+		unlinkat(r->dirfd, name, 0);
+	}
+	unlinkat(r->dirfd, CAL_DIR, AT_REMOVEDIR);
+	syncfs(r->dirfd);
+	secs = file_secs(bench_clock_ns() - t0);
+	DBG(DEBUG_BENCH, "bench: %s: %d files unlinked in %.3f s", r->def->name, made, secs);
+	return made && secs > 0 ? made / secs : 1e9;
+}
+
+int file_write_all(int fd, const void *buf, size_t len, uint32_t block)
+{
+	const char *p = buf;
+
+	while (len) {
+		size_t n = block && len > block ? block : len;
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static bool said(const struct facts *f, const char *k)
+{
+	const char *src = facts_source(f, k);
+
+	return facts_has(f, k) && facts_get(f, k) && (!src || strcmp(src, "default"));
+}
+
+static uint64_t get_u64(const struct facts *f, const char *k, uint64_t def)
+{
+	long long v;
+
+	return facts_get_int(f, k, &v) && v >= 0 ? (uint64_t)v : def;
+}
+
+void file_workload_get(const struct facts *f, struct file_workload *out)
+{
+	const struct workload_preset *g = workload_preset_find("general");
+
+	memset(out, 0, sizeof *out);
+	if (g) {
+		out->files_total = g->files_total;
+		out->files_per_dir = g->files_per_dir;
+		out->size_min = g->file_size_min_bytes;
+		out->size_max = g->file_size_max_bytes;
+		out->size_p50 = g->file_size_p50_bytes;
+		out->size_p90 = g->file_size_p90_bytes;
+		out->size_mean = g->file_size_mean_bytes;
+		out->io_size = g->io_size_bytes;
+	}
+	out->files_total = get_u64(f, "workload.files_total", out->files_total);
+	out->files_per_dir = get_u64(f, "workload.files_per_dir", out->files_per_dir);
+	out->size_min = get_u64(f, "workload.file_size_min_bytes", out->size_min);
+	out->size_max = get_u64(f, "workload.file_size_max_bytes", out->size_max);
+	out->size_p50 = get_u64(f, "workload.file_size_p50_bytes", out->size_p50);
+	out->size_p90 = get_u64(f, "workload.file_size_p90_bytes", out->size_p90);
+	out->size_mean = get_u64(f, "workload.file_size_mean_bytes", out->size_mean);
+	out->io_size = get_u64(f, "workload.io_size_bytes", out->io_size);
+	out->sizes_said = said(f, "workload.file_size_min_bytes") || said(f, "workload.file_size_max_bytes");
+	out->files_said = said(f, "workload.files_total");
+	out->per_dir_said = said(f, "workload.files_per_dir");
+	out->io_size_said = said(f, "workload.io_size_bytes");
+	if (!out->files_per_dir)
+		out->files_per_dir = 1;
+	if (out->size_max < out->size_min)
+		out->size_max = out->size_min;
+	if (!out->io_size)
+		out->io_size = 4096;
+}
+
+void file_set_real(struct file_run *r, const char *leaf, double v)
+{
+	char *k = key(r, leaf);
+
+	facts_set_real(r->f, k, isfinite(v) ? round(v * 1000.0) / 1000.0 : 0, SRC);
+	free(k);
+}
+
+void file_set_int(struct file_run *r, const char *leaf, long long v)
+{
+	char *k = key(r, leaf);
+
+	facts_set_int(r->f, k, v, SRC);
+	free(k);
+}
+
+void file_set_str(struct file_run *r, const char *leaf, const char *v)
+{
+	char *k = key(r, leaf);
+
+	facts_set_string(r->f, k, v, SRC);
+	free(k);
+}
+
+void file_set_bool(struct file_run *r, const char *leaf, bool v)
+{
+	char *k = key(r, leaf);
+
+	facts_set_bool(r->f, k, v, SRC);
+	free(k);
+}
+
+void file_set_common(struct file_run *r)
+{
+	char *k;
+
+	file_set_str(r, "direct", r->ctx->is_memory ? "memory" : "no");
+	file_set_bool(r, "checks_ok", json_array_size(r->checks_failed) == 0);
+	if (json_array_size(r->checks_failed)) {
+		k = key(r, "checks_failed");
+		facts_set_json(r->f, k, json_deep_copy(r->checks_failed), SRC);
+		free(k);
+	}
+}
+
+/* Empties the directory `fd` (its own descriptor: closed here). */
+static int remove_below(int fd, int depth)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *de;
+	int first = 0;
+
+	if (!d) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			continue;
+		if (errno == EISDIR || errno == EPERM) {
+			int sub;
+
+			if (depth >= REMOVE_DEPTH_MAX) {
+				first = first ? first : -ELOOP;
+				continue;
+			}
+			sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0) {
+				int r = remove_below(sub, depth + 1);
+
+				first = first ? first : r;
+			}
+			if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) < 0 && !first)
+				first = -errno;
+		} else if (errno != ENOENT && !first) {
+			first = -errno;
+		}
+	}
+	closedir(d);
+	return first;
+}
+
+int bench_files_remove_tree(int parent_fd, const char *name)
+{
+	int fd, r;
+
+	if (parent_fd < 0)
+		return -EBADF;
+	fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = remove_below(fd, 0);
+	if (unlinkat(parent_fd, name, AT_REMOVEDIR) < 0)
+		return r ? r : -errno;
+	return r;
+}

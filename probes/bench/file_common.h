@@ -1,0 +1,106 @@
+/* What the file benchmarks (smallfile, metadata, tree) share: their own directory inside the run's
+ * scratch directory, removed on every path; stop and progress checks; the time bound; free-space caps;
+ * the workload facts that size them; and the way results and failures become bench.<test>.* facts.
+ * Internal to probes/bench/. */
+#ifndef FSTUNE_PROBES_BENCH_FILE_COMMON_H
+#define FSTUNE_PROBES_BENCH_FILE_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "probes/bench/bench_int.h"
+
+/* Each file test works in <scratch>/<its name>: bench_files_remove_tree removes it on every path. */
+struct file_run {
+	struct bench_ctx *ctx;
+	const struct bench_test_def *def;
+	struct facts *f;
+	int dirfd;               /* the test's own directory; -1 before file_run_begin */
+	uint64_t t0_ns;          /* when the test began */
+	uint64_t last_progress_ns;
+	uint64_t last_ops;       /* operations at the last progress call (the live rate) */
+	int stop_sig;            /* non-zero once stopped: the signal (SIGINT for a progress cancel) */
+	int error;               /* errno of the first failed operation; 0 when none */
+	char what[160];          /* what failed: "create s3/120" */
+	json_t *checks_failed;   /* strings: failed consistency checks */
+};
+
+/* Bytes and inodes the test may use: the free space (f_bavail) and free inodes (f_favail) of the
+ * scratch directory's filesystem, times `share`. */
+struct file_space {
+	uint64_t bytes;
+	uint64_t inodes;
+};
+
+/* Creates <scratch>/<def->name> and opens it. FST_EXIT_OK, or FST_EXIT_PARTIAL with the test marked
+ * failed. */
+int file_run_begin(struct file_run *r, struct bench_ctx *ctx, const struct bench_test_def *def,
+		   struct facts *f);
+/* Removes the test's directory (all of it), and returns the test's status: 128+n when stopped (the
+ * test's facts removed), FST_EXIT_PARTIAL after an error (the test marked failed, ctx->errbuf set),
+ * else FST_EXIT_OK. */
+int file_run_end(struct file_run *r);
+
+/* Polls the stop flag and, at most ten times a second, reports progress. `fraction` 0..1 of the test,
+ * `ops` the operations done so far (the live rate is computed from it). True when the test must stop
+ * (r->stop_sig is then set). Cheap enough to call once per file operation. */
+bool file_should_stop(struct file_run *r, double fraction, uint64_t ops);
+/* Records the first failure: the errno and what was being done (printf style). Returns false. */
+bool file_fail(struct file_run *r, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* True once the test has failed or been stopped. */
+static inline bool file_done(const struct file_run *r)
+{
+	return r->error || r->stop_sig;
+}
+/* Records a failed consistency check (printf style); it becomes a note and bench.<test>.checks_failed. */
+void file_check_failed(struct file_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* syncfs on the test's filesystem, recording a failure. */
+bool file_syncfs(struct file_run *r);
+/* Free bytes and inodes of the scratch filesystem times `share` (0..1). */
+void file_space_get(struct file_run *r, double share, struct file_space *out);
+/* The time bound of one timed phase, ns: the run's --runtime. */
+uint64_t file_phase_ns(const struct file_run *r);
+/* Files this filesystem unlinks per second, syncfs included, from a small sample made and removed in
+ * the test's directory (unlinking can be far slower than creating: online discard, journals). The
+ * tests cap their file counts with it, since every file made must be removed within the time bound. */
+double file_unlink_rate(struct file_run *r);
+/* Writes all of `len` bytes (retrying short writes). 0 or -errno. */
+int file_write_all(int fd, const void *buf, size_t len, uint32_t block);
+
+/* The workload facts that size the file tests, each with where it came from. Absent keys fall back to
+ * the `general` preset (source "default"), as workload_spec_apply_preset would have set them. */
+struct file_workload {
+	uint64_t files_total;
+	uint64_t files_per_dir;
+	uint64_t size_min, size_max, size_p50, size_p90, size_mean; /* bytes */
+	uint64_t io_size;        /* bytes */
+	/* the key came from a preset, a sample or the user, not "default" (nobody said) */
+	bool sizes_said, files_said, per_dir_said, io_size_said;
+};
+void file_workload_get(const struct facts *f, struct file_workload *out);
+
+/* Result setters of bench.<test>.<leaf>, source "bench" (rates rounded to 0.001). */
+void file_set_real(struct file_run *r, const char *leaf, double v);
+void file_set_int(struct file_run *r, const char *leaf, long long v);
+void file_set_str(struct file_run *r, const char *leaf, const char *v);
+void file_set_bool(struct file_run *r, const char *leaf, bool v);
+/* checks_ok, checks_failed, direct ("no" or "memory": file tests go through the page cache). */
+void file_set_common(struct file_run *r);
+
+/* Removes <scratch>/<name> and everything below it (the file tests' directories), never following a
+ * symbolic link. 0 or -errno. Also for the leftovers of a killed run. */
+int bench_files_remove_tree(int parent_fd, const char *name);
+
+/* The run functions of the file tests' rows in the test table (table.c). */
+int bench_file_smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f);
+int bench_file_smallfile_fsync_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f);
+int bench_file_metadata_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f);
+int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f);
+
+static inline double file_secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+#endif

@@ -1,0 +1,203 @@
+/* metadata: the 2003 experiment at the scale of a benchmark: create N files spread over D directories
+ * (each file holding the text of its number), stat them all, unlink them all. Creation and unlinking
+ * are timed through syncfs; the stats run on a warm cache (cache "warm": cold numbers exist only in
+ * `trial`, after a remount, since drop_caches is never used). N and the files per directory come from
+ * the workload facts; creation stops at the time bound (--runtime), so N is what fit. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "fstune/debug.h"
+#include "probes/bench/file_common.h"
+
+#define FILES_CAP 200000u      /* files at most: creation rarely gets this far within the bound */
+#define FILES_MIN 10u
+#define SPACE_SHARE 0.5        /* of the free space and inodes, at most */
+#define PER_FILE_BYTES 8192u   /* a small file's block and its share of a directory, generously */
+#define NAME_LEN 48
+
+struct md {
+	struct file_run *r;
+	uint64_t files;            /* planned */
+	uint64_t per_dir;
+	uint64_t created;
+	uint64_t dirs_made;
+};
+
+static void md_name(uint64_t n, uint64_t per_dir, char *buf, size_t len)
+{
+	snprintf(buf, len, "d%llu/f%llu", (unsigned long long)(n / per_dir), (unsigned long long)n);
+}
+
+static bool md_create(struct md *m, uint64_t n)
+{
+	char name[NAME_LEN], text[24];
+	int fd, len, e;
+
+	if (n % m->per_dir == 0) {
+		char dir[NAME_LEN];
+
+		snprintf(dir, sizeof dir, "d%llu", (unsigned long long)(n / m->per_dir));
+		if (mkdirat(m->r->dirfd, dir, 0700) < 0)
+			return file_fail(m->r, errno, "mkdir %s", dir);
+		m->dirs_made++;
+	}
+	md_name(n, m->per_dir, name, sizeof name);
+	fd = openat(m->r->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return file_fail(m->r, errno, "create %s", name);
+	len = snprintf(text, sizeof text, "%llu\n", (unsigned long long)n);
+	if ((e = file_write_all(fd, text, (size_t)len, 0)) < 0) {
+		close(fd);
+		return file_fail(m->r, -e, "write %s", name);
+	}
+	if (close(fd) < 0)
+		return file_fail(m->r, errno, "close %s", name);
+	m->created++;
+	return true;
+}
+
+int bench_file_metadata_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f)
+{
+	struct file_run r;
+	struct file_workload w;
+	struct file_space sp;
+	struct md m;
+	uint64_t t0, t1, t2, t3, n, want, stats = 0, unlinked = 0, dirs_removed = 0, deadline;
+	char name[NAME_LEN];
+	int status;
+
+	if (ctx->cfg->engine == BENCH_ENGINE_NULL) {
+		char *k = xasprintf("bench.%s", def->name);
+
+		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "the null engine does no I/O; file tests "
+				      "need a filesystem");
+		free(k);
+		return FST_EXIT_OK;
+	}
+	if ((status = file_run_begin(&r, ctx, def, f)) != FST_EXIT_OK)
+		return status;
+	memset(&m, 0, sizeof m);
+	m.r = &r;
+	file_workload_get(f, &w);
+	m.files = w.files_total > FILES_CAP ? FILES_CAP : w.files_total ? w.files_total : 1;
+	want = m.files < FILES_MIN ? m.files : FILES_MIN; /* fewer than this: no room to measure */
+	file_space_get(&r, SPACE_SHARE, &sp);
+	if (sp.bytes / PER_FILE_BYTES < m.files)
+		m.files = sp.bytes / PER_FILE_BYTES;
+	if (sp.inodes < m.files + m.files / w.files_per_dir + 1)
+		m.files = sp.inodes * w.files_per_dir / (w.files_per_dir + 1);
+	{
+		/* every file made is unlinked within the bound too */
+		double cap = file_unlink_rate(&r) * file_secs(file_phase_ns(&r));
+
+		if (cap < (double)m.files && m.files >= FILES_MIN) {
+			m.files = cap < FILES_MIN ? FILES_MIN : (uint64_t)cap;
+			bench_note(ctx, "%s: %llu files, what this filesystem unlinks within the time bound",
+				   def->name, (unsigned long long)m.files);
+		}
+	}
+	if (m.files < want) {
+		char *k = xasprintf("bench.%s", def->name);
+
+		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "too little free space or too few free inodes "
+				      "in %s for %llu files", ctx->dir, (unsigned long long)want);
+		free(k);
+		file_run_end(&r);
+		return FST_EXIT_OK;
+	}
+	m.per_dir = w.files_per_dir > m.files ? m.files : w.files_per_dir;
+	DBG(DEBUG_BENCH, "bench: %s: up to %llu files, %llu per directory", def->name,
+	    (unsigned long long)m.files, (unsigned long long)m.per_dir);
+
+	/* create, through syncfs; stops at the time bound */
+	t0 = bench_clock_ns();
+	deadline = t0 + file_phase_ns(&r);
+	for (n = 0; n < m.files; n++) {
+		if (file_should_stop(&r, 0.6 * (double)(bench_clock_ns() - t0) / (double)(deadline - t0), n) ||
+		    !md_create(&m, n))
+			break;
+		if (bench_clock_ns() >= deadline && n + 1 < m.files) {
+			bench_note(ctx, "%s: creation reached the time bound after %llu of %llu files", def->name,
+				   (unsigned long long)(n + 1), (unsigned long long)m.files);
+			break;
+		}
+	}
+	if (!file_done(&r))
+		file_syncfs(&r);
+	t1 = bench_clock_ns();
+
+	/* stat, warm: what a mail server's directory scan or a build's up-to-date check costs */
+	for (n = 0; n < m.created && !file_done(&r); n++) {
+		struct stat st;
+
+		if (file_should_stop(&r, 0.6 + 0.1 * (double)n / (double)m.created, m.created + n))
+			break;
+		md_name(n, m.per_dir, name, sizeof name);
+		if (fstatat(r.dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			file_fail(&r, errno, "stat %s", name);
+			break;
+		}
+		stats++;
+	}
+	t2 = bench_clock_ns();
+
+	/* unlink, through syncfs; the directories go too (they are part of the cost) */
+	for (n = 0; n < m.created && !file_done(&r); n++) {
+		if (file_should_stop(&r, 0.7 + 0.3 * (double)n / (double)m.created, m.created + stats + n))
+			break;
+		md_name(n, m.per_dir, name, sizeof name);
+		if (unlinkat(r.dirfd, name, 0) < 0) {
+			file_fail(&r, errno, "unlink %s", name);
+			break;
+		}
+		unlinked++;
+		if ((n + 1) % m.per_dir == 0 || n + 1 == m.created) {
+			char dir[NAME_LEN];
+
+			snprintf(dir, sizeof dir, "d%llu", (unsigned long long)(n / m.per_dir));
+			if (unlinkat(r.dirfd, dir, AT_REMOVEDIR) < 0) {
+				file_fail(&r, errno, "rmdir %s", dir);
+				break;
+			}
+			dirs_removed++;
+		}
+	}
+	if (!file_done(&r))
+		file_syncfs(&r);
+	t3 = bench_clock_ns();
+
+	if (!file_done(&r)) {
+		double tc = file_secs(t1 - t0), ts = file_secs(t2 - t1), tu = file_secs(t3 - t2);
+
+		if (stats != m.created || unlinked != m.created)
+			file_check_failed(&r, "created %llu, stat %llu, unlinked %llu", (unsigned long long)m.created,
+					  (unsigned long long)stats, (unsigned long long)unlinked);
+		if (dirs_removed != m.dirs_made)
+			file_check_failed(&r, "made %llu directories, removed %llu", (unsigned long long)m.dirs_made,
+					  (unsigned long long)dirs_removed);
+		file_set_real(&r, "create_per_s", tc > 0 ? (double)m.created / tc : 0);
+		file_set_real(&r, "stat_per_s", ts > 0 ? (double)stats / ts : 0);
+		file_set_real(&r, "unlink_per_s", tu > 0 ? (double)unlinked / tu : 0);
+		file_set_int(&r, "files", (long long)m.created);
+		file_set_int(&r, "files_planned", (long long)m.files);
+		file_set_int(&r, "files_per_dir", (long long)m.per_dir);
+		file_set_int(&r, "directories", (long long)m.dirs_made);
+		file_set_int(&r, "stats", (long long)stats);
+		file_set_int(&r, "unlinks", (long long)unlinked);
+		file_set_str(&r, "cache", "warm");
+		file_set_real(&r, "create_s", tc);
+		file_set_real(&r, "stat_s", ts);
+		file_set_real(&r, "unlink_s", tu);
+		file_set_real(&r, "runtime_s", tc + ts + tu);
+		file_set_common(&r);
+	}
+	return file_run_end(&r);
+}

@@ -1,0 +1,327 @@
+/* tree: the 1999 experiment (untar a kernel tree, sync, read it back): write a tree of files with the
+ * workload's size distribution and files per directory, syncfs, then read every file's data back in
+ * directory (readdir) order, as `tar cf` walks a tree but reading the data for real (GNU tar skips the
+ * data of a tar written to /dev/null). Between the two, each file's pages are dropped from the page cache
+ * (posix_fadvise on our own files only: drop_caches is never used), so the data is read from the
+ * device while the directories and inodes stay cached: cache "warm". */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "fstune/debug.h"
+#include "probes/bench/file_common.h"
+
+#define FILES_CAP 100000u
+#define FILES_MIN 10u
+#define FILE_SIZE_CAP (64ull << 20)  /* bytes: one file at most; larger ones are seq_write_1m's job */
+#define BYTES_CAP (1ull << 30)       /* bytes written at most */
+#define SPACE_SHARE 0.25             /* of the free space and inodes, at most */
+#define BUF_SIZE (1u << 20)          /* bytes per write() and read() */
+#define NAME_LEN 48
+
+struct tree {
+	struct file_run *r;
+	struct bench_rng rng;
+	char *buf;
+	uint64_t per_dir;
+	uint64_t top;                 /* bytes: the largest size drawn (tree_top) */
+	uint64_t files, bytes, dirs;  /* written */
+};
+
+/* The mean of exp(U) - 1 for U uniform on [ln(a+1), ln(b+1)]: one part of tree_size's distribution. */
+static double logu_mean(double a, double b)
+{
+	return b <= a ? a : (b - a) / (log(b + 1) - log(a + 1));
+}
+
+/* The top of the last part, so the distribution's mean meets the workload's mean (a long tail of a few
+ * large files is what makes a mean far above the median): by bisection, within [p90, max]. */
+static uint64_t tree_top(const struct file_workload *w)
+{
+	double lo = (double)w->size_p90, hi = (double)(w->size_max < FILE_SIZE_CAP ? w->size_max : FILE_SIZE_CAP);
+	double base = 0.5 * logu_mean((double)w->size_min, (double)w->size_p50) +
+		      0.4 * logu_mean((double)w->size_p50, (double)w->size_p90);
+	int i;
+
+	if (hi <= lo || base + 0.1 * logu_mean(lo, hi) <= (double)w->size_mean)
+		return (uint64_t)(hi > lo ? hi : lo);
+	for (i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (base + 0.1 * logu_mean((double)w->size_p90, mid) > (double)w->size_mean)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return (uint64_t)lo;
+}
+
+/* A size from the workload's distribution: half the files between min and p50, 40% between p50 and
+ * p90, 10% between p90 and max, log-uniform within each part (file sizes are roughly log-normal, so
+ * uniform in the logarithm is the simplest shape that meets the percentiles). */
+static uint64_t tree_size(struct tree *t, const struct file_workload *w)
+{
+	uint64_t u = bench_rng_below(&t->rng, 1000);
+	uint64_t lo, hi;
+	double a, b, x;
+
+	if (u < 500) {
+		lo = w->size_min;
+		hi = w->size_p50;
+	} else if (u < 900) {
+		lo = w->size_p50;
+		hi = w->size_p90;
+	} else {
+		lo = w->size_p90;
+		hi = t->top;
+	}
+	if (hi > FILE_SIZE_CAP)
+		hi = FILE_SIZE_CAP;
+	if (lo > hi)
+		lo = hi;
+	a = log((double)lo + 1);
+	b = log((double)hi + 1);
+	x = exp(a + (b - a) * (double)bench_rng_below(&t->rng, 1u << 30) / (double)(1u << 30)) - 1;
+	return x < (double)lo ? lo : x > (double)hi ? hi : (uint64_t)x;
+}
+
+static bool tree_write_file(struct tree *t, const char *name, uint64_t size)
+{
+	int fd = openat(t->r->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	uint64_t left = size;
+
+	if (fd < 0)
+		return file_fail(t->r, errno, "create %s", name);
+	while (left) {
+		size_t n = left > BUF_SIZE ? BUF_SIZE : (size_t)left, k;
+		int e;
+
+		/* a fresh word in every 4 KiB block: no block repeats another (compression, dedup) */
+		for (k = 0; k < n / 8; k += 512)
+			((uint64_t *)(void *)t->buf)[k] = bench_rng_next(&t->rng);
+		if ((e = file_write_all(fd, t->buf, n, 0)) < 0) {
+			close(fd);
+			return file_fail(t->r, -e, "write %s", name);
+		}
+		left -= n;
+	}
+	if (close(fd) < 0)
+		return file_fail(t->r, errno, "close %s", name);
+	t->files++;
+	t->bytes += size;
+	return true;
+}
+
+/* Drops the written data of every file from the page cache (ours only), after syncfs made it clean. */
+static void tree_drop_pages(struct tree *t)
+{
+	uint64_t n;
+
+	for (n = 0; n < t->files; n++) {
+		char name[NAME_LEN];
+		int fd;
+
+		if (file_should_stop(t->r, 0.5 + 0.1 * (double)n / (double)t->files, n))
+			break;
+
+		snprintf(name, sizeof name, "d%llu/f%llu", (unsigned long long)(n / t->per_dir), (unsigned long long)n);
+		fd = openat(t->r->dirfd, name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(fd);
+	}
+}
+
+/* Reads one directory's files in readdir order. */
+static void tree_read_dir(struct tree *t, int dfd, uint64_t *files, uint64_t *bytes)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+
+	if (!d) {
+		file_fail(t->r, errno, "opendir");
+		close(dfd);
+		return;
+	}
+	while (!file_done(t->r) && (de = readdir(d))) {
+		ssize_t n;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			file_fail(t->r, errno, "open %s", de->d_name);
+			break;
+		}
+		while ((n = read(fd, t->buf, BUF_SIZE)) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				file_fail(t->r, errno, "read %s", de->d_name);
+				break;
+			}
+			*bytes += (uint64_t)n;
+		}
+		close(fd);
+		(*files)++;
+		file_should_stop(t->r, 0.6 + 0.4 * fmin(1, (double)*files / (double)(t->files ? t->files : 1)),
+				 *files);
+	}
+	closedir(d);
+}
+
+int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f)
+{
+	struct file_run r;
+	struct file_workload w;
+	struct file_space sp;
+	struct tree t;
+	uint64_t t0, t1, t2, t3, deadline, want, max_files, max_bytes, files_read = 0, bytes_read = 0;
+	int status;
+
+	if (ctx->cfg->engine == BENCH_ENGINE_NULL) {
+		char *k = xasprintf("bench.%s", def->name);
+
+		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "the null engine does no I/O; file tests "
+				      "need a filesystem");
+		free(k);
+		return FST_EXIT_OK;
+	}
+	if ((status = file_run_begin(&r, ctx, def, f)) != FST_EXIT_OK)
+		return status;
+	memset(&t, 0, sizeof t);
+	t.r = &r;
+	file_workload_get(f, &w);
+	file_space_get(&r, SPACE_SHARE, &sp);
+	max_files = w.files_total > FILES_CAP ? FILES_CAP : w.files_total ? w.files_total : 1;
+	want = max_files < FILES_MIN ? max_files : FILES_MIN; /* fewer than this: no room to measure */
+	if (sp.inodes < max_files + max_files / w.files_per_dir + 1)
+		max_files = sp.inodes * w.files_per_dir / (w.files_per_dir + 1);
+	max_bytes = sp.bytes < BYTES_CAP ? sp.bytes : BYTES_CAP;
+	{
+		/* the tree is removed afterwards: as many files as unlinking takes the time bound for */
+		double cap = file_unlink_rate(&r) * file_secs(file_phase_ns(&r));
+
+		if (cap < (double)max_files)
+			max_files = cap < want ? want : (uint64_t)cap;
+	}
+	if (max_files < want || max_bytes < (1u << 20)) {
+		char *k = xasprintf("bench.%s", def->name);
+
+		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "too little free space or too few free inodes "
+				      "in %s", ctx->dir);
+		free(k);
+		file_run_end(&r);
+		return FST_EXIT_OK;
+	}
+	t.per_dir = w.files_per_dir > max_files ? max_files : w.files_per_dir;
+	bench_rng_seed(&t.rng, ctx->seed ^ 0x74726565ull);
+	t.buf = bench_aligned_alloc(4096, BUF_SIZE);
+	bench_rng_fill(&t.rng, t.buf, BUF_SIZE);
+	t.top = tree_top(&w);
+	if (w.size_max > FILE_SIZE_CAP && t.top >= FILE_SIZE_CAP)
+		bench_note(ctx, "%s: file sizes capped at %llu MiB (the workload's largest is %llu bytes)", def->name,
+			   (unsigned long long)(FILE_SIZE_CAP >> 20), (unsigned long long)w.size_max);
+
+	/* write, through syncfs; stops at the time bound or the space bound */
+	t0 = bench_clock_ns();
+	deadline = t0 + file_phase_ns(&r);
+	while (t.files < max_files && !file_done(&r)) {
+		uint64_t size = tree_size(&t, &w), n = t.files;
+		char name[NAME_LEN];
+
+		if (t.bytes + size > max_bytes)
+			break;
+		if (file_should_stop(&r, 0.5 * fmin(1, (double)(bench_clock_ns() - t0) / (double)(deadline - t0)),
+				     t.files))
+			break;
+		if (n % t.per_dir == 0) {
+			snprintf(name, sizeof name, "d%llu", (unsigned long long)(n / t.per_dir));
+			if (mkdirat(r.dirfd, name, 0700) < 0) {
+				file_fail(&r, errno, "mkdir %s", name);
+				break;
+			}
+			t.dirs++;
+		}
+		snprintf(name, sizeof name, "d%llu/f%llu", (unsigned long long)(n / t.per_dir), (unsigned long long)n);
+		if (!tree_write_file(&t, name, size))
+			break;
+		if (bench_clock_ns() >= deadline) {
+			if (t.files < max_files)
+				bench_note(ctx, "%s: writing reached the time bound after %llu files", def->name,
+					   (unsigned long long)t.files);
+			break;
+		}
+	}
+	if (!file_done(&r))
+		file_syncfs(&r);
+	t1 = bench_clock_ns();
+	tree_drop_pages(&t);
+
+	/* read back in directory order: the top directory's entries as readdir gives them, each one's
+	 * files likewise */
+	t2 = bench_clock_ns();
+	if (!file_done(&r)) {
+		int top = openat(r.dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		DIR *d = top >= 0 ? fdopendir(top) : NULL;
+		struct dirent *de;
+
+		if (!d) {
+			file_fail(&r, errno, "opendir");
+			if (top >= 0)
+				close(top);
+		}
+		while (d && !file_done(&r) && (de = readdir(d))) {
+			int sub;
+
+			if (de->d_name[0] == '.')
+				continue;
+			sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0) {
+				file_fail(&r, errno, "open %s", de->d_name);
+				break;
+			}
+			tree_read_dir(&t, sub, &files_read, &bytes_read);
+		}
+		if (d)
+			closedir(d);
+	}
+	t3 = bench_clock_ns();
+
+	if (!file_done(&r)) {
+		double tw = file_secs(t1 - t0), tr = file_secs(t3 - t2);
+
+		if (files_read != t.files || bytes_read != t.bytes)
+			file_check_failed(&r, "wrote %llu files of %llu bytes, read back %llu of %llu",
+					  (unsigned long long)t.files, (unsigned long long)t.bytes,
+					  (unsigned long long)files_read, (unsigned long long)bytes_read);
+		file_set_real(&r, "write_s", tw);
+		file_set_real(&r, "read_s", tr);
+		file_set_int(&r, "files", (long long)t.files);
+		file_set_int(&r, "bytes", (long long)t.bytes);
+		file_set_int(&r, "directories", (long long)t.dirs);
+		file_set_int(&r, "files_per_dir", (long long)t.per_dir);
+		file_set_real(&r, "write_bw_bytes_per_s", tw > 0 ? (double)t.bytes / tw : 0);
+		file_set_real(&r, "read_bw_bytes_per_s", tr > 0 ? (double)bytes_read / tr : 0);
+		file_set_real(&r, "write_files_per_s", tw > 0 ? (double)t.files / tw : 0);
+		file_set_real(&r, "read_files_per_s", tr > 0 ? (double)files_read / tr : 0);
+		file_set_int(&r, "file_size_mean_bytes", t.files ? (long long)(t.bytes / t.files) : 0);
+		file_set_int(&r, "file_size_top_bytes", (long long)t.top);
+		file_set_str(&r, "cache", "warm");
+		file_set_real(&r, "runtime_s", tw + tr);
+		file_set_common(&r);
+	}
+	free(t.buf);
+	return file_run_end(&r);
+}

@@ -1,0 +1,247 @@
+/* From a block I/O test's statistics to bench.<test>.* facts: rates, latencies, percentiles when there
+ * are enough samples, spread across intervals, the internal consistency checks and cache suspicion. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "probes/bench/bench_int.h"
+#include "probes/bench/run.h"
+
+#define SRC "bench"
+#define CACHE_READ_US 5.0  /* no device reads 4 KiB in under ~5 µs: below that it is a cache */
+#define QD1_OVERHEAD_US 5.0 /* the driver's own time per I/O the QD1 check allows */
+#define CACHE_WRITE_RATIO 4.0 /* writes this much faster than reads of the same shape: a cache */
+
+void bench_stats_init(struct bench_stats *s)
+{
+	memset(s, 0, sizeof *s);
+	bench_hist_init(&s->hist);
+	s->first_done_ns = UINT64_MAX;
+}
+
+void bench_stats_merge(struct bench_stats *into, const struct bench_stats *from)
+{
+	size_t i;
+
+	bench_hist_merge(&into->hist, &from->hist);
+	into->ios += from->ios;
+	into->bytes += from->bytes;
+	into->lat_sum_ns += from->lat_sum_ns;
+	for (i = 0; i < BENCH_INTERVALS; i++)
+		into->intervals[i] += from->intervals[i];
+	if (from->first_done_ns < into->first_done_ns)
+		into->first_done_ns = from->first_done_ns;
+	if (from->last_done_ns > into->last_done_ns)
+		into->last_done_ns = from->last_done_ns;
+	if (from->stop_ns > into->stop_ns)
+		into->stop_ns = from->stop_ns;
+	into->all_ios += from->all_ios;
+	into->cpu_s += from->cpu_s;
+}
+
+static char *key(const struct bench_test_def *def, const char *leaf)
+{
+	return xasprintf("bench.%s.%s", def->name, leaf);
+}
+
+static void set_real(struct facts *f, const struct bench_test_def *def, const char *leaf, double v)
+{
+	char *k = key(def, leaf);
+
+	facts_set_real(f, k, round(v * 1000.0) / 1000.0, SRC);
+	free(k);
+}
+
+static void set_int(struct facts *f, const struct bench_test_def *def, const char *leaf, long long v)
+{
+	char *k = key(def, leaf);
+
+	facts_set_int(f, k, v, SRC);
+	free(k);
+}
+
+static void set_str(struct facts *f, const struct bench_test_def *def, const char *leaf, const char *v)
+{
+	char *k = key(def, leaf);
+
+	facts_set_string(f, k, v, SRC);
+	free(k);
+}
+
+/* One percentile: set when the window has enough samples, else unavailable with the reason. */
+static void set_quantile(struct facts *f, const struct bench_test_def *def, const char *leaf,
+			 const struct bench_stats *s, double q, double *out)
+{
+	uint64_t need = bench_hist_min_samples(q);
+	char *k = key(def, leaf);
+
+	if (s->hist.count >= need) {
+		*out = bench_hist_quantile(&s->hist, q) / 1000.0;
+		facts_set_real(f, k, round(*out * 1000.0) / 1000.0, SRC);
+	} else {
+		*out = NAN;
+		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE,
+				      "too few samples for this percentile: %llu, needs at least %llu "
+				      "(a longer --runtime gives more)",
+				      (unsigned long long)s->hist.count, (unsigned long long)need);
+	}
+	free(k);
+}
+
+/* spread_pct: the coefficient of variation of the completions per interval, in percent. */
+static double spread_pct(const struct bench_stats *s)
+{
+	double mean = 0, var = 0;
+	size_t i;
+
+	for (i = 0; i < BENCH_INTERVALS; i++)
+		mean += (double)s->intervals[i];
+	mean /= BENCH_INTERVALS;
+	if (mean <= 0)
+		return 0;
+	for (i = 0; i < BENCH_INTERVALS; i++)
+		var += ((double)s->intervals[i] - mean) * ((double)s->intervals[i] - mean);
+	return 100.0 * sqrt(var / BENCH_INTERVALS) / mean;
+}
+
+struct checks {
+	json_t *failed; /* array of strings */
+};
+
+static void check(struct checks *c, bool is_ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void check(struct checks *c, bool is_ok, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	if (is_ok)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	json_array_append_new(c->failed, json_string(buf));
+}
+
+int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def, enum bench_engine_id engine,
+			const struct bench_stats *s, struct facts *f)
+{
+	double window = (double)s->runtime_ns / 1e9;
+	double iops = (double)s->ios / window;
+	double bw = (double)s->bytes / window;
+	double mean_us = s->ios ? s->lat_sum_ns / (double)s->ios / 1000.0 : 0;
+	double max_us = (double)s->hist.max_ns / 1000.0;
+	double p50, p99, p999, inflight = s->lat_sum_ns / (double)s->runtime_ns;
+	double asked = (double)(s->warmup_ns + s->runtime_ns) / 1e9;
+	double took = (double)(s->stop_ns - s->t_start_ns) / 1e9;
+	unsigned qd = def->queue_depth;
+	struct checks c = {json_array()};
+	int n_failed;
+	char *k;
+
+	set_real(f, def, "iops", iops);
+	set_real(f, def, "bw_bytes_per_s", bw);
+	set_real(f, def, "lat_mean_us", mean_us);
+	set_quantile(f, def, "lat_p50_us", s, 0.50, &p50);
+	set_quantile(f, def, "lat_p99_us", s, 0.99, &p99);
+	set_quantile(f, def, "lat_p999_us", s, 0.999, &p999);
+	set_real(f, def, "lat_max_us", max_us);
+	set_int(f, def, "samples", (long long)s->ios);
+	set_real(f, def, "spread_pct", spread_pct(s));
+	set_real(f, def, "runtime_s", window);
+	set_int(f, def, "io_size_bytes", def->io_size);
+	set_int(f, def, "queue_depth", qd);
+	set_str(f, def, "engine", bench_engine_name(engine));
+	set_real(f, def, "inflight_mean", inflight);
+	set_str(f, def, "direct", bench_direct_name(ctx->dio.label));
+	set_int(f, def, "span_bytes", (long long)ctx->span_bytes);
+	if (s->all_ios)
+		set_real(f, def, "cpu_us_per_io", s->cpu_s * 1e6 / (double)s->all_ios);
+
+	/* The consistency checks of DESIGN.md, on every real run. */
+	check(&c, s->ios > 0, "no I/O completed in the measured window");
+	check(&c, fabs(bw - iops * def->io_size) <= 1e-6 * bw + 1,
+	      "iops x io_size = %.0f B/s, but bw = %.0f B/s", iops * def->io_size, bw);
+	if (!isnan(p50))
+		check(&c, p50 * 1000.0 >= (double)s->hist.min_ns * 0.99 && p50 <= max_us * 1.0001,
+		      "p50 %.1f us outside [min, max]", p50);
+	if (!isnan(p50) && !isnan(p99))
+		check(&c, p50 <= p99, "p50 %.1f us > p99 %.1f us", p50, p99);
+	if (!isnan(p99) && !isnan(p999))
+		check(&c, p99 <= p999, "p99 %.1f us > p99.9 %.1f us", p99, p999);
+	if (!isnan(p999))
+		check(&c, p999 <= max_us * 1.0001, "p99.9 %.1f us > max %.1f us", p999, max_us);
+	if (qd == 1 && s->workers == 1 && s->ios > 0)
+		/* up to 5 µs of the driver's own time per I/O (it matters only for RAM-speed I/O), and an
+		 * I/O straddling the window's start counts whole: one max latency over 1 s */
+		check(&c, iops * (mean_us + QD1_OVERHEAD_US) / 1e6 >= 0.90 &&
+			      iops * mean_us / 1e6 <= 1.02 + max_us / 1e6 / window,
+		      "at QD1 iops x mean latency should be ~1 s of busy time per second, is %.3f s",
+		      iops * mean_us / 1e6);
+	if (qd > 1)
+		check(&c, inflight >= 0.9 * qd, "queue not held full: %.1f in flight on average, asked %u",
+		      inflight, qd);
+	check(&c, took >= asked * 0.999 && took <= asked * 1.10 + 0.05,
+	      "ran %.3f s, asked %.3f s (warm-up included)", took, asked);
+	check(&c, s->ios == 0 || (s->first_done_ns - s->t_start_ns - s->warmup_ns <= s->runtime_ns / 4 &&
+				   s->t_start_ns + s->warmup_ns + s->runtime_ns - s->last_done_ns <=
+					   s->runtime_ns / 4),
+	      "completions do not cover the measured window (a stall at its start or end)");
+
+	n_failed = (int)json_array_size(c.failed);
+	k = key(def, "checks_ok");
+	facts_set_bool(f, k, n_failed == 0, SRC);
+	free(k);
+	if (n_failed) {
+		size_t i;
+		json_t *v;
+
+		json_array_foreach(c.failed, i, v)
+			bench_note(ctx, "%s: consistency check failed: %s", def->name, json_string_value(v));
+		k = key(def, "checks_failed");
+		facts_set_json(f, k, c.failed, SRC);
+		free(k);
+	} else {
+		json_decref(c.failed);
+	}
+	/* A read faster than any device is the page cache (or memory) answering. */
+	k = key(def, "cache_suspect");
+	facts_set_bool(f, k, !def->is_write && !isnan(p50) && p50 < CACHE_READ_US, SRC);
+	free(k);
+	return n_failed;
+}
+
+void bench_results_cache_pairs(struct facts *f)
+{
+	static const char *const pairs[][2] = {
+		{"rand_write_4k_qd1", "rand_read_4k_qd1"},
+		{"rand_write_4k_qd32", "rand_read_4k_qd32"},
+		{"seq_write_1m", "seq_read_1m"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		double w, r, wp50 = 1e9;
+		char *kw = xasprintf("bench.%s.iops", pairs[i][0]);
+		char *kr = xasprintf("bench.%s.iops", pairs[i][1]);
+		char *kl = xasprintf("bench.%s.lat_p50_us", pairs[i][0]);
+		char *kc = xasprintf("bench.%s.cache_suspect", pairs[i][0]);
+
+		if (facts_get_real(f, kw, &w) && facts_get_real(f, kr, &r)) {
+			facts_get_real(f, kl, &wp50);
+			facts_set_bool(f, kc, (r > 0 && w > CACHE_WRITE_RATIO * r) || wp50 < CACHE_READ_US, SRC);
+		} else if (facts_get_real(f, kw, &w)) {
+			facts_set_bool(f, kc, facts_get_real(f, kl, &wp50) && wp50 < CACHE_READ_US, SRC);
+		}
+		free(kw);
+		free(kr);
+		free(kl);
+		free(kc);
+	}
+}

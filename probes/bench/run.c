@@ -1,0 +1,453 @@
+/* The driver of the block I/O tests: keeps an engine's queue full (each completion replaced at once),
+ * times every I/O, excludes the warm-up, and hands the merged statistics to results.c. Engines that
+ * cannot hold a queue themselves (psync-threads) run one worker thread per slot. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "fstune/debug.h"
+#include "probes/bench/bench_int.h"
+#include "probes/bench/run.h"
+
+#define PROGRESS_NS 100000000ull /* progress at most every 100 ms */
+
+struct job {
+	const struct bench_test_def *def;
+	struct bench_ctx *ctx;
+	const struct bench_engine_ops *ops;
+	int fd;
+	unsigned depth;           /* per worker */
+	unsigned workers;         /* threads; 1 unless psync-threads */
+	uint64_t blocks;          /* span / io_size: the offsets a random or sequential I/O may take */
+	uint64_t append_limit;    /* bytes: the append file is truncated when it reaches this */
+	uint64_t warmup_ns, runtime_ns;
+	uint64_t t0;              /* real start, shared by the workers (a virtual clock starts at 0) */
+	_Atomic uint64_t seq_next;/* the next sequential block, shared by the workers */
+	atomic_bool halt;         /* stop issuing: cancelled, or another worker failed */
+	atomic_int cancel_sig;    /* the signal (or SIGINT for a progress cancel) that stopped the run */
+};
+
+struct worker {
+	struct job *job;
+	unsigned index;
+	struct bench_engine eng;
+	struct bench_io *ios;
+	struct bench_io **done;   /* queued since the last submission (asynchronous engines) */
+	unsigned n_fresh;
+	struct bench_io **reaped; /* the completions of one getevents */
+	void *bufs;
+	struct bench_rng rng;
+	struct bench_stats st;    /* the measured window */
+	_Atomic uint64_t live;    /* completions so far, warm-up included: the live rate */
+	atomic_bool is_finished;  /* the loop has ended (read by the monitoring thread) */
+	uint64_t append_pos;      /* bytes */
+	int error;                /* -errno of the first failed I/O */
+	unsigned in_flight;       /* I/Os the engine still holds when the loop ended (only after an
+				     engine error): their buffers must outlive the kernel's use */
+	uint64_t error_offset;
+	bool error_is_write;
+	pthread_t thread;
+};
+
+static uint64_t worker_now(struct worker *w)
+{
+	return w->job->ops->now_ns ? w->job->ops->now_ns(&w->eng) : bench_clock_ns();
+}
+
+static void io_prepare(struct worker *w, struct bench_io *io)
+{
+	struct job *j = w->job;
+	uint32_t len = j->def->io_size;
+
+	io->len = len;
+	io->is_write = j->def->is_write;
+	io->sync_after = j->def->is_fsync;
+	switch (j->def->pattern) {
+	case BENCH_PATTERN_RANDOM:
+		io->offset = bench_rng_below(&w->rng, j->blocks) * len;
+		break;
+	case BENCH_PATTERN_SEQUENTIAL:
+		io->offset = (atomic_fetch_add(&j->seq_next, 1) % j->blocks) * len;
+		break;
+	case BENCH_PATTERN_APPEND:
+		if (w->append_pos + len > j->append_limit) {
+			/* rare: a long run on a small span; the truncate is outside every I/O's latency */
+			if (ftruncate(j->fd, 0) < 0 && !w->error)
+				w->error = -errno;
+			w->append_pos = 0;
+		}
+		io->offset = w->append_pos;
+		w->append_pos += len;
+		break;
+	case BENCH_PATTERN_FILES:
+		abort();
+	}
+	if (io->is_write) {
+		uint64_t *p = io->buf;
+		size_t k;
+
+		/* a fresh word in every 4 KiB block: no write repeats an earlier one (compression, dedup) */
+		for (k = 0; k < len / 8; k += 512)
+			p[k] = bench_rng_next(&w->rng);
+	}
+}
+
+static void worker_record(struct worker *w, const struct bench_io *io)
+{
+	struct job *j = w->job;
+	uint64_t warm_end = j->t0 + j->warmup_ns;
+	uint64_t lat = io->done_ns - io->start_ns;
+	unsigned slot;
+
+	if (io->done_ns < warm_end || io->done_ns >= warm_end + j->runtime_ns)
+		return;
+	bench_hist_add(&w->st.hist, lat);
+	w->st.ios++;
+	w->st.bytes += (uint64_t)io->result;
+	w->st.lat_sum_ns += (double)lat;
+	slot = (unsigned)((io->done_ns - warm_end) * BENCH_INTERVALS / j->runtime_ns);
+	if (slot < BENCH_INTERVALS)
+		w->st.intervals[slot]++;
+	if (io->done_ns < w->st.first_done_ns)
+		w->st.first_done_ns = io->done_ns;
+	if (io->done_ns > w->st.last_done_ns)
+		w->st.last_done_ns = io->done_ns;
+}
+
+static bool job_should_stop(struct job *j)
+{
+	int sig = *j->ctx->stop;
+
+	if (sig) {
+		int none = 0;
+
+		atomic_compare_exchange_strong(&j->cancel_sig, &none, sig);
+		atomic_store(&j->halt, true);
+	}
+	return atomic_load_explicit(&j->halt, memory_order_relaxed);
+}
+
+static void worker_progress(struct worker *w, uint64_t *last_real, uint64_t *last_count)
+{
+	struct job *j = w->job;
+	uint64_t real = bench_clock_ns(), vnow, total;
+	double frac, rate;
+
+	if (real - *last_real < PROGRESS_NS)
+		return;
+	vnow = worker_now(w);
+	total = j->warmup_ns + j->runtime_ns;
+	frac = vnow > j->t0 ? (double)(vnow - j->t0) / (double)total : 0;
+	rate = (double)(atomic_load_explicit(&w->live, memory_order_relaxed) - *last_count) * 1e9 /
+	       (double)(real - *last_real);
+	*last_real = real;
+	*last_count = atomic_load_explicit(&w->live, memory_order_relaxed);
+	if (j->ctx->cfg->progress &&
+	    !j->ctx->cfg->progress(j->ctx->cfg->progress_arg, j->def->name, frac > 1 ? 1 : frac, rate)) {
+		int none = 0;
+
+		atomic_compare_exchange_strong(&j->cancel_sig, &none, SIGINT);
+		atomic_store(&j->halt, true);
+	}
+}
+
+/* Queues one I/O. A synchronous engine performs it here and is timestamped around it; an asynchronous
+ * one is handed to the kernel by worker_commit, with every I/O queued since, in one submission. */
+static void worker_queue(struct worker *w, struct bench_io *io)
+{
+	const struct bench_engine_ops *ops = w->job->ops;
+
+	if (ops->is_sync)
+		io->start_ns = worker_now(w);
+	ops->queue(&w->eng, io);
+	if (ops->is_sync)
+		io->done_ns = worker_now(w);
+	else
+		w->done[w->n_fresh++] = io;
+}
+
+/* Submits what worker_queue queued: the replacements of one reaped batch go to the kernel together,
+ * all timestamped just before, so the queue is refilled at once. (fio submits one I/O per call by
+ * default; its iodepth_batch_submit=N waits for N, which lets the queue drain.) 0 or -errno. */
+static int worker_commit(struct worker *w)
+{
+	uint64_t ts;
+	unsigned k;
+
+	if (w->job->ops->is_sync || !w->n_fresh)
+		return 0;
+	ts = worker_now(w);
+	for (k = 0; k < w->n_fresh; k++)
+		w->done[k]->start_ns = ts;
+	w->n_fresh = 0;
+	return w->job->ops->commit(&w->eng);
+}
+
+static void worker_fail(struct worker *w, const struct bench_io *io, int err)
+{
+	if (w->error)
+		return;
+	w->error = err;
+	w->error_offset = io ? io->offset : 0;
+	w->error_is_write = io ? io->is_write : false;
+	atomic_store(&w->job->halt, true);
+}
+
+/* The loop of one worker: prime the queue, then replace each completion at once until the deadline;
+ * finally drain whatever is still in flight, so no buffer is freed under the kernel. */
+static void worker_loop(struct worker *w, bool report_progress)
+{
+	struct job *j = w->job;
+	const struct bench_engine_ops *ops = j->ops;
+	uint64_t deadline = j->t0 + j->warmup_ns + j->runtime_ns;
+	uint64_t last_real = bench_clock_ns(), last_count = 0;
+	unsigned in_flight = 0, i;
+	bool is_stopping = false;
+	struct rusage ru0, ru1;
+	int r;
+
+	getrusage(RUSAGE_THREAD, &ru0);
+	for (i = 0; i < j->depth; i++) {
+		io_prepare(w, &w->ios[i]);
+		worker_queue(w, &w->ios[i]);
+		in_flight++;
+	}
+	while (in_flight) {
+		int n, k;
+		uint64_t now;
+
+		if ((r = worker_commit(w)) < 0) {
+			/* the batch may sit in the ring: keep the buffers, stop here */
+			worker_fail(w, NULL, r);
+			w->in_flight = in_flight;
+			in_flight = 0;
+			break;
+		}
+		n = ops->getevents(&w->eng, 1, w->reaped, j->depth);
+		if (n < 0) {
+			worker_fail(w, NULL, n);
+			break;
+		}
+		now = ops->is_sync ? 0 : worker_now(w);
+		for (k = 0; k < n; k++) {
+			struct bench_io *io = w->reaped[k];
+
+			in_flight--;
+			if (!ops->is_sync)
+				io->done_ns = now;
+			atomic_fetch_add_explicit(&w->live, 1, memory_order_relaxed);
+			if (io->result != (int64_t)io->len) {
+				worker_fail(w, io, io->result < 0 ? (int)io->result : -EIO);
+				is_stopping = true;
+				continue;
+			}
+			worker_record(w, io);
+			if (io->done_ns >= deadline) {
+				if (!is_stopping)
+					w->st.stop_ns = io->done_ns;
+				is_stopping = true;
+			}
+			if (is_stopping || job_should_stop(j))
+				continue;
+			io_prepare(w, io);
+			worker_queue(w, io);
+			in_flight++;
+		}
+		if (report_progress)
+			worker_progress(w, &last_real, &last_count);
+		if (job_should_stop(j))
+			is_stopping = true;
+	}
+	getrusage(RUSAGE_THREAD, &ru1);
+	w->st.cpu_s = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
+		      (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
+		      (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6 +
+		      (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
+	w->in_flight += in_flight;
+	w->st.all_ios = atomic_load(&w->live);
+	if (!w->st.stop_ns)
+		w->st.stop_ns = worker_now(w);
+	atomic_store(&w->is_finished, true);
+}
+
+static void *worker_thread(void *arg)
+{
+	worker_loop(arg, false);
+	return NULL;
+}
+
+static int worker_setup(struct worker *w, struct job *j, unsigned index)
+{
+	struct bench_engine_cfg ec = {.fd = j->fd, .depth = j->depth};
+	size_t align = j->ctx->dio.mem_align < 4096 ? 4096 : j->ctx->dio.mem_align;
+	size_t stride = (j->def->io_size + align - 1) / align * align;
+	unsigned i;
+	int r;
+
+	memset(w, 0, sizeof *w);
+	atomic_init(&w->live, 0);
+	atomic_init(&w->is_finished, false);
+	w->job = j;
+	w->index = index;
+	w->eng.ops = j->ops;
+	bench_stats_init(&w->st);
+	bench_rng_seed(&w->rng, j->ctx->seed ^ ((uint64_t)index << 32) ^ (uint64_t)(uintptr_t)j->def->name);
+	w->ios = xcalloc(j->depth, sizeof *w->ios);
+	w->done = xcalloc(j->depth, sizeof *w->done);
+	w->reaped = xcalloc(j->depth, sizeof *w->reaped);
+	w->bufs = bench_aligned_alloc(align, stride * j->depth);
+	bench_rng_fill(&w->rng, w->bufs, stride * j->depth);
+	for (i = 0; i < j->depth; i++) {
+		w->ios[i].buf = (char *)w->bufs + stride * i;
+		w->ios[i].slot = i;
+	}
+	r = j->ops->init(&w->eng, &ec);
+	if (r < 0)
+		w->eng.priv = NULL;
+	return r;
+}
+
+static void worker_teardown(struct worker *w)
+{
+	if (w->eng.priv)
+		w->job->ops->cleanup(&w->eng);
+	/* the loop drains every I/O; if the engine failed with I/Os still queued, the kernel may yet
+	 * write into their buffers after the ring is gone: keep them (a deliberate, one-off leak) */
+	if (w->in_flight)
+		DBG(DEBUG_BENCH, "bench: %u I/Os not reaped after an engine error: buffers kept", w->in_flight);
+	else
+		free(w->bufs);
+	free(w->ios);
+	free(w->done);
+	free(w->reaped);
+}
+
+static const struct bench_engine_ops *engine_ops(enum bench_engine_id id)
+{
+	switch (id) {
+	case BENCH_ENGINE_IO_URING:
+		return &bench_engine_io_uring;
+	case BENCH_ENGINE_NULL:
+		return &bench_engine_null;
+	default:
+		return &bench_engine_psync;
+	}
+}
+
+/* Runs the workers while the calling thread reports progress and watches for a stop. */
+static void run_threads(struct job *j, struct worker *ws)
+{
+	uint64_t last_real = bench_clock_ns(), last_count = 0;
+	unsigned i, started = 0;
+
+	for (i = 0; i < j->workers; i++) {
+		if (pthread_create(&ws[i].thread, NULL, worker_thread, &ws[i]) != 0) {
+			worker_fail(&ws[i], NULL, -EAGAIN);
+			break;
+		}
+		started++;
+	}
+	for (;;) {
+		uint64_t total = 0, real;
+		bool is_done = true;
+
+		struct timespec ts = {0, 20000000};
+		nanosleep(&ts, NULL);
+		job_should_stop(j);
+		for (i = 0; i < started; i++) {
+			total += atomic_load_explicit(&ws[i].live, memory_order_relaxed);
+			if (!atomic_load(&ws[i].is_finished))
+				is_done = false;
+		}
+		real = bench_clock_ns();
+		if (real - last_real >= PROGRESS_NS && j->ctx->cfg->progress) {
+			double frac = (double)(real - j->t0) / (double)(j->warmup_ns + j->runtime_ns);
+			double rate = (double)(total - last_count) * 1e9 / (double)(real - last_real);
+
+			if (!j->ctx->cfg->progress(j->ctx->cfg->progress_arg, j->def->name, frac > 1 ? 1 : frac,
+						   rate)) {
+				int none = 0;
+
+				atomic_compare_exchange_strong(&j->cancel_sig, &none, SIGINT);
+				atomic_store(&j->halt, true);
+			}
+			last_real = real;
+			last_count = total;
+		}
+		if (is_done)
+			break;
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(ws[i].thread, NULL);
+}
+
+int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum bench_engine_id engine,
+		 int fd, uint64_t span, struct bench_stats *out, struct bench_run_error *rerr)
+{
+	struct job j;
+	struct worker *ws;
+	unsigned i, n_ready = 0;
+	int r = 0;
+
+	memset(&j, 0, sizeof j);
+	memset(rerr, 0, sizeof *rerr);
+	j.def = def;
+	j.ctx = ctx;
+	j.ops = engine_ops(engine);
+	j.fd = fd;
+	j.workers = engine == BENCH_ENGINE_PSYNC_THREADS ? def->queue_depth : 1;
+	j.depth = engine == BENCH_ENGINE_PSYNC_THREADS ? 1 : def->queue_depth;
+	j.blocks = span / def->io_size;
+	j.append_limit = span;
+	j.warmup_ns = (uint64_t)(ctx->cfg->warmup_s * 1e9);
+	j.runtime_ns = (uint64_t)(ctx->cfg->runtime_s * 1e9);
+	atomic_init(&j.seq_next, 0);
+	atomic_init(&j.halt, false);
+	atomic_init(&j.cancel_sig, 0);
+	if (!j.blocks)
+		return -EINVAL;
+
+	ws = xcalloc(j.workers, sizeof *ws);
+	for (i = 0; i < j.workers; i++) {
+		r = worker_setup(&ws[i], &j, i);
+		if (r < 0)
+			break;
+		n_ready++;
+	}
+	if (r == 0) {
+		j.t0 = j.ops->now_ns ? 0 : bench_clock_ns();
+		DBG(DEBUG_BENCH, "bench: %s: engine %s, %u worker(s) at depth %u, span %llu", def->name,
+		    j.ops->name, j.workers, j.depth, (unsigned long long)span);
+		if (j.workers == 1)
+			worker_loop(&ws[0], true);
+		else
+			run_threads(&j, ws);
+	}
+
+	bench_stats_init(out);
+	out->runtime_ns = j.runtime_ns;
+	out->warmup_ns = j.warmup_ns;
+	out->t_start_ns = j.t0;
+	out->workers = j.workers;
+	out->depth = j.depth;
+	for (i = 0; i < n_ready; i++) {
+		bench_stats_merge(out, &ws[i].st);
+		if (ws[i].error && !rerr->error) {
+			rerr->error = ws[i].error;
+			rerr->offset = ws[i].error_offset;
+			rerr->is_write = ws[i].error_is_write;
+		}
+		worker_teardown(&ws[i]);
+	}
+	free(ws);
+	rerr->cancel_sig = atomic_load(&j.cancel_sig);
+	return r;
+}

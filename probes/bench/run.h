@@ -1,0 +1,48 @@
+/* The interface between the I/O driver (run.c) and the code that turns its statistics into facts
+ * (results.c): the statistics of one test's measured window. Internal to probes/bench/. */
+#ifndef FSTUNE_PROBES_BENCH_RUN_H
+#define FSTUNE_PROBES_BENCH_RUN_H
+
+#include "probes/bench/bench_int.h"
+
+#define BENCH_INTERVALS 10 /* the measured window is cut into this many intervals for spread_pct */
+
+struct bench_stats {
+	struct bench_hist hist;    /* latencies of the I/Os completed in the window, ns */
+	uint64_t ios;              /* I/Os completed in the window */
+	uint64_t bytes;            /* bytes they transferred */
+	double lat_sum_ns;         /* sum of their latencies (Little's law: / window = mean in flight) */
+	uint64_t intervals[BENCH_INTERVALS]; /* completions per interval */
+	uint64_t first_done_ns, last_done_ns; /* first and last completion in the window */
+	uint64_t stop_ns;          /* when the last worker stopped issuing (deadline noticed) */
+	uint64_t t_start_ns;       /* when the test started (warm-up start) */
+	uint64_t warmup_ns, runtime_ns;
+	uint64_t all_ios;          /* every completion, warm-up included (CPU per I/O) */
+	double cpu_s;              /* user + system CPU time of the workers, s */
+	unsigned workers, depth;   /* threads, and I/Os each held in flight */
+};
+
+struct bench_run_error {
+	int error;                 /* -errno of the first failed I/O; 0 when none */
+	uint64_t offset;           /* bytes */
+	bool is_write;
+	int cancel_sig;            /* non-zero: the run was stopped by this signal */
+};
+
+void bench_stats_init(struct bench_stats *s);
+void bench_stats_merge(struct bench_stats *into, const struct bench_stats *from);
+
+/* Runs one test with `engine` on `fd` over `span` bytes. Returns 0, or -errno when the engine could not
+ * be set up (nothing ran). I/O errors and cancellation are reported in `rerr`; `out` always holds the
+ * merged statistics. */
+int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum bench_engine_id engine,
+		 int fd, uint64_t span, struct bench_stats *out, struct bench_run_error *rerr);
+
+/* Sets bench.<test>.* from the statistics of a finished, error-free run (source "bench"). Returns the
+ * number of failed consistency checks (each also a note and an entry of bench.<test>.checks_failed). */
+int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def, enum bench_engine_id engine,
+			const struct bench_stats *s, struct facts *f);
+/* After all tests: cache_suspect of the write tests, from writes far faster than the matching reads. */
+void bench_results_cache_pairs(struct facts *f);
+
+#endif

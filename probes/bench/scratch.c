@@ -1,0 +1,290 @@
+/* The scratch directory (the only place a benchmark writes), its pid file, the laid-out data file, the
+ * cleanup on every exit path, and the leftovers of killed runs. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "fstune/debug.h"
+#include "probes/bench/bench_int.h"
+#include "probes/bench/file_common.h"
+
+#define SCRATCH_PREFIX ".fstune-bench."
+#define PID_FILE "pid"
+#define DATA_FILE "data"
+#define LAYOUT_CHUNK (4u << 20) /* bytes per layout write */
+
+/* Every name a run creates inside its scratch directory: removal touches nothing else. */
+static const char *const scratch_files[] = {PID_FILE, DATA_FILE, "append"};
+
+/* Removes the names a run creates in its scratch directory `dfd`: the I/O tests' files and the file
+ * tests' directories (one per row of pattern FILES, named after the test; a SIGKILL leaves them full). */
+static void scratch_names_remove(int dfd)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof scratch_files / sizeof scratch_files[0]; i++)
+		unlinkat(dfd, scratch_files[i], 0);
+	for (i = 0; i < bench_n_tests; i++)
+		if (bench_tests[i].pattern == BENCH_PATTERN_FILES)
+			bench_files_remove_tree(dfd, bench_tests[i].name);
+}
+
+void bench_note(struct bench_ctx *ctx, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	DBG(DEBUG_BENCH, "bench: note: %s", buf);
+	if (ctx->notes)
+		json_array_append_new(ctx->notes, json_string(buf));
+}
+
+void *bench_aligned_alloc(size_t align, size_t size)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, align, size ? size : align) != 0) {
+		fprintf(stderr, "fstune: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+int bench_scratch_create(struct bench_ctx *ctx, struct fst_error *err)
+{
+	char name[64], pid[64];
+	int fd, n;
+
+	snprintf(name, sizeof name, SCRATCH_PREFIX "%ld", (long)getpid());
+	ctx->scratch = xasprintf("%s/%s", ctx->dir, name);
+	if (mkdir(ctx->scratch, 0700) < 0) {
+		int e = errno;
+
+		free(ctx->scratch);
+		ctx->scratch = NULL;
+		if (e == EROFS)
+			return fst_error_set(err, FST_EXIT_REFUSED, "%s is on a read-only mount: nothing can be "
+					     "benchmarked there", ctx->dir);
+		return fst_error_set(err, FST_EXIT_REFUSED, "cannot create the scratch directory in %s: %s",
+				     ctx->dir, strerror(e));
+	}
+	ctx->scratch_fd = open(ctx->scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = ctx->scratch_fd < 0 ? -1
+				 : openat(ctx->scratch_fd, PID_FILE, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		int e = errno;
+
+		bench_scratch_remove(ctx);
+		return fst_error_set(err, FST_EXIT_REFUSED, "cannot write in %s: %s", ctx->dir, strerror(e));
+	}
+	n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (write(fd, pid, (size_t)n) != n) {
+		int e = errno;
+
+		close(fd);
+		bench_scratch_remove(ctx);
+		return fst_error_set(err, FST_EXIT_REFUSED, "cannot write in %s: %s", ctx->dir, strerror(e));
+	}
+	close(fd);
+	DBG(DEBUG_BENCH, "bench: scratch directory %s", ctx->scratch);
+	return FST_EXIT_OK;
+}
+
+int bench_scratch_open(struct bench_ctx *ctx, const char *name)
+{
+	int flags = O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | (ctx->dio.is_direct ? O_DIRECT : 0);
+	int fd = openat(ctx->scratch_fd, name, flags, 0600);
+
+	return fd < 0 ? -errno : fd;
+}
+
+void bench_scratch_unlink(struct bench_ctx *ctx, const char *name)
+{
+	if (ctx->scratch_fd >= 0)
+		unlinkat(ctx->scratch_fd, name, 0);
+}
+
+void bench_scratch_remove(struct bench_ctx *ctx)
+{
+	if (ctx->data_fd >= 0)
+		close(ctx->data_fd);
+	ctx->data_fd = -1;
+	if (ctx->scratch_fd >= 0) {
+		scratch_names_remove(ctx->scratch_fd);
+		close(ctx->scratch_fd);
+		ctx->scratch_fd = -1;
+	}
+	if (ctx->scratch) {
+		if (rmdir(ctx->scratch) < 0)
+			DBG(DEBUG_BENCH, "bench: rmdir %s: %s", ctx->scratch, strerror(errno));
+		free(ctx->scratch);
+		ctx->scratch = NULL;
+	}
+}
+
+/* Writes the whole span with incompressible data, then makes it durable and drops this file's pages
+ * from the page cache (only this file's: drop_caches is never used), so reads start cold. */
+static int layout_write(struct bench_ctx *ctx, struct fst_error *err)
+{
+	size_t align = ctx->dio.mem_align < 4096 ? 4096 : ctx->dio.mem_align;
+	char *buf = bench_aligned_alloc(align, LAYOUT_CHUNK);
+	struct bench_rng rng;
+	uint64_t off = 0, t0 = bench_clock_ns(), last = t0;
+	int status = FST_EXIT_OK;
+
+	bench_rng_seed(&rng, ctx->seed);
+	bench_rng_fill(&rng, buf, LAYOUT_CHUNK);
+	while (off < ctx->span_bytes) {
+		size_t len = ctx->span_bytes - off < LAYOUT_CHUNK ? (size_t)(ctx->span_bytes - off) : LAYOUT_CHUNK;
+		size_t k;
+		ssize_t w;
+
+		if (*ctx->stop) {
+			status = 128 + *ctx->stop;
+			break;
+		}
+		/* a fresh word per 4 KiB block: no block repeats another */
+		for (k = 0; k < len / 8; k += 512)
+			((uint64_t *)(void *)buf)[k] = bench_rng_next(&rng);
+		w = pwrite(ctx->data_fd, buf, len, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+
+			status = fst_error_set(err, FST_EXIT_PARTIAL, "laying out the %llu-byte test file in %s "
+					       "failed at offset %llu: %s", (unsigned long long)ctx->span_bytes,
+					       ctx->dir, (unsigned long long)off, strerror(e));
+			break;
+		}
+		off += (uint64_t)w;
+		if (ctx->cfg->progress && bench_clock_ns() - last > 100000000ull) {
+			double secs = (double)(bench_clock_ns() - t0) / 1e9;
+
+			last = bench_clock_ns();
+			if (!ctx->cfg->progress(ctx->cfg->progress_arg, "layout", (double)off / (double)ctx->span_bytes,
+						(double)off / secs)) {
+				status = 128 + SIGINT;
+				break;
+			}
+		}
+	}
+	if (status == FST_EXIT_OK && fdatasync(ctx->data_fd) < 0)
+		status = fst_error_set(err, FST_EXIT_PARTIAL, "laying out the test file in %s: fdatasync: %s",
+				       ctx->dir, strerror(errno));
+	if (status == FST_EXIT_OK)
+		posix_fadvise(ctx->data_fd, 0, 0, POSIX_FADV_DONTNEED);
+	free(buf);
+	ctx->layout_s = (double)(bench_clock_ns() - t0) / 1e9;
+	DBG(DEBUG_BENCH, "bench: layout of %llu bytes in %.2f s", (unsigned long long)off, ctx->layout_s);
+	return status;
+}
+
+/* Creates the data file, decides direct I/O on it, and reopens it with O_DIRECT when that is used. */
+int bench_data_open(struct bench_ctx *ctx, struct fst_error *err)
+{
+	char *path = xasprintf("%s/%s", ctx->scratch, DATA_FILE);
+	int fd = openat(ctx->scratch_fd, DATA_FILE, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		int e = errno;
+
+		free(path);
+		return fst_error_set(err, FST_EXIT_REFUSED, "cannot create the test file in %s: %s", ctx->dir,
+				     strerror(e));
+	}
+	bench_dio_probe(fd, path, ctx->is_memory, &ctx->dio);
+	free(path);
+	if (ctx->dio.is_direct) {
+		int dfd = openat(ctx->scratch_fd, DATA_FILE, O_RDWR | O_DIRECT | O_CLOEXEC);
+
+		if (dfd < 0) {
+			ctx->dio.is_direct = false;
+			ctx->dio.offset_align = 1;
+			ctx->dio.label = ctx->is_memory ? BENCH_DIRECT_MEMORY : BENCH_DIRECT_NO;
+			snprintf(ctx->dio.reason, sizeof ctx->dio.reason, "O_DIRECT failed: %s: buffered I/O",
+				 strerror(errno));
+		} else {
+			close(fd);
+			fd = dfd;
+		}
+	}
+	ctx->data_fd = fd;
+	return FST_EXIT_OK;
+}
+
+int bench_layout_ensure(struct bench_ctx *ctx, struct fst_error *err)
+{
+	int r;
+
+	if (ctx->is_laid_out || ctx->is_raw_device)
+		return FST_EXIT_OK;
+	if (ctx->data_fd < 0 && (r = bench_data_open(ctx, err)) != FST_EXIT_OK)
+		return r;
+	r = layout_write(ctx, err);
+	if (r == FST_EXIT_OK)
+		ctx->is_laid_out = true;
+	return r;
+}
+
+static bool is_scratch_name(const char *name, long *pid)
+{
+	char *end;
+
+	if (strncmp(name, SCRATCH_PREFIX, strlen(SCRATCH_PREFIX)))
+		return false;
+	*pid = strtol(name + strlen(SCRATCH_PREFIX), &end, 10);
+	return *end == '\0' && *pid > 0;
+}
+
+json_t *bench_leftovers_find(const char *dir)
+{
+	json_t *out = json_array();
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return out;
+	while ((de = readdir(d))) {
+		long pid;
+
+		if (!is_scratch_name(de->d_name, &pid) || pid == (long)getpid())
+			continue;
+		/* the owner is alive (kill succeeds or is not permitted): a concurrent run, not a leftover */
+		if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
+			continue;
+		json_array_append_new(out, json_sprintf("%s/%s", strcmp(dir, "/") ? dir : "", de->d_name));
+	}
+	closedir(d);
+	return out;
+}
+
+int bench_leftover_remove(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	int dfd;
+	long pid;
+
+	if (!is_scratch_name(base ? base + 1 : path, &pid))
+		return -EINVAL;
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	scratch_names_remove(dfd);
+	close(dfd);
+	return rmdir(path) < 0 ? -errno : 0;
+}

@@ -1,0 +1,153 @@
+/* A mounted filesystem as the kernel sees it now: statfs sizes and inode counts, the mount point and
+ * options from mountinfo (through the target), the type when no signature probe could say it, and
+ * whether systemd's periodic fstrim is enabled. Needs no privilege. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "core/xalloc.h"
+#include "fstune/path.h"
+#include "fstune/probe.h"
+#include "probes/fs_common.h"
+#include "probes/probe_util.h"
+#include "probes/registry.h"
+
+static const char *const statfs_keys[] = {"free_bytes", "inodes_free", NULL};
+
+/* A comma-separated option string as a list; empty items dropped. */
+static void set_option_list(struct facts *f, const char *key, const char *opts)
+{
+	json_t *list = json_array();
+	char *copy = xstrdup(opts ? opts : ""), *save = NULL;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	{
+		json_t *j = json_string(tok); /* NULL for bytes that are not UTF-8 */
+
+		json_array_append_new(list, j ? j : json_string("?"));
+	}
+	free(copy);
+	facts_set_json(f, key, list, "mountinfo");
+}
+
+static void set_statfs(const struct probe_target *t, struct facts *f)
+{
+	const char *dir = t->kind == TARGET_DIRECTORY ? t->path : t->mount_point;
+	struct statvfs sv;
+
+	if (path_is_sysroot()) {
+		fs_mark_unavailable(f, statfs_keys, FACTS_NOT_APPLICABLE,
+				    "statfs reads the live host, not the --sysroot capture");
+		return;
+	}
+	if (statvfs(dir, &sv) < 0) {
+		int err = errno;
+
+		for (const char *const *k = statfs_keys; *k; k++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "fs.%s", *k);
+			probe_unavailable_errno(f, key, err, dir);
+		}
+		return;
+	}
+	/* the superblock probes said how the filesystem was made; statfs fills only what they could
+	 * not read (no root), except the live counters below */
+	if (!facts_has(f, "fs.block_size"))
+		facts_set_int(f, "fs.block_size", (long long)sv.f_bsize, "statfs");
+	if (!facts_has(f, "fs.size_bytes"))
+		facts_set_int(f, "fs.size_bytes", (long long)(sv.f_blocks * sv.f_frsize), "statfs");
+	facts_set_int(f, "fs.free_bytes", (long long)(sv.f_bavail * sv.f_frsize), "statfs");
+	if (sv.f_files == 0) {
+		const char *type = fs_type(t, f);
+
+		facts_set_unavailable(f, "fs.inode_count", FACTS_NOT_APPLICABLE,
+				      "%s allocates inodes dynamically (statfs reports no limit)",
+				      type ? type : "the filesystem");
+		facts_set_unavailable(f, "fs.inodes_free", FACTS_NOT_APPLICABLE,
+				      "%s allocates inodes dynamically (statfs reports no limit)",
+				      type ? type : "the filesystem");
+		return;
+	}
+	if (!facts_has(f, "fs.inode_count"))
+		facts_set_int(f, "fs.inode_count", (long long)sv.f_files, "statfs");
+	/* live: the superblock's free-inode count is stale while mounted */
+	facts_set_int(f, "fs.inodes_free", (long long)sv.f_ffree, "statfs");
+}
+
+/* Whether fstrim.timer is enabled: an enablement link in a .wants directory of systemd's unit
+ * search path, and no mask. Presets (system-preset/) only say what `systemctl preset` would do,
+ * so they are not enablement. */
+static void set_fstrim_timer(struct facts *f)
+{
+	static const char *const unit_dirs[] = {"/etc/systemd/system", "/run/systemd/system",
+						"/usr/lib/systemd/system", "/lib/systemd/system"};
+	static const char *const wants[] = {"timers.target.wants", "multi-user.target.wants",
+					    "default.target.wants"};
+	bool any_dir = false;
+
+	for (size_t i = 0; i < 2; i++) {
+		char *target = path_readlink("%s/fstrim.timer", unit_dirs[i]);
+
+		if (target && strcmp(target, "/dev/null") == 0) {
+			free(target);
+			facts_set_bool(f, "fs.fstrim_timer", false, "systemd");
+			return;
+		}
+		free(target);
+	}
+	for (size_t i = 0; i < sizeof(unit_dirs) / sizeof(unit_dirs[0]); i++) {
+		if (!path_exists("%s", unit_dirs[i]))
+			continue;
+		any_dir = true;
+		for (size_t w = 0; w < sizeof(wants) / sizeof(wants[0]); w++) {
+			/* the link itself is the enablement: under --sysroot its absolute target
+			 * does not resolve, so a dangling link counts */
+			char *link = path_readlink("%s/%s/fstrim.timer", unit_dirs[i], wants[w]);
+			bool enabled = link || path_exists("%s/%s/fstrim.timer", unit_dirs[i], wants[w]);
+
+			free(link);
+			if (enabled) {
+				facts_set_bool(f, "fs.fstrim_timer", true, "systemd");
+				return;
+			}
+		}
+	}
+	if (any_dir)
+		facts_set_bool(f, "fs.fstrim_timer", false, "systemd");
+	else
+		facts_set_unavailable(f, "fs.fstrim_timer", FACTS_NOT_FOUND,
+				      "no systemd unit directory (/etc/systemd/system): not a systemd host");
+}
+
+static void mounted_collect(const struct probe_target *t, struct facts *f)
+{
+	if (fs_branch_absent(f))
+		return;
+	set_fstrim_timer(f);
+	if (!t->is_mounted) {
+		const char *why = t->kind == TARGET_IMAGE ? "an image file" : "not mounted";
+
+		facts_set_unavailable(f, "fs.mount_point", FACTS_NOT_APPLICABLE, "%s", why);
+		facts_set_unavailable(f, "fs.mount_options", FACTS_NOT_APPLICABLE, "%s", why);
+		facts_set_unavailable(f, "fs.super_options", FACTS_NOT_APPLICABLE, "%s", why);
+		facts_set_unavailable(f, "fs.free_bytes", FACTS_NOT_APPLICABLE, "%s", why);
+		return;
+	}
+	if (!facts_has(f, "fs.type") && t->mount_fstype)
+		facts_set_string(f, "fs.type", t->mount_fstype, "mountinfo");
+	facts_set_string(f, "fs.mount_point", t->mount_point, "mountinfo");
+	set_option_list(f, "fs.mount_options", t->mount_options);
+	set_option_list(f, "fs.super_options", t->super_options);
+	set_statfs(t, f);
+}
+
+const struct probe_ops probe_mounted = {
+	.name = "mounted",
+	.needs_root = false,
+	.collect = mounted_collect,
+};

@@ -1,0 +1,65 @@
+/* Helpers shared by the probes: errno to unavailable status, one-value reads into facts. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fstune/path.h"
+#include "probes/probe_util.h"
+
+enum facts_status probe_status_from_errno(int err)
+{
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		return geteuid() == 0 ? FACTS_DENIED : FACTS_NEEDS_ROOT;
+	case ENOENT:
+	case ENOTDIR:
+		return FACTS_NOT_FOUND;
+	default:
+		return FACTS_FAILED;
+	}
+}
+
+void probe_unavailable_errno(struct facts *f, const char *key, int err, const char *what)
+{
+	facts_set_unavailable(f, key, probe_status_from_errno(err), "%s: %s", what, strerror(err));
+}
+
+bool probe_read_int(struct facts *f, const char *key, long long mult, const char *source,
+		    bool required, const char *path)
+{
+	long long v;
+	int rc = path_read_s64(&v, "%s", path);
+
+	if (rc == 0) {
+		facts_set_int(f, key, v * mult, source);
+		return true;
+	}
+	if (required)
+		probe_unavailable_errno(f, key, -rc, path);
+	return false;
+}
+
+bool probe_read_string(struct facts *f, const char *key, const char *source, bool required,
+		       const char *path)
+{
+	char *s = path_read_string("%s", path);
+	int err = errno;
+
+	if (s && *s) {
+		facts_set_string(f, key, s, source);
+		free(s);
+		return true;
+	}
+	if (required) {
+		if (s)
+			facts_set_unavailable(f, key, FACTS_NOT_FOUND, "%s is empty", path);
+		else
+			probe_unavailable_errno(f, key, err, path);
+	}
+	free(s);
+	return false;
+}

@@ -1,0 +1,27 @@
+/* Small helpers shared by the probes: turning a failed read into an "unavailable" fact with the
+ * right status, and reading one sysfs/procfs value straight into a fact. */
+#ifndef FSTUNE_PROBES_PROBE_UTIL_H
+#define FSTUNE_PROBES_PROBE_UTIL_H
+
+#include <stdbool.h>
+
+#include "fstune/facts.h"
+
+/* The status of a read that failed with `err` (a positive errno): EACCES/EPERM is needs_root for
+ * a non-root user and denied for root; ENOENT/ENOTDIR is not_found; anything else failed. */
+enum facts_status probe_status_from_errno(int err);
+
+/* Marks `key` unavailable with the status of `err` and the reason "<what>: <strerror>". */
+void probe_unavailable_errno(struct facts *f, const char *key, int err, const char *what);
+
+/* Reads the decimal integer in the file `path` (live form, prefixed by the sysroot) into `key`,
+ * scaled by `mult` (512 for sector counts, 1024 for KiB). On failure marks the key unavailable
+ * when `required`, else leaves it unset. Returns true when set. */
+bool probe_read_int(struct facts *f, const char *key, long long mult, const char *source,
+		    bool required, const char *path);
+
+/* Same for a string (trailing white space removed); an empty file counts as absent. */
+bool probe_read_string(struct facts *f, const char *key, const char *source, bool required,
+		       const char *path);
+
+#endif

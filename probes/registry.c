@@ -1,0 +1,49 @@
+/* The ordered list of every probe, and probe_all() that runs them on one target. */
+#include "config.h"
+
+#include <time.h>
+
+#include "fstune/debug.h"
+#include "fstune/probe.h"
+#include "probes/registry.h"
+
+/* Order matters where a probe reads what an earlier one set:
+ *  - sysfs_device sets device.disk, which udev and vm (the disk's bdi) read;
+ *  - udev only fills what sysfs left unset, so it comes after sysfs_device;
+ *  - host depends on nothing and goes first, so its branch leads the output. */
+static const struct probe_ops *const probes[] = {
+	&probe_host,
+	&probe_sysfs_device,
+	&probe_udev,
+	&probe_vm,
+	/* ---- filesystem and stack probes (helper B): add them below, in their order ---- */
+	/* blkid names the type that ext2fs/xfs/btrfs dispatch on; they read the superblock, so
+	 * mounted (statfs) only fills what they could not; btrfs may fill the device branch of a
+	 * mounted btrfs, which stack then reads. */
+	&probe_blkid,
+	&probe_ext2fs,
+	&probe_xfs,
+	&probe_btrfs,
+	&probe_mounted,
+	&probe_stack,
+
+	/* ---- end of filesystem and stack probes ---- */
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void probe_all(const struct probe_target *t, struct facts *f)
+{
+	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		double start = now_ms();
+
+		probes[i]->collect(t, f);
+		DBG(DEBUG_PROBES, "probe %s: %.2f ms", probes[i]->name, now_ms() - start);
+	}
+}

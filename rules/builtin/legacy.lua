@@ -1,0 +1,201 @@
+-- Translating old advice: the 2.2/2.4 /proc/sys/vm/bdflush parameters in hand-written facts, field by
+-- field, to the vm.dirty_* sysctls that replaced them, and which ones have no successor.
+
+-- Field layouts as documented or coded [L22-vmtxt], [L240-buffer], [L2427-buffer].
+local LAYOUTS = {
+	["2.2"] = {"nfract", "ndirty", "nrefill", "nref_dirt", "dummy1", "age_buffer", "age_super", "dummy2",
+		"dummy3"},
+	["2.4"] = {"nfract", "ndirty", "nrefill", "dummy1", "interval", "age_buffer", "nfract_sync", "dummy2",
+		"dummy3"},
+	["2.4.27"] = {"nfract", "ndirty", "dummy2", "dummy3", "interval", "age_buffer", "nfract_sync",
+		"nfract_stop_bdflush", "dummy5"},
+}
+
+-- Each layout's documented defaults (jiffies at HZ=100); a list equal to them in every non-dummy
+-- field was never tuned, and today's defaults already carry its timers (5 s / 30 s).
+local DEFAULTS = {
+	["2.2"] = {40, 500, 64, 256, 15, 3000, 500, 1884, 2},
+	["2.4"] = {30, 64, 64, 256, 500, 3000, 60, 0, 0},
+	["2.4.27"] = {30, 500, 0, 0, 500, 3000, 60, 20, 0},
+}
+
+local MEANING = {
+	nfract = "percent of the buffer cache dirty before bdflush starts writing",
+	ndirty = "dirty buffers written per bdflush wake-up",
+	nrefill = "clean buffers obtained per refill",
+	nref_dirt = "dirty-buffer threshold for refill",
+	interval = "jiffies between kupdate flushes",
+	age_buffer = "jiffies before a dirty data buffer must be written",
+	age_super = "jiffies before dirty metadata must be written",
+	nfract_sync = "percent dirty at which writers flush synchronously",
+	nfract_stop_bdflush = "percent dirty at which bdflush stops",
+}
+
+local SUCCESSOR = {
+	nfract = "vm.dirty_background_ratio (or _bytes)",
+	nfract_sync = "vm.dirty_ratio (or vm.dirty_bytes)",
+	interval = "vm.dirty_writeback_centisecs",
+	age_buffer = "vm.dirty_expire_centisecs",
+	age_super = "none (the ext4 journal's commit= bounds metadata age)",
+	ndirty = "none (per-device flusher threads size their own batches)",
+	nrefill = "none",
+	nref_dirt = "none",
+	nfract_stop_bdflush = "none",
+}
+
+local function layout_for(kernel)
+	if type(kernel) ~= "string" then return "2.4", false end
+	if kernel:match("^2%.2%.") or kernel == "2.2" then return "2.2", true end
+	local minor = kernel:match("^2%.4%.(%d+)")
+	if minor then return tonumber(minor) >= 27 and "2.4.27" or "2.4", true end
+	if kernel:match("^2%.4") then return "2.4", true end
+	return "2.4", false
+end
+
+local function check(facts)
+	local out = {}
+	local vm = facts.vm
+	local list = vm.bdflush
+	local host = facts.host or {}
+	local vals = {}
+	for i, v in ipairs(list) do vals[i] = v end
+	local which, known = layout_for(host.kernel)
+	local names = LAYOUTS[which]
+	local untuned = #vals == #names
+	for i, name in ipairs(names) do
+		if not name:match("^dummy") and vals[i] ~= DEFAULTS[which][i] then untuned = false end
+	end
+	if untuned then return out end
+	local p = {}
+	local rows = {}
+	for i, name in ipairs(names) do
+		local v = vals[i]
+		if v ~= nil then
+			p[name] = v
+			if not name:match("^dummy") then
+				rows[#rows + 1] = string.format("%s=%d (%s) -> %s", name, v, MEANING[name], SUCCESSOR[name])
+			end
+		end
+	end
+	local layout_note = known and string.format("Read with the %s field order (kernel %s).", which, host.kernel)
+		or string.format("The kernel is not 2.2 or 2.4 (%s), so the values are read in the 2.4 order, "
+			.. "the last one documented.", host.kernel or "unknown")
+	local ev = fstune.present({"vm.bdflush", "host.kernel"})
+	out[#out + 1] = {name = "translation", severity = "info", confidence = 0.6,
+		title = "vm.bdflush is 2.2/2.4 advice; here is what each field became",
+		rationale = string.format("%s %s. Jiffies are read as centiseconds (HZ=100 on 2.2/2.4 x86). bdflush "
+			.. "percentages were of a buffer cache in 128 MB machines; vm.dirty_* percentages are of "
+			.. "available memory today, so a literal copy is rarely right.%s", layout_note,
+			table.concat(rows, "; "), #vals ~= 9 and string.format(" (%d values given; bdflush had 9.)", #vals) or ""),
+		evidence = ev}
+
+	local cur = {
+		bg = vm.dirty_background_ratio or 10, ratio = vm.dirty_ratio or 20,
+		wb = vm.dirty_writeback_centisecs or 500, exp = vm.dirty_expire_centisecs or 3000,
+	}
+	local bg, hard = p.nfract, p.nfract_sync or cur.ratio
+	if fstune.is_integer(bg) and bg >= 1 and bg < hard and bg ~= cur.bg then
+		out[#out + 1] = {name = "dirty_background_ratio", setting = "sysctl.vm.dirty_background_ratio",
+			recommended = bg, severity = "info", confidence = 0.4,
+			title = string.format("bdflush nfract=%d translates to vm.dirty_background_ratio=%d", bg, bg),
+			rationale = string.format("nfract started asynchronous writeback at %d%% of the buffer cache "
+				.. "dirty; vm.dirty_background_ratio starts the flusher threads at a percentage of available "
+				.. "memory (default 10). On a machine with gigabytes of RAM %d%% can be far more data than "
+				.. "the old setting ever held: consider vm.dirty_background_bytes instead.", bg, bg),
+			evidence = ev}
+	end
+	local sync = p.nfract_sync
+	if fstune.is_integer(sync) and sync >= 1 and sync <= 100 and sync ~= cur.ratio then
+		out[#out + 1] = {name = "dirty_ratio", setting = "sysctl.vm.dirty_ratio", recommended = sync,
+			severity = "info", confidence = 0.4,
+			title = string.format("bdflush nfract_sync=%d translates to vm.dirty_ratio=%d", sync, sync),
+			rationale = string.format("nfract_sync made writers flush synchronously at %d%% dirty; "
+				.. "vm.dirty_ratio throttles writers at a percentage of available memory (default 20). "
+				.. "Large values on large-RAM hosts mean long stalls when the limit is reached; "
+				.. "vm.dirty_bytes is the absolute alternative.", sync),
+			evidence = ev}
+	end
+	local iv = p.interval
+	if fstune.is_integer(iv) and iv > 0 and iv ~= cur.wb then
+		out[#out + 1] = {name = "dirty_writeback_centisecs", setting = "sysctl.vm.dirty_writeback_centisecs",
+			recommended = iv, severity = "info", confidence = 0.5,
+			title = string.format("bdflush interval=%d jiffies translates to vm.dirty_writeback_centisecs=%d", iv, iv),
+			rationale = string.format("interval was the kupdate period, %d jiffies = %.1f s at HZ=100; "
+				.. "vm.dirty_writeback_centisecs is the flusher wake-up period (default 500, the same 5 s "
+				.. "as 2.4's default). 0 would disable periodic writeback entirely.", iv, iv / 100),
+			evidence = ev}
+	end
+	local age = p.age_buffer
+	if fstune.is_integer(age) and age > 0 and age ~= cur.exp then
+		out[#out + 1] = {name = "dirty_expire_centisecs", setting = "sysctl.vm.dirty_expire_centisecs",
+			recommended = age, severity = "info", confidence = 0.5,
+			title = string.format("bdflush age_buffer=%d jiffies translates to vm.dirty_expire_centisecs=%d", age, age),
+			rationale = string.format("age_buffer let dirty data wait %d jiffies (%.0f s at HZ=100) before it "
+				.. "had to be written; vm.dirty_expire_centisecs is the same age limit (default 3000, "
+				.. "the 30 s of 2.2/2.4). The durability cost is the same as then: a crash can lose data "
+				.. "written up to %.0f s earlier unless the application fsyncs.", age, age / 100, age / 100),
+			evidence = ev}
+	end
+	return out
+end
+
+return {
+	id = "legacy",
+	title = "Translate old /proc/sys/vm/bdflush tuning to today's vm.dirty_* sysctls",
+	description = [[
+/proc/sys/vm/bdflush held 9 integers in Linux 2.2 and 2.4 (`bdflush -N value` set field N). The
+field order changed between 2.2, 2.4.0 and 2.4.27; host.kernel chooses the layout (2.4's when the
+kernel is neither). When hand-written facts carry vm.bdflush, the rule lists every field with its
+meaning and its successor, and offers the literal translations that still make sense (info only):
+
+  nfract        -> vm.dirty_background_ratio (only when below the hard limit)
+  nfract_sync   -> vm.dirty_ratio (2.4)
+  interval      -> vm.dirty_writeback_centisecs (2.4; jiffies = centiseconds at HZ=100)
+  age_buffer    -> vm.dirty_expire_centisecs
+  ndirty, nrefill, nref_dirt, age_super, nfract_stop_bdflush -> no successor
+
+Translations equal to the current (or default) value are not repeated, and a list equal to its
+layout's documented defaults (dummy fields aside) was never tuned and gets nothing. The 2000 ext2 thread tuned
+with `bdflush -0 100 -1 5000 -2 2000 -3 32 -5 12000 -d` on a 2.2.6 kernel with 128 MB of RAM:
+nfract=100 has no sensible modern equivalent (a background threshold at or above the hard one is
+halved by the kernel), age_buffer=12000 is vm.dirty_expire_centisecs=12000, two minutes.
+The semantic mapping is an inference from the definitions, not a documented equivalence.]],
+	sources = {
+		"Documentation/sysctl/vm.txt for 2.2.10: bdflush fields and defaults [L22-vmtxt]",
+		"Linux 2.4.0 fs/buffer.c union bdflush_param [L240-buffer]; 2.4.27 fs/buffer.c [L2427-buffer]",
+		"Documentation/admin-guide/sysctl/vm.rst: dirty_* [L-vm]; mm/page-writeback.c defaults 10/20, "
+			.. "500/3000 cs, bg >= thresh halved [L-pw]",
+		"Securing & Optimizing Linux RH 6.x: bdflush defaults and tuning [TLDP-bdflush]",
+		"seed: 2000-lkml-ext2-1k-vs-4k-database ('bdflush -0 100 -1 5000 -2 2000 -3 32 -5 12000 -d')",
+	},
+	settings = {"sysctl.vm.dirty_background_ratio", "sysctl.vm.dirty_ratio",
+		"sysctl.vm.dirty_writeback_centisecs", "sysctl.vm.dirty_expire_centisecs"},
+	needs = {"vm.bdflush"},
+	uses = {"host.kernel", "vm.dirty_ratio", "vm.dirty_background_ratio", "vm.dirty_writeback_centisecs",
+		"vm.dirty_expire_centisecs"},
+	check = check,
+	tests = {
+		{name = "the 2000 seed on 2.2.6: bdflush -0 100 -1 5000 -2 2000 -3 32 -5 12000",
+			facts = {host = {kernel = "2.2.6"}, vm = {bdflush = {100, 5000, 2000, 32, 15, 12000, 500, 1884, 2}}},
+			expect = {"translation", {name = "dirty_expire_centisecs", recommended = 12000}}},
+		{name = "2.4 defaults were never tuned: nothing",
+			facts = {host = {kernel = "2.4.18"}, vm = {bdflush = {30, 64, 64, 256, 500, 3000, 60, 0, 0}}},
+			expect = {}},
+		{name = "Red Hat 6.x default line on 2.2 (dummy fields differ): nothing",
+			facts = {host = {kernel = "2.2.14"}, vm = {bdflush = {40, 500, 64, 256, 500, 3000, 500, 1884, 2}}},
+			expect = {}},
+		{name = "2.4 tuned for fewer, later flushes",
+			facts = {host = {kernel = "2.4.18"}, vm = {bdflush = {30, 64, 64, 256, 500, 3000, 40, 0, 0},
+				dirty_background_ratio = 10, dirty_ratio = 20}},
+			expect = {"translation", {name = "dirty_ratio", recommended = 40}, {name = "dirty_background_ratio",
+				recommended = 30}}},
+		{name = "2.4.27 layout with an old kupdate interval",
+			facts = {host = {kernel = "2.4.27"}, vm = {bdflush = {10, 500, 0, 0, 100, 3000, 20, 5, 0},
+				dirty_ratio = 20, dirty_background_ratio = 10}},
+			expect = {"translation", {name = "dirty_writeback_centisecs", recommended = 100}}},
+		{name = "modern kernel, hand-written list: read in 2.4 order",
+			facts = {host = {kernel = "6.8.0"}, vm = {bdflush = {10, 500, 0, 0, 500, 3000, 20, 0, 0}}},
+			expect = {"translation"}},
+		{name = "no bdflush: not evaluated", facts = {vm = {dirty_ratio = 20}}, expect = "not_evaluated"},
+	},
+}

@@ -1,0 +1,150 @@
+-- The block-layer I/O scheduler, only against a clear mismatch with the kind of device.
+local fstune = fstune
+
+-- Transports whose "rotational" flag says nothing about the medium: virtual, stacked or
+-- bridged devices (Linux guests assume rotational storage unless the hypervisor says otherwise;
+-- loop and ram devices have reported 1).
+local opaque = { virtio = true, xen = true, loop = true, zram = true, md = true, dm = true,
+  usb = true, mmc = true, unknown = true }
+
+local function nvme(facts)
+  local d = facts.device
+  local hwq = d.nr_hw_queues
+  if d.scheduler == "bfq" then
+    return {
+      name = "bfq_on_nvme",
+      setting = "queue.scheduler",
+      recommended = "none",
+      severity = "warn",
+      confidence = 0.8,
+      title = "Use no I/O scheduler (none) on this NVMe drive",
+      rationale = "BFQ runs on " .. d.disk .. ", an NVMe drive. BFQ favours latency for " ..
+        "interactive desktops; its documentation gives about 1.9 us of CPU per request and a " ..
+        "ceiling of roughly 80-400 KIOPS depending on the CPU, below what many NVMe drives " ..
+        "sustain. " ..
+        "The kernel's own default for a multi-queue device is none, which is also tuned's " ..
+        "choice for nvme*.",
+      evidence = { "device.transport", "device.scheduler" },
+    }
+  end
+  -- mq-deadline is the kernel's default for a single hardware queue, so only a multi-queue
+  -- NVMe drive running it is a mismatch.
+  if d.scheduler == "mq-deadline" and hwq and hwq > 1 then
+    return {
+      name = "mq_deadline_on_nvme",
+      setting = "queue.scheduler",
+      recommended = "none",
+      severity = "suggest",
+      confidence = 0.6,
+      title = "Use no I/O scheduler (none) on this NVMe drive",
+      rationale = string.format("%s is an NVMe drive with %d hardware queues running " ..
+        "mq-deadline. For a multi-queue device the kernel's default is none (block/elevator.c), " ..
+        "and mq-deadline adds a shared lock and per-request work that such a drive does not " ..
+        "need. Keep mq-deadline only if you chose it for its read/write deadlines.", d.disk, hwq),
+      evidence = { "device.transport", "device.scheduler", "device.nr_hw_queues" },
+    }
+  end
+end
+
+local function hdd(facts)
+  local d = facts.device
+  if d.scheduler ~= "none" then
+    return nil
+  end
+  return {
+    name = "none_on_hdd",
+    setting = "queue.scheduler",
+    recommended = "mq-deadline",
+    severity = "suggest",
+    confidence = 0.7,
+    title = "Use mq-deadline on this rotating disk",
+    rationale = d.disk .. " is a rotating " .. string.upper(d.transport) .. " disk on bare " ..
+      "metal with no I/O scheduler. For a single-queue device the kernel's default is " ..
+      "mq-deadline, which sorts and merges requests and keeps writes from starving reads, " ..
+      "which matters at a disk's few hundred IOPS. bfq is the alternative for mixed " ..
+      "interactive loads.",
+    evidence = { "device.transport", "device.rotational", "host.virtualization",
+      "device.scheduler" },
+  }
+end
+
+local function check(facts)
+  local d = facts.device
+  local t = d.transport
+  if t == "nvme" then
+    return { nvme(facts) }
+  end
+  -- Classify by transport and virtualization before trusting rotational.
+  if opaque[t] then
+    return {}
+  end
+  local virt = facts.host and facts.host.virtualization
+  if (t == "sata" or t == "sas") and virt == "none" and d.rotational == true then
+    return { hdd(facts) }
+  end
+  return {}
+end
+
+local function dev(transport, rotational, scheduler, extra)
+  local d = { disk = transport == "nvme" and "nvme0n1" or "sda", name = "sda",
+    transport = transport, rotational = rotational, scheduler = scheduler }
+  for k, v in pairs(extra or {}) do d[k] = v end
+  return d
+end
+
+return {
+  id = "queue",
+  title = "I/O scheduler against the kind of device",
+  description = "Recommends a scheduler only where the current one clearly does not fit the " ..
+    "device: bfq (or mq-deadline on a multi-queue drive) on NVMe, and none on a rotating " ..
+    "SATA/SAS disk on bare metal. The device is classified by its transport and by whether " ..
+    "the host is virtual before its rotational flag is believed, since virtual, stacked and " ..
+    "USB devices report it unreliably. Kernel defaults (none for multi-queue, mq-deadline for " ..
+    "single-queue devices) get nothing.",
+  sources = {
+    "Linux block/elevator.c elevator_get_default(): mq-deadline for single-queue devices, none otherwise",
+    "Linux Documentation/block/bfq-iosched.rst: per-request overhead and throughput ceiling",
+    "tuned profiles (spectrumscale-ece: elevator none on nvme*)",
+    "libvirt, via SUSE/sesdev issue 37: Linux guests assume rotational storage",
+  },
+  settings = { "queue.scheduler" },
+  needs = { "device.disk", "device.transport", "device.scheduler" },
+  uses = { "device.rotational", "device.nr_hw_queues", "host.virtualization" },
+  check = check,
+  tests = {
+    { name = "bfq on NVMe",
+      facts = { host = { virtualization = "none" },
+        device = dev("nvme", false, "bfq", { nr_hw_queues = 8, serial = "S4EWNX0R123456" }) },
+      expect = { { name = "bfq_on_nvme", recommended = "none", severity = "warn" } } },
+    { name = "mq-deadline on 16-queue NVMe",
+      facts = { device = dev("nvme", false, "mq-deadline", { nr_hw_queues = 16 }) },
+      expect = { { name = "mq_deadline_on_nvme", severity = "suggest" } } },
+    { name = "mq-deadline on single-queue NVMe is the kernel default",
+      facts = { device = dev("nvme", false, "mq-deadline", { nr_hw_queues = 1 }) },
+      expect = {} },
+    { name = "none on NVMe: healthy default",
+      facts = { device = dev("nvme", false, "none", { nr_hw_queues = 8 }) },
+      expect = {} },
+    { name = "none on a bare-metal SATA HDD",
+      facts = { host = { virtualization = "none" }, device = dev("sata", true, "none") },
+      expect = { { name = "none_on_hdd", recommended = "mq-deadline", current = "none" } } },
+    { name = "mq-deadline on a SATA HDD: healthy default",
+      facts = { host = { virtualization = "none" }, device = dev("sata", true, "mq-deadline") },
+      expect = {} },
+    { name = "virtio disk claiming rotational, none",
+      facts = { host = { virtualization = "kvm" }, device = dev("virtio", true, "none") },
+      expect = {} },
+    { name = "SAS disk in a VM (passthrough unknown): rotational not trusted",
+      facts = { host = { virtualization = "vmware" }, device = dev("sas", true, "none") },
+      expect = {} },
+    { name = "virtualization unknown: no claim of bare metal",
+      facts = { device = dev("sata", true, "none") },
+      expect = {} },
+    { name = "SATA SSD with none",
+      facts = { host = { virtualization = "none" }, device = dev("sata", false, "none") },
+      expect = {} },
+    { name = "no scheduler fact: not evaluated",
+      facts = { device = { disk = "sda", transport = "sata" } },
+      expect = "not_evaluated" },
+  },
+}

@@ -1,0 +1,212 @@
+-- Read-ahead of the disk (queue/read_ahead_kb) by the workload's I/O mode and access pattern: never
+-- for O_DIRECT, up for large sequential files on disks and RAID, down for small random buffered
+-- reads, and back to the default when the kernel derived it from a bogus optimal I/O size.
+
+local SOURCES = {
+	"block/blk-settings.c: ra_pages = max(io_opt * 2 / PAGE_SIZE, VM_READAHEAD_PAGES) [L-blksettings]",
+	"include/linux/pagemap.h: VM_READAHEAD_PAGES = 128 KiB [L-pagemap]",
+	"Documentation/ABI/stable/sysfs-block: read_ahead_kb, optimal_io_size [L-sysfs-block]",
+	"tuned profiles: throughput-performance readahead=>4096; spectrumscale-ece readahead 0 [TUNED]",
+	"posix_fadvise(2): POSIX_FADV_RANDOM disables read-ahead [FADVISE]",
+	"getumbrel/umbrel#2222: USB storage with optimal_io_size 33553920 unusable until read-ahead "
+		.. "was set to 128 KiB by a udev rule; util-linux PR #1224 (0xffff sectors from USB-SATA adapters)",
+	"seed: 2000-lkml-ext2-1k-vs-4k-database (small random C-ISAM accesses)",
+	"libvirt via SUSE/sesdev#37: guests assume rotational storage [VIRT-ROT]",
+}
+
+local KiB, MiB = fstune.KiB, fstune.MiB
+
+-- What the device is, by transport and virtualization first, rotational last (virtio, xen and loop
+-- set rotational themselves [VIRT-ROT], [OHAI]).
+local function kind(facts, d)
+	local t = d.transport
+	local virt = (facts.host or {}).virtualization
+	if t == "nvme" then return "flash" end
+	if t == "md" or t == "dm" then return d.rotational == true and "disk" or "flash" end
+	if t == "sata" or t == "sas" or t == "scsi" or t == "usb" then
+		if d.rotational == false then return "flash" end
+		if d.rotational == true and (virt == "none" or t == "usb") then return "disk" end
+		return "unknown"
+	end
+	if t == "virtio" or t == "xen" then return "virtual" end
+	return "unknown"
+end
+
+-- optimal_io_size that is a bridge's transfer limit or no multiple of the physical sector.
+local function bogus_opt(d)
+	local opt, lbs = d.optimal_io_size, fstune.positive(d.logical_block_size) or 512
+	local pbs = fstune.positive(d.physical_block_size) or lbs
+	if not fstune.is_integer(opt) or opt <= 0 then return false end
+	return (opt % lbs == 0 and opt // lbs == 65535) or opt % pbs ~= 0
+		or (fstune.is_integer(d.minimum_io_size) and d.minimum_io_size > 0 and opt % d.minimum_io_size ~= 0)
+end
+
+local function check_inner(facts)
+	local out = {}
+	local d = facts.device
+	if d == nil then return out end
+	local ra = d.read_ahead_kb
+	if not fstune.is_integer(ra) or ra < 0 then return out end
+	local w = facts.workload or {}
+	local opt = d.optimal_io_size
+
+	if bogus_opt(d) and ra >= 512 and ra * KiB >= opt then
+		local random = w.access == "random" and not fstune.is_assumed("workload.access")
+		out[#out + 1] = {name = "inflated_by_io_opt", setting = "queue.read_ahead_kb", recommended = 128,
+			severity = random and "warn" or "suggest", confidence = 0.7,
+			title = string.format("read-ahead is %d KiB because the kernel doubled a bogus optimal I/O size",
+				ra),
+			rationale = string.format("The kernel sets read-ahead to at least twice optimal_io_size; this "
+				.. "device reports optimal_io_size %d (see the topology rules: a USB bridge's transfer "
+				.. "limit, not a stripe), so every buffered read that triggers read-ahead may pull in up "
+				.. "to %d KiB. Reports of such USB disks describe them as unusably slow on small reads "
+				.. "until read-ahead was put back to 128 KiB. Set 128 (the kernel's VM_READAHEAD "
+				.. "default)%s; the udev rule keeps it across replugging.", opt, ra,
+				random and "; this workload reads randomly, where the waste is worst" or
+				", or a few MiB if the disk only streams large files"),
+			evidence = fstune.present({"device.read_ahead_kb", "device.optimal_io_size", "device.logical_block_size",
+				"device.transport", "workload.access"})}
+		return out
+	end
+
+	if w.io_mode == "direct" then return out end -- O_DIRECT bypasses the page cache and its read-ahead
+
+	local k = kind(facts, d)
+	local big = (fstune.is_integer(w.file_size_p50_bytes) and w.file_size_p50_bytes >= MiB)
+		or (fstune.is_integer(w.io_size_bytes) and w.io_size_bytes >= MiB)
+	if w.access == "sequential" and big then
+		local target = 4096
+		if fstune.is_integer(opt) and opt > 0 and not bogus_opt(d) and (2 * opt) // KiB > target then
+			target = (2 * opt) // KiB
+		end
+		if ra < target and (k == "disk" or k == "virtual") then
+			local is_weak = fstune.is_assumed("workload.access")
+			out[#out + 1] = {name = "raise_for_streaming", setting = "queue.read_ahead_kb", recommended = target,
+				severity = (k == "disk" and not is_weak) and "suggest" or "info", confidence = 0.5,
+				title = string.format("streaming large files from %s: read-ahead %d KiB instead of %d",
+					k == "disk" and "disks" or "a virtual disk", target, ra),
+				rationale = string.format("The workload reads large files sequentially. With read-ahead at "
+					.. "%d KiB a %s serves each stream in small requests with a seek or a round trip "
+					.. "between them; tuned's throughput-performance profile raises read-ahead to 4096 KiB "
+					.. "for this%s. The cost is memory and wasted reads if access turns random. %s",
+					ra, k == "disk" and "spinning disk or RAID" or "high-latency virtual backend",
+					target > 4096 and string.format(", and the kernel's own rule is at least twice the "
+						.. "optimal I/O size (%d KiB here)", target) or "",
+					k == "virtual" and "On a virtual disk the gain depends on the backend: measure." or ""),
+				evidence = fstune.present({"workload.access", "workload.file_size_p50_bytes", "workload.io_size_bytes",
+					"device.read_ahead_kb", "device.transport", "device.rotational", "device.optimal_io_size"})}
+		end
+		return out
+	end
+
+	local small = fstune.is_integer(w.io_size_bytes) and w.io_size_bytes <= 64 * KiB
+	if w.access == "random" and small and ra > 512 then
+		local is_weak = fstune.is_assumed("workload.access") or fstune.is_assumed("workload.io_size_bytes")
+		out[#out + 1] = {name = "lower_for_random", setting = "queue.read_ahead_kb", recommended = 128,
+			severity = is_weak and "info" or "suggest", confidence = 0.5,
+			title = string.format("small random reads with %d KiB read-ahead: back to 128 KiB", ra),
+			rationale = string.format("The workload reads %d-byte pieces at random through the page cache, "
+				.. "and read-ahead is %d KiB (above 512, a heuristic threshold), so a miss can read far "
+				.. "more than it uses, evicting useful pages. 128 KiB is the kernel default; tuned's "
+				.. "profile for random-I/O storage clusters even uses 0. Better still, the application "
+				.. "can say POSIX_FADV_RANDOM for such files. The 2000 ext2 thread's C-ISAM index "
+				.. "rebuild was exactly this pattern: small random accesses pay for the whole unit read.",
+				w.io_size_bytes, ra),
+			evidence = fstune.present({"workload.access", "workload.io_size_bytes", "device.read_ahead_kb"})}
+	end
+	return out
+end
+
+local function dev(extra)
+	local t = {name = "sdb", disk = "sdb", transport = "sas", rotational = true, logical_block_size = 512,
+		physical_block_size = 4096, minimum_io_size = 4096, optimal_io_size = 0, read_ahead_kb = 128}
+	for k, v in pairs(extra or {}) do t[k] = v end
+	return t
+end
+
+local BARE = {virtualization = "none"}
+
+-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+local REC_SOURCES = {
+	inflated_by_io_opt = {1, 2, 6},
+	raise_for_streaming = {4, 1, 8},
+	lower_for_random = {2, 4, 5, 7},
+}
+
+local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
+
+return {
+	id = "readahead",
+	title = "Read-ahead by I/O mode and access pattern; read-ahead inflated by a bogus optimal I/O size",
+	description = [[
+queue/read_ahead_kb, judged by the workload and by what the device is (transport and
+host.virtualization first; rotational only for bare-metal SATA/SAS/SCSI and USB disks):
+
+- optimal_io_size that cannot be trusted (65535 logical sectors, not a multiple of the physical
+  sector or of minimum_io_size) and read-ahead of 512 KiB or more derived from it (the kernel uses
+  at least 2 x optimal_io_size): back to 128 KiB (warn for random workloads, else suggest).
+- workload.io_mode = direct: nothing (O_DIRECT bypasses read-ahead).
+- sequential access to large files (median file or request of 1 MiB or more): 4096 KiB (or twice a
+  trusted optimal_io_size when larger) on disks and RAID (suggest), on virtual disks (info).
+- random access in requests of 64 KiB or less with read-ahead above 512 KiB (heuristic): 128 KiB.
+Nothing rests on a preset or default workload beyond info.]],
+	sources = SOURCES,
+	settings = {"queue.read_ahead_kb"},
+	needs = {"device.read_ahead_kb"},
+	uses = {"device.transport", "device.rotational", "device.optimal_io_size", "device.minimum_io_size",
+		"device.logical_block_size", "device.physical_block_size", "host.virtualization",
+		"workload.io_mode", "workload.access", "workload.io_size_bytes", "workload.file_size_p50_bytes"},
+	check = check,
+	tests = {
+		{name = "USB bridge: read-ahead 65532 KiB from optimal_io_size 33553920",
+			facts = {device = dev({transport = "usb", optimal_io_size = 33553920, read_ahead_kb = 65532})},
+			expect = {{name = "inflated_by_io_opt", recommended = 128, severity = "suggest"}}},
+		{name = "same, random workload: warn",
+			facts = {device = dev({transport = "usb", optimal_io_size = 33553920, read_ahead_kb = 65532}),
+				workload = {access = "random", io_size_bytes = 4096}},
+			expect = {{name = "inflated_by_io_opt", severity = "warn"}}},
+		{name = "bogus optimal but read-ahead already reset: nothing",
+			facts = {device = dev({transport = "usb", optimal_io_size = 33553920, read_ahead_kb = 128})},
+			expect = {}},
+		{name = "bare-metal SAS disk streaming video",
+			facts = {host = BARE, device = dev(), workload = {access = "sequential", io_mode = "buffered",
+				file_size_p50_bytes = 900 * MiB, io_size_bytes = MiB}},
+			expect = {{name = "raise_for_streaming", recommended = 4096, severity = "suggest"}}},
+		{name = "md RAID6 streaming: twice the stripe",
+			facts = {device = dev({transport = "md", minimum_io_size = 524288, optimal_io_size = 3145728,
+				read_ahead_kb = 2048}), workload = {access = "sequential", io_size_bytes = MiB}},
+			expect = {{name = "raise_for_streaming", recommended = 6144}}},
+		{name = "md RAID6 at the kernel's 2 x io_opt already: nothing",
+			facts = {device = dev({transport = "md", minimum_io_size = 524288, optimal_io_size = 3145728,
+				read_ahead_kb = 6144}), workload = {access = "sequential", io_size_bytes = MiB}},
+			expect = {}},
+		{name = "streaming from a preset: info",
+			facts = {host = BARE, device = dev(), workload = {access = "sequential", io_size_bytes = MiB},
+				sources = {["workload.access"] = "preset", ["workload.io_size_bytes"] = "preset"}},
+			expect = {{name = "raise_for_streaming", severity = "info"}}},
+		{name = "O_DIRECT database: never",
+			facts = {host = BARE, device = dev({read_ahead_kb = 8192}),
+				workload = {access = "random", io_mode = "direct", io_size_bytes = 8192}},
+			expect = {}},
+		{name = "NVMe streaming: flash needs no help",
+			facts = {device = dev({transport = "nvme", rotational = false}),
+				workload = {access = "sequential", io_size_bytes = MiB}},
+			expect = {}},
+		{name = "SAS disk in a VM of unknown passthrough: rotational not trusted",
+			facts = {host = {virtualization = "kvm"}, device = dev(),
+				workload = {access = "sequential", io_size_bytes = MiB}},
+			expect = {}},
+		{name = "virtio disk streaming: info",
+			facts = {host = {virtualization = "kvm"}, device = dev({transport = "virtio", physical_block_size = 512,
+				minimum_io_size = 512}), workload = {access = "sequential", io_size_bytes = MiB}},
+			expect = {{name = "raise_for_streaming", severity = "info"}}},
+		{name = "buffered random 8K reads with 4 MiB read-ahead",
+			facts = {host = BARE, device = dev({read_ahead_kb = 4096}),
+				workload = {access = "random", io_mode = "buffered", io_size_bytes = 8192}},
+			expect = {{name = "lower_for_random", recommended = 128, severity = "suggest"}}},
+		{name = "buffered random reads at the default: nothing",
+			facts = {host = BARE, device = dev(), workload = {access = "random", io_size_bytes = 8192}},
+			expect = {}},
+		{name = "no read_ahead_kb", facts = {device = {transport = "sata"}}, expect = "not_evaluated"},
+	},
+}

@@ -1,0 +1,205 @@
+-- Reserved blocks and fullness: the 5% ext reserve on a large data filesystem (mke2fs -m at
+-- creation, tune2fs -m or -r later), and a filesystem nearly out of space or inodes, the commonest
+-- reason an old server "feels slow".
+
+local SOURCES = {
+	"mke2fs(8): -m reserved-blocks-percentage, default 5%; -r fs-revision-level [E2-mke2fs8]",
+	"tune2fs(8): -m reserved-blocks-percentage, -r reserved-blocks-count [E2-tune2fs8]",
+	"statfs(2) f_bavail as fs.free_bytes (DESIGN.md facts)",
+	"newfs(8): -m free-space 8% on UFS [FB-newfs8]",
+}
+
+local GiB, TiB = fstune.GiB, fstune.TiB
+
+local fmt, commas = fstune.fmt_bytes, fstune.fmt_count
+
+local function is_ext(t) return t == "ext2" or t == "ext3" or t == "ext4" end
+
+-- Mount points where root's reserve is what it was made for: system daemons and logs keep writing
+-- after users filled the disk.
+local SYSTEM = {["/"] = true, ["/var"] = true, ["/var/log"] = true, ["/tmp"] = true, ["/boot"] = true,
+	["/usr"] = true}
+
+-- LARGE: from 1 TiB up, 5% is tens of GiB or more (a heuristic threshold).
+local LARGE = TiB
+
+-- What the reserve does, said once for both recommendations.
+local PROTECTS = "The reserve is not wasted space: mke2fs(8) says it 'avoids fragmentation, and allows "
+	.. "root-owned daemons, such as syslogd(8), to continue to function correctly after non-privileged "
+	.. "processes are prevented from writing'; the allocator needs free space to keep files contiguous. "
+	.. "On a large data filesystem 1%% still leaves %s for that."
+
+local function reserved_bytes(f)
+	if fstune.is_integer(f.reserved_bytes) and f.reserved_bytes >= 0 then return f.reserved_bytes end
+	if fstune.is_integer(f.reserved_blocks) and f.reserved_blocks >= 0
+		and fstune.is_integer(f.block_size) and f.block_size > 0 then
+		return f.reserved_blocks * f.block_size
+	end
+	return nil
+end
+
+local function rec_existing_reserve(f, out)
+	local size, res = f.size_bytes, reserved_bytes(f)
+	if not fstune.is_integer(size) or size < LARGE or res == nil then return end
+	local share = res / size
+	if share < 0.04 then return end
+	local mp = f.mount_point
+	if mp and SYSTEM[mp] then return end
+	out[#out + 1] = {name = "large_fs_reserve", setting = "fs.reserved_percent", recommended = 1,
+		current = math.floor(share * 1000 + 0.5) / 10,
+		severity = mp and "suggest" or "info", confidence = 0.6,
+		title = string.format("%s reserved for root on a %s data filesystem: lower the reserve to 1%%",
+			fmt(res), fmt(size)),
+		rationale = string.format("%.1f%% of this filesystem (%s) is reserved for root, mke2fs's default "
+			.. "of 5%% made for system disks. %s (%s; 1 TiB and up counts as large, a heuristic). "
+			.. "tune2fs -m 1 changes it on the mounted filesystem (tune2fs -r sets a block count instead; "
+			.. "note that mke2fs -r is the revision level, not the reserve). " .. PROTECTS,
+			share * 100, fmt(res),
+			mp and ("It is mounted on " .. mp .. ", a data filesystem") or "The mount point is unknown: this "
+				.. "applies if it holds data rather than the system", fmt(size), fmt(size // 100)),
+		evidence = fstune.present({"fs.size_bytes", "fs.reserved_bytes", "fs.reserved_blocks", "fs.mount_point",
+			"fs.type"})}
+end
+
+local function rec_new_reserve(d, out)
+	local size = d.size_bytes
+	if not fstune.is_integer(size) or size < LARGE then return end
+	out[#out + 1] = {name = "mkfs_reserve", setting = "mkfs.reserved_percent", recommended = 1, fs = "ext4",
+		severity = "info", confidence = 0.5,
+		title = string.format("a %s ext4 data filesystem needs less than the default 5%% reserve: -m 1",
+			fmt(size)),
+		rationale = string.format("mke2fs reserves 5%% for root by default: %s on this device. If this is "
+			.. "a data filesystem (not /, /var), make it with -m 1. " .. PROTECTS .. " For / or /var keep "
+			.. "the default. (XFS has no such reserve.)", fmt(size // 20), fmt(size // 100)),
+		evidence = fstune.present({"device.size_bytes"})}
+end
+
+local function rec_full(f, out)
+	local size, free = f.size_bytes, f.free_bytes
+	if fstune.is_integer(size) and size > 0 and fstune.is_integer(free) and free >= 0 then
+		local res = reserved_bytes(f) or 0
+		local usable = size - res
+		local used = usable - free
+		if usable > 0 and used >= 0 then
+			local share = used / usable
+			if share >= 0.90 then
+				out[#out + 1] = {name = "nearly_full", severity = "warn", confidence = 0.8,
+					title = string.format("the filesystem is %.0f%% full (%s free)", share * 100, fmt(free)),
+					rationale = string.format("%s of %s usable is in use, %.0f%% (a 90%% threshold, a heuristic). "
+						.. "Allocators need free space to place files contiguously; near full, new files "
+						.. "and appends are split into many small extents, reads of them seek, and metadata "
+						.. "work grows, the commonest reason an old server 'feels slow'. Nothing to run: "
+						.. "remove or move data (du -xh --max-depth=2 %s | sort -h), or grow the volume. "
+						.. "Defragmenting a full filesystem does not help until space is freed.",
+						fmt(used), fmt(usable), share * 100, f.mount_point or "MOUNTPOINT"),
+					evidence = fstune.present({"fs.size_bytes", "fs.free_bytes", "fs.reserved_bytes",
+						"fs.mount_point"})}
+			end
+		end
+	end
+	local count, ifree = f.inode_count, f.inodes_free
+	if f.type ~= "btrfs" and fstune.is_integer(count) and count > 0 and fstune.is_integer(ifree) and ifree >= 0
+		and ifree <= count then
+		local ishare = (count - ifree) / count
+		if ishare >= 0.90 then
+			out[#out + 1] = {name = "inodes_nearly_full", severity = "warn", confidence = 0.8,
+				title = string.format("%.0f%% of the inodes are in use (%s left)", ishare * 100, commas(ifree)),
+				rationale = string.format("%s of %s inodes are used (a 90%% threshold, a heuristic). When they "
+					.. "run out, creating a file fails with ENOSPC although df shows free space%s. Nothing "
+					.. "to run: find the directories holding the most files (find %s -xdev -printf '%%h\\n' "
+					.. "| sort | uniq -c | sort -rn | head), remove stale ones (caches, sessions, spool "
+					.. "leftovers), and see the inodes rules for the ratio to use next time.",
+					commas(count - ifree), commas(count),
+					is_ext(f.type) and "; on ext2/3/4 the inode count is fixed when the filesystem is made" or "",
+					f.mount_point or "MOUNTPOINT"),
+				evidence = fstune.present({"fs.inode_count", "fs.inodes_free", "fs.type", "fs.mount_point"})}
+		end
+	end
+end
+
+local function check_inner(facts)
+	local out = {}
+	local host = facts.host or {}
+	local f = facts.fs
+	if f and f.type then
+		if is_ext(f.type) then rec_existing_reserve(f, out) end
+		rec_full(f, out)
+	elseif facts.device and host.target_os ~= "freebsd" then
+		rec_new_reserve(facts.device, out)
+	end
+	return out
+end
+
+local TB8 = 7999999000576
+
+-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+local REC_SOURCES = {
+	large_fs_reserve = {2, 1},
+	mkfs_reserve = {1},
+	nearly_full = {3},
+	inodes_nearly_full = {3, 1},
+}
+
+local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
+
+return {
+	id = "reserve",
+	title = "Reserved blocks on large data filesystems; nearly full filesystems and inode tables",
+	description = [[
+- An existing ext2/3/4 filesystem of 1 TiB or more (a heuristic) with the default 5% reserve,
+  mounted somewhere other than /, /var, /var/log, /tmp, /boot or /usr: lower it to 1% with
+  tune2fs -m 1 (online; tune2fs -r sets a block count; mke2fs -r is the revision level, not the
+  reserve). Info when the mount point is unknown.
+- A device of 1 TiB or more without a filesystem: mke2fs -m 1 if it will hold data (info).
+- Space used above 90% of what is usable, or inodes above 90% (heuristic thresholds): warn, with
+  advice only (nothing to run): a nearly full filesystem fragments new files, the commonest
+  reason an old server feels slow; inodes running out make creation fail with free space left.
+The rationale says what the reserve protects: root's daemons on a full disk, and free space that
+keeps the allocator from fragmenting.]],
+	sources = SOURCES,
+	settings = {"fs.reserved_percent", "mkfs.reserved_percent"},
+	needs = {},
+	uses = {"fs.type", "fs.size_bytes", "fs.free_bytes", "fs.reserved_bytes", "fs.reserved_blocks",
+		"fs.block_size", "fs.mount_point", "fs.inode_count", "fs.inodes_free", "device.size_bytes",
+		"host.target_os"},
+	check = check,
+	tests = {
+		{name = "8 TB data filesystem with 5%",
+			facts = {fs = {type = "ext4", size_bytes = TB8, reserved_bytes = TB8 // 20, free_bytes = TB8 // 2,
+				mount_point = "/srv/data", block_size = 4096}},
+			expect = {{name = "large_fs_reserve", severity = "suggest", recommended = 1}}},
+		{name = "reserve from blocks, mount point unknown: info",
+			facts = {fs = {type = "ext4", size_bytes = TB8, reserved_blocks = (TB8 // 20) // 4096,
+				block_size = 4096}},
+			expect = {{name = "large_fs_reserve", severity = "info"}}},
+		{name = "8 TB root filesystem keeps its reserve",
+			facts = {fs = {type = "ext4", size_bytes = TB8, reserved_bytes = TB8 // 20, free_bytes = TB8 // 2,
+				mount_point = "/"}},
+			expect = {}},
+		{name = "already 1%: nothing",
+			facts = {fs = {type = "ext4", size_bytes = TB8, reserved_bytes = TB8 // 100, free_bytes = TB8 // 2,
+				mount_point = "/srv"}},
+			expect = {}},
+		{name = "small filesystem: nothing",
+			facts = {fs = {type = "ext4", size_bytes = 983349067776, reserved_bytes = 983349067776 // 20,
+				free_bytes = 708011328798, inode_count = 61022208, inodes_free = 60512000, mount_point = "/"}},
+			expect = {}},
+		{name = "XFS has no reserve",
+			facts = {fs = {type = "xfs", size_bytes = TB8, free_bytes = TB8 // 2, mount_point = "/srv"}},
+			expect = {}},
+		{name = "new 18 TB device",
+			facts = {device = {size_bytes = 18000207937536}},
+			expect = {{name = "mkfs_reserve", setting = "mkfs.reserved_percent", recommended = 1}}},
+		{name = "95% full",
+			facts = {fs = {type = "xfs", size_bytes = 1000 * GiB, free_bytes = 50 * GiB, mount_point = "/srv"}},
+			expect = {{name = "nearly_full", severity = "warn"}}},
+		{name = "89% full with the reserve counted out: nothing",
+			facts = {fs = {type = "ext4", size_bytes = 1000 * GiB, reserved_bytes = 50 * GiB,
+				free_bytes = 105 * GiB, mount_point = "/"}},
+			expect = {}},
+		{name = "inodes 96% used",
+			facts = {fs = {type = "ext4", size_bytes = 480103981056, free_bytes = 200 * GiB,
+				reserved_bytes = 24005197824, inode_count = 29302784, inodes_free = 1100000, mount_point = "/var/spool"}},
+			expect = {{name = "inodes_nearly_full", severity = "warn"}}},
+	},
+}

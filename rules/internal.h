@@ -1,0 +1,88 @@
+/* Shared declarations of the rule engine's own files (not a public contract: see fstune/rules.h). */
+#ifndef FSTUNE_RULES_INTERNAL_H
+#define FSTUNE_RULES_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fstune/facts.h"
+#include "fstune/rules.h"
+
+/* Limits of one sandboxed run; defaults overridable by environment for tests (limits.c). */
+struct rules_limits {
+	long long insn_budget; /* VM instructions per run (load + check) */
+	long timeout_ms;       /* wall-clock limit of one child process, in ms */
+	size_t mem_bytes;      /* cap of the Lua allocator of one lua_State, in bytes */
+};
+void rules_limits_get(struct rules_limits *out);
+
+/* One rule file as the loader found it. */
+struct rule_file {
+	char *path;        /* as opened, for messages */
+	char *text;        /* the chunk, control characters already stripped */
+	size_t len;        /* bytes of text */
+	json_t *meta;      /* the validated table as JSON (id, title, ..., tests); NULL on load error */
+	bool is_replaced;  /* a later file has the same id */
+	char *replaced_by; /* path of that file */
+	json_t *error;     /* the load error entry, or NULL */
+};
+
+struct rules_set {
+	struct rule_file *files; /* in load order, failed ones included */
+	size_t n_files;
+	json_t *errors;          /* load errors: {"rule", "file", "line", "message"} */
+	json_t *notices;         /* {"rule", "file", "replaces"} */
+};
+
+/* loader.c: reads one file (regular, at most 1 MiB, not group/world-writable as root) into `rf`;
+ * false with `msg` (and the path in rf) on refusal. */
+bool rules_read_file(const char *path, struct rule_file *rf, char *msg, size_t msglen);
+/* Lists the *.lua files of `dir`, sorted by name; NULL with `msg` when the directory cannot be read
+ * or is refused. The caller frees each string and the array. */
+char **rules_list_dir(const char *dir, size_t *n, char *msg, size_t msglen);
+/* Removes control characters other than newline and tab from `s` in place; returns the new length. */
+size_t rules_strip_controls(char *s, size_t len);
+
+/* child.c: runs fn(arg, 0..n-1) in a forked child, one answer line per item, and returns an array
+ * of n objects: each item's answer, or {"error": {"message": ...}} for the item that was running
+ * when the child was killed on time, died or answered garbage (a new child resumes after it). The
+ * wall-clock limit applies to each item. */
+json_t *rules_run_batch(size_t n, json_t *(*fn)(void *arg, size_t i), void *arg,
+			const struct rules_limits *lim);
+
+/* sandbox.c (run inside a child only). Both return {"meta": {...}} / {"recommendations": [...]} or
+ * {"error": {"line": N, "message": "..."}}. */
+json_t *sandbox_load(const struct rule_file *rf, const struct rules_limits *lim);
+json_t *sandbox_check(const struct rule_file *rf, const struct facts *facts,
+		      const struct rules_limits *lim);
+
+/* recommend.c: turns what check() returned into validated recommendations with apply/revert.
+ * Appends to `recs`; a failure is one entry appended to `errors` and drops that recommendation. */
+void rules_finish_recommendations(const struct rule_file *rf, const json_t *raw,
+				  const struct facts *facts, json_t *recs, json_t *errors);
+/* One check() to run: a file on facts whose needs are met. */
+struct check_job {
+	const struct rule_file *rf;
+	const struct facts *facts;
+};
+/* Runs the jobs' check() in sandboxes in a child batch; returns their raw answers, in order. */
+json_t *rules_check_batch(const struct check_job *jobs, size_t n, const struct rules_limits *lim);
+/* Turns one raw answer into recommendations (appended to recs) or errors. */
+void rules_finish_answer(const struct rule_file *rf, const json_t *answer, const struct facts *facts,
+			 json_t *recs, json_t *errors);
+/* true when the file's needs are in the facts; else appends a not_evaluated entry (when given). */
+bool rules_needs_met(const struct rule_file *rf, const struct facts *facts, json_t *not_evaluated);
+/* The dotted keys of `needs` missing from `facts`, as an array (empty when all present). */
+json_t *rules_missing_needs(const json_t *meta, const struct facts *facts);
+
+/* mkfs.c: merges the `mkfs` specs of reformat recommendations into one command per fs type. */
+json_t *rules_merge_mkfs(const json_t *recs, const struct facts *facts);
+
+/* Helpers. */
+json_t *rules_error_entry(const char *rule, const char *file, int line, const char *message);
+const char *rules_file_id(const struct rule_file *rf); /* id, or the file's base name */
+/* Appends a shell-quoted word to a growing string (settings.c). */
+char *rules_shell_quote(const char *s); /* malloc'd; safe words stay bare */
+
+#endif

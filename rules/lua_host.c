@@ -1,0 +1,445 @@
+/* What a rule sees of the host: the facts as a read-only userdata proxy, the small `fstune` helper
+ * module, and the conversion of what the rule returns into JSON (raw access only, so no rule code
+ * runs while the host reads its tables). */
+#include "config.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fstune/units.h"
+#include "rules/sandbox.h"
+
+#define PROXY_MT "fstune.facts"
+#define JSON_DEPTH_MAX 32 /* levels: facts are 3-4 deep; more is a cycle or an attack */
+
+struct proxy {
+	const json_t *node; /* an object or array of the facts document, owned by the caller of check */
+	bool is_root;       /* the document root: its bookkeeping members are hidden */
+};
+
+static bool hidden_root_key(const char *k)
+{
+	return !strcmp(k, "sources") || !strcmp(k, "unavailable") || !strcmp(k, "schema");
+}
+
+void lua_host_push_json(lua_State *L, const json_t *node, bool is_root)
+{
+	struct proxy *p;
+
+	switch (json_typeof(node ? node : json_null())) {
+	case JSON_OBJECT:
+	case JSON_ARRAY:
+		p = lua_newuserdatauv(L, sizeof(*p), 0);
+		p->node = node;
+		p->is_root = is_root;
+		luaL_setmetatable(L, PROXY_MT);
+		return;
+	case JSON_STRING:
+		lua_pushlstring(L, json_string_value(node), json_string_length(node));
+		return;
+	case JSON_INTEGER:
+		lua_pushinteger(L, (lua_Integer)json_integer_value(node));
+		return;
+	case JSON_REAL:
+		lua_pushnumber(L, json_real_value(node));
+		return;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		lua_pushboolean(L, json_is_true(node));
+		return;
+	case JSON_NULL:
+		lua_pushnil(L);
+		return;
+	}
+}
+
+static const json_t *proxy_child(const struct proxy *p, lua_State *L, int kidx)
+{
+	if (json_is_object(p->node)) {
+		const char *k = lua_type(L, kidx) == LUA_TSTRING ? lua_tostring(L, kidx) : NULL;
+
+		if (!k || (p->is_root && hidden_root_key(k)))
+			return NULL;
+		return json_object_get(p->node, k);
+	}
+	if (lua_isinteger(L, kidx)) {
+		lua_Integer i = lua_tointeger(L, kidx);
+
+		if (i >= 1 && (size_t)i <= json_array_size(p->node))
+			return json_array_get(p->node, (size_t)(i - 1));
+	}
+	return NULL;
+}
+
+static int proxy_index(lua_State *L)
+{
+	const struct proxy *p = luaL_checkudata(L, 1, PROXY_MT);
+
+	lua_host_push_json(L, proxy_child(p, L, 2), false);
+	return 1;
+}
+
+static int proxy_newindex(lua_State *L)
+{
+	return luaL_error(L, "facts are read-only");
+}
+
+static int proxy_len(lua_State *L)
+{
+	const struct proxy *p = luaL_checkudata(L, 1, PROXY_MT);
+
+	lua_pushinteger(L, json_is_array(p->node) ? (lua_Integer)json_array_size(p->node) : 0);
+	return 1;
+}
+
+/* next(proxy, key) in document order, skipping the root's bookkeeping members. */
+static int proxy_next(lua_State *L)
+{
+	const struct proxy *p = luaL_checkudata(L, 1, PROXY_MT);
+
+	if (json_is_array(p->node)) {
+		lua_Integer i = lua_isnil(L, 2) ? 0 : luaL_checkinteger(L, 2);
+
+		if (i < 0 || (size_t)i >= json_array_size(p->node))
+			return 0;
+		lua_pushinteger(L, i + 1);
+		lua_host_push_json(L, json_array_get(p->node, (size_t)i), false);
+		return 2;
+	}
+	void *it = lua_isnil(L, 2) ? json_object_iter((json_t *)p->node)
+				   : json_object_iter_next((json_t *)p->node,
+							   json_object_iter_at((json_t *)p->node,
+									       luaL_checkstring(L, 2)));
+	while (it && p->is_root && hidden_root_key(json_object_iter_key(it)))
+		it = json_object_iter_next((json_t *)p->node, it);
+	if (!it)
+		return 0;
+	lua_pushstring(L, json_object_iter_key(it));
+	lua_host_push_json(L, json_object_iter_value(it), false);
+	return 2;
+}
+
+static int proxy_pairs(lua_State *L)
+{
+	luaL_checkudata(L, 1, PROXY_MT);
+	lua_pushcfunction(L, proxy_next);
+	lua_pushvalue(L, 1);
+	lua_pushnil(L);
+	return 3;
+}
+
+static int proxy_tostring(lua_State *L)
+{
+	const struct proxy *p = luaL_checkudata(L, 1, PROXY_MT);
+
+	lua_pushstring(L, json_is_array(p->node) ? "facts list" : "facts");
+	return 1;
+}
+
+/* A dotted key of the current facts, or NULL. */
+static const json_t *lookup(lua_State *L, int idx)
+{
+	const struct sandbox *sb = sandbox_of(L);
+	const char *key = luaL_checkstring(L, idx);
+	const char *first = strchr(key, '.');
+	size_t n = first ? (size_t)(first - key) : strlen(key);
+
+	if (!sb->facts || (n == 7 && !strncmp(key, "sources", 7)) ||
+	    (n == 11 && !strncmp(key, "unavailable", 11)) || (n == 6 && !strncmp(key, "schema", 6)))
+		return NULL;
+	return facts_get(sb->facts, key);
+}
+
+static int f_has(lua_State *L)
+{
+	const json_t *v = lookup(L, 1);
+
+	lua_pushboolean(L, v && !json_is_null(v));
+	return 1;
+}
+
+static int f_get(lua_State *L)
+{
+	lua_host_push_json(L, lookup(L, 1), false);
+	return 1;
+}
+
+static int f_source(lua_State *L)
+{
+	const struct sandbox *sb = sandbox_of(L);
+	const char *key = luaL_checkstring(L, 1);
+	const char *s = sb->facts && lookup(L, 1) ? facts_source(sb->facts, key) : NULL;
+
+	if (s)
+		lua_pushstring(L, s);
+	else
+		lua_pushnil(L);
+	return 1;
+}
+
+static int f_unavailable(lua_State *L)
+{
+	const struct sandbox *sb = sandbox_of(L);
+	const char *key = luaL_checkstring(L, 1), *reason = NULL;
+	enum facts_status st;
+
+	if (!sb->facts || !facts_unavailable(sb->facts, key, &st, &reason))
+		return 0;
+	lua_pushstring(L, facts_status_name(st));
+	lua_pushstring(L, reason ? reason : "");
+	return 2;
+}
+
+/* contains(list, value): list may be a plain table or a facts list. */
+static int f_contains(lua_State *L)
+{
+	if (lua_isnoneornil(L, 1)) {
+		lua_pushboolean(L, 0);
+		return 1;
+	}
+	luaL_argexpected(L, lua_istable(L, 1) || luaL_testudata(L, 1, PROXY_MT), 1, "list");
+	for (lua_Integer i = 1;; i++) {
+		int t = lua_geti(L, 1, i);
+
+		if (t == LUA_TNIL)
+			break;
+		if (lua_rawequal(L, -1, 2)) {
+			lua_pushboolean(L, 1);
+			return 1;
+		}
+		lua_pop(L, 1);
+	}
+	lua_pushboolean(L, 0);
+	return 1;
+}
+
+static int f_fmt_bytes(lua_State *L)
+{
+	lua_Number n = luaL_checknumber(L, 1);
+	char buf[UNITS_BUFSZ];
+
+	luaL_argcheck(L, n >= 0 && n < 1.8e19, 1, "a byte count");
+	lua_pushstring(L, units_bytes(buf, sizeof(buf), (uint64_t)n));
+	return 1;
+}
+
+static int f_is_power_of_two(lua_State *L)
+{
+	int isnum = 0;
+	lua_Integer n = lua_tointegerx(L, 1, &isnum);
+
+	lua_pushboolean(L, isnum && n > 0 && (n & (n - 1)) == 0);
+	return 1;
+}
+
+static int f_is_integer(lua_State *L)
+{
+	lua_pushboolean(L, lua_isinteger(L, 1));
+	return 1;
+}
+
+/* positive(x): x when it is an integer above 0, else nil; hand-written facts can say anything. */
+static int f_positive(lua_State *L)
+{
+	if (lua_isinteger(L, 1) && lua_tointeger(L, 1) > 0)
+		lua_pushvalue(L, 1);
+	else
+		lua_pushnil(L);
+	return 1;
+}
+
+/* is_assumed(key): no real source stands behind the value (none, preset or default), so by
+ * DESIGN.md it cannot carry more than an info on its own. */
+static int f_is_assumed(lua_State *L)
+{
+	const struct sandbox *sb = sandbox_of(L);
+	const char *key = luaL_checkstring(L, 1);
+	const char *s = sb->facts && lookup(L, 1) ? facts_source(sb->facts, key) : NULL;
+
+	lua_pushboolean(L, !s || !strcmp(s, "preset") || !strcmp(s, "default"));
+	return 1;
+}
+
+/* present(keys): a new list of those keys that have a value, in order (a rule's evidence). */
+static int f_present(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_newtable(L);
+	for (lua_Integer i = 1, n = 0; lua_geti(L, 1, i) != LUA_TNIL; i++) {
+		const json_t *v;
+
+		if (!lua_isstring(L, -1))
+			return luaL_error(L, "present: entry %d of the list is a %s, not a dotted key", (int)i,
+					  luaL_typename(L, -1));
+		v = lookup(L, -1);
+
+		if (v && !json_is_null(v))
+			lua_rawseti(L, -2, ++n);
+		else
+			lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return 1;
+}
+
+/* fmt_count(n): an integer with thousands separators, "1,234,567". */
+static int f_fmt_count(lua_State *L)
+{
+	lua_Integer n = luaL_checkinteger(L, 1);
+	char digits[32], out[48];
+	size_t len, o = 0;
+
+	snprintf(digits, sizeof(digits), LUA_INTEGER_FMT, n);
+	len = strlen(digits);
+	for (size_t i = 0; i < len; i++) {
+		size_t left = len - i;
+
+		out[o++] = digits[i];
+		if (left > 1 && (left - 1) % 3 == 0 && digits[i] != '-')
+			out[o++] = ',';
+	}
+	lua_pushlstring(L, out, o);
+	return 1;
+}
+
+/* attach_sources(recs, sources, by_name): each recommendation whose name by_name lists gets the
+ * entries of sources at those indices as its own sources; the others keep the file's. Returns recs. */
+static int f_attach_sources(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TTABLE);
+	luaL_checktype(L, 2, LUA_TTABLE);
+	luaL_checktype(L, 3, LUA_TTABLE);
+	for (lua_Integer i = 1; lua_geti(L, 1, i) != LUA_TNIL; i++) {
+		lua_getfield(L, -1, "name");
+		if (lua_gettable(L, 3) == LUA_TTABLE) {
+			lua_newtable(L);
+			for (lua_Integer j = 1, n = 0; lua_geti(L, -2, j) != LUA_TNIL; j++) {
+				if (lua_gettable(L, 2) == LUA_TNIL)
+					lua_pop(L, 1);
+				else
+					lua_rawseti(L, -2, ++n);
+			}
+			lua_pop(L, 1);
+			lua_setfield(L, -3, "sources");
+		}
+		lua_pop(L, 2);
+	}
+	lua_pop(L, 1);
+	lua_settop(L, 1);
+	return 1;
+}
+
+void lua_host_open(lua_State *L)
+{
+	static const luaL_Reg mt[] = {{"__index", proxy_index},   {"__newindex", proxy_newindex},
+				      {"__len", proxy_len},       {"__pairs", proxy_pairs},
+				      {"__tostring", proxy_tostring}, {NULL, NULL}};
+	static const luaL_Reg fns[] = {{"has", f_has},
+				       {"get", f_get},
+				       {"source", f_source},
+				       {"unavailable", f_unavailable},
+				       {"contains", f_contains},
+				       {"fmt_bytes", f_fmt_bytes},
+				       {"is_power_of_two", f_is_power_of_two},
+				       {"is_integer", f_is_integer},
+				       {"positive", f_positive},
+				       {"is_assumed", f_is_assumed},
+				       {"present", f_present},
+				       {"fmt_count", f_fmt_count},
+				       {"attach_sources", f_attach_sources},
+				       {NULL, NULL}};
+
+	luaL_newmetatable(L, PROXY_MT);
+	luaL_setfuncs(L, mt, 0);
+	lua_pushliteral(L, "locked");
+	lua_setfield(L, -2, "__metatable");
+	lua_pop(L, 1);
+	luaL_newlib(L, fns);
+	lua_pushinteger(L, 1024);
+	lua_setfield(L, -2, "KiB");
+	lua_pushinteger(L, 1024 * 1024);
+	lua_setfield(L, -2, "MiB");
+	lua_pushinteger(L, 1024 * 1024 * 1024);
+	lua_setfield(L, -2, "GiB");
+	lua_pushinteger(L, (lua_Integer)1 << 40);
+	lua_setfield(L, -2, "TiB");
+	lua_setglobal(L, "fstune");
+}
+
+static bool is_sequence(lua_State *L, int idx, size_t *n)
+{
+	size_t count = 0;
+
+	*n = (size_t)lua_rawlen(L, idx);
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		lua_pop(L, 1);
+		if (!lua_isinteger(L, -1)) {
+			lua_pop(L, 1);
+			return false;
+		}
+		count++;
+	}
+	return count == *n;
+}
+
+static json_t *to_json(lua_State *L, int idx, const char *what, int depth)
+{
+	json_t *out;
+	size_t n;
+
+	idx = lua_absindex(L, idx);
+	switch (lua_type(L, idx)) {
+	case LUA_TNIL:
+		return json_null();
+	case LUA_TBOOLEAN:
+		return json_boolean(lua_toboolean(L, idx));
+	case LUA_TNUMBER:
+		if (lua_isinteger(L, idx))
+			return json_integer((json_int_t)lua_tointeger(L, idx));
+		if (!isfinite(lua_tonumber(L, idx)))
+			luaL_error(L, "%s: a number that is not finite", what);
+		return json_real(lua_tonumber(L, idx));
+	case LUA_TSTRING: {
+		size_t len;
+		const char *s = lua_tolstring(L, idx, &len);
+
+		out = json_stringn(s, len);
+		if (!out)
+			luaL_error(L, "%s: a string that is not UTF-8", what);
+		return out;
+	}
+	case LUA_TTABLE:
+		break;
+	default:
+		luaL_error(L, "%s: a %s cannot be returned", what, luaL_typename(L, idx));
+	}
+	if (depth >= JSON_DEPTH_MAX)
+		luaL_error(L, "%s: nested deeper than %d levels", what, JSON_DEPTH_MAX);
+	luaL_checkstack(L, 4, "nesting");
+	if (is_sequence(L, idx, &n)) {
+		out = json_array();
+		for (size_t i = 1; i <= n; i++) {
+			lua_rawgeti(L, idx, (lua_Integer)i);
+			json_array_append_new(out, to_json(L, -1, what, depth + 1));
+			lua_pop(L, 1);
+		}
+		return out;
+	}
+	out = json_object();
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		if (lua_type(L, -2) != LUA_TSTRING)
+			luaL_error(L, "%s: a table mixing list items and named fields", what);
+		json_object_set_new(out, lua_tostring(L, -2), to_json(L, -1, what, depth + 1));
+		lua_pop(L, 1);
+	}
+	return out;
+}
+
+json_t *lua_host_to_json(lua_State *L, int idx, const char *what)
+{
+	return to_json(L, idx, what, 0);
+}

@@ -1,0 +1,66 @@
+# The rule engine (Lua host in C), the shipped rule scripts, the rules man page and their tests.
+noinst_LIBRARIES += libfstune_rules.a
+libfstune_rules_a_SOURCES = include/fstune/rules.h \
+	rules/internal.h rules/sandbox.h rules/settings.h rules/meta.h \
+	rules/engine.c rules/loader.c rules/child.c rules/sandbox.c rules/lua_host.c \
+	rules/meta.c rules/recommend.c rules/settings.c rules/mkfs.c rules/vectors.c
+libfstune_rules_a_CFLAGS = $(AM_CFLAGS) $(LUA_CFLAGS)
+
+# Shipped rules (other rule-set fragments add theirs to dist_rules_DATA too).
+dist_rules_DATA += \
+	rules/builtin/directories.lua \
+	rules/builtin/queue.lua \
+	rules/builtin/writeback.lua
+
+dist_man_MANS += doc/fstune-rules.5
+
+check_PROGRAMS += tests/rules/rules_engine_test tests/rules/test_settings
+tests_rules_rules_engine_test_SOURCES = tests/rules/engine_test.c
+tests_rules_rules_engine_test_LDADD = $(FSTUNE_LDADD)
+tests_rules_test_settings_SOURCES = tests/rules/test_settings.c
+tests_rules_test_settings_CFLAGS = $(AM_CFLAGS) $(LUA_CFLAGS)
+tests_rules_test_settings_LDADD = $(FSTUNE_LDADD)
+TESTS += tests/rules/test_settings tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh
+EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh \
+	tests/rules/facts-server.json \
+	tests/rules/good/extra.lua tests/rules/good/queue.lua \
+	tests/rules/broken/syntax.lua tests/rules/broken/ok.lua \
+	tests/rules/hostile/bytecode.src \
+	tests/rules/hostile/helpers.lua \
+	tests/rules/hostile/bad_confidence.lua \
+	tests/rules/hostile/bad_severity.lua \
+	tests/rules/hostile/collectgarbage.lua \
+	tests/rules/hostile/debug_lib.lua \
+	tests/rules/hostile/dofile.lua \
+	tests/rules/hostile/facts_metatable.lua \
+	tests/rules/hostile/facts_rawset.lua \
+	tests/rules/hostile/facts_write.lua \
+	tests/rules/hostile/gc_late.lua \
+	tests/rules/hostile/gc_loop.lua \
+	tests/rules/hostile/io_open.lua \
+	tests/rules/hostile/load_text.lua \
+	tests/rules/hostile/loop.lua \
+	tests/rules/hostile/membomb.lua \
+	tests/rules/hostile/membomb_pcall.lua \
+	tests/rules/hostile/missing_title.lua \
+	tests/rules/hostile/not_a_table.lua \
+	tests/rules/hostile/os_execute.lua \
+	tests/rules/hostile/out_of_range.lua \
+	tests/rules/hostile/pair_strmeta_a.lua \
+	tests/rules/hostile/pair_strmeta_b.lua \
+	tests/rules/hostile/pattern.lua \
+	tests/rules/hostile/pcall_loop.lua \
+	tests/rules/hostile/print.lua \
+	tests/rules/hostile/random.lua \
+	tests/rules/hostile/recursion.lua \
+	tests/rules/hostile/require.lua \
+	tests/rules/hostile/returns_function.lua \
+	tests/rules/hostile/runtime.lua \
+	tests/rules/hostile/shell_meta.lua \
+	tests/rules/hostile/string_dump.lua \
+	tests/rules/hostile/syntax.lua \
+	tests/rules/hostile/toplevel_loop.lua \
+	tests/rules/hostile/undeclared_setting.lua \
+	tests/rules/hostile/unknown_setting.lua \
+	tests/rules/hostile/README
+include rules/ruleset.mk

@@ -1,0 +1,74 @@
+/* The setting table of DESIGN.md's vocabulary: value types and ranges, disruption classes, and the
+ * builders of the apply/revert commands, persistent forms and mkfs specs (rules/settings.c). */
+#ifndef FSTUNE_RULES_SETTINGS_H
+#define FSTUNE_RULES_SETTINGS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fstune/facts.h"
+
+enum setting_type {
+	ST_INT,     /* integer in [min, max]; `pow2` demands a power of two */
+	ST_REAL,    /* number in [rmin, rmax] */
+	ST_BOOL,    /* true = turn on */
+	ST_ENUM,    /* one of `choices` */
+	ST_STRING,  /* free text of at most `max` bytes, no control characters */
+	ST_FEATURES /* list of feature names [a-z0-9_], each optionally prefixed by ^ */
+};
+
+/* What a builder gets and fills. */
+struct setting_ctx {
+	const struct facts *facts;
+	const json_t *value;   /* validated recommended value */
+	const json_t *current; /* the rule's or the facts' current value; NULL when unknown */
+	const char *fs;        /* filesystem type for mkfs settings; NULL when unknown */
+	json_t *apply;         /* array of command lines */
+	json_t *revert;        /* array of command lines */
+	json_t *persistent;    /* object or NULL (set by builder, owned) */
+	json_t *mkfs;          /* {"fs", "args"} or NULL (set by builder, owned) */
+	char err[256];         /* set by a builder that cannot build: an error of the rule */
+};
+
+struct setting {
+	const char *name;
+	enum setting_type type;
+	long long min, max;          /* ST_INT range; ST_STRING: max = longest length in bytes */
+	double rmin, rmax;           /* ST_REAL range */
+	bool pow2;                   /* ST_INT: power of two only */
+	const char *const *choices;  /* ST_ENUM values, NULL-terminated */
+	const char *disruption;      /* advice, runtime, online, remount, offline, reboot, reformat */
+	const char *fact_key;        /* facts key of the current value; NULL when there is none */
+	const char *key;             /* builder parameter: sysctl name, sysfs attribute, option, flag */
+	const char *alt;             /* builder parameter: counterpart sysctl, "off" option, ... */
+	void (*build)(const struct setting *s, struct setting_ctx *c);
+	const char *help;            /* one line for `rules list --format markdown` and the man page */
+	const char *fact_per;        /* facts key dividing fact_key's value into the setting's unit
+	                              * (bytes / fs.block_size = blocks); NULL when used as is */
+	bool zero_unsets;            /* ST_INT: 0 is valid below `min` and means "remove the override" */
+};
+
+const struct setting *settings_find(const char *name);
+const struct setting *settings_all(size_t *n);
+const char *settings_type_name(const struct setting *s);
+/* Describes a setting's range in words ("0..100", "one of none, mq-deadline"): into buf. */
+const char *settings_range_text(const struct setting *s, char *buf, size_t len);
+
+/* Checks `v` against the type and (when `check_range`) the range. false with `msg` on mismatch. */
+bool settings_check_value(const struct setting *s, const json_t *v, bool check_range, char *msg,
+			  size_t msglen);
+
+/* Builds apply/revert/persistent/mkfs for one recommendation. false with c->err set when the
+ * setting cannot be built from these facts (e.g. a mkfs setting for a filesystem it does not apply
+ * to). */
+bool settings_build(const struct setting *s, struct setting_ctx *c);
+
+/* Whether mkfs option `flag` of filesystem `fs` is a comma-joined list (mke2fs -E/-O, mkfs.xfs -d). */
+bool settings_mkfs_flag_joins(const char *fs, const char *flag);
+/* The program that makes filesystem `fs` ("mkfs.ext4", "newfs"). */
+const char *settings_mkfs_program(const char *fs);
+/* A shell word naming the device of the facts: its quoted path, or "${DEVICE:?}". malloc'd. */
+char *settings_device_word(const struct facts *facts);
+
+#endif

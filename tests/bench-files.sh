@@ -1,0 +1,98 @@
+#!/bin/bash
+# The file benchmarks (smallfile, smallfile_fsync, metadata, tree) on small parameters: the counts agree
+# with each other and with Postmark 1.53's (a known answer), nothing is left in the target directory,
+# a bad FSTUNE_SMALLFILE is a usage error, and SIGINT/SIGTERM mid-test end the run cleanly (130, 143).
+. "$FSTUNE_SRCDIR/tests/lib/common.sh"
+. "$FSTUNE_SRCDIR/tests/bench/lib.sh"
+require_cmd jq timeout
+
+d=$TMP/dir
+mkdir "$d"
+out=$TMP/files.json
+
+# nothing_left: no scratch directory, and nothing else either, in the target directory
+nothing_left() {
+	bench_no_scratch "$d"
+	[ -z "$(find "$d" -mindepth 1 | head -1)" ] || fail "$1: left behind: $(find "$d" -mindepth 1 | head -5)"
+}
+
+# jq_true FILTER WHAT: the filter must hold on the results
+jq_true() { jq -e "$1" "$out" >/dev/null || fail "$2: $(jq -c "$3" "$out" 2>/dev/null)"; }
+
+# ---- all four tests on a small workload ----
+run_status 0 "$FSTUNE" bench --tests smallfile,smallfile_fsync,metadata,tree --runtime 0.5 --busy-check 0 \
+	--files 300 --files-per-dir 20 --file-size 100-3000 --json "$d"
+cp "$TMP/out" "$out"
+nothing_left "the four file tests"
+
+for t in smallfile smallfile_fsync; do
+	jq_true ".bench.$t.checks_ok == true" "$t: fstune's own checks failed" ".bench.$t.checks_failed"
+	# the model's bookkeeping: every transaction is one read or append (or a skipped append of a full
+	# file) and one create (or a skipped one, all slots full) or delete
+	jq_true ".bench.$t | .reads + .appends + .appends_skipped == .transactions" "$t: reads+appends != transactions" ".bench.$t"
+	jq_true ".bench.$t | (.creates - .files) + .creates_skipped + .deletes_in_transactions == .transactions" \
+		"$t: creates+deletes != transactions" ".bench.$t"
+	jq_true ".bench.$t | .files_left == .creates - .deletes_in_transactions" "$t: files left != creates - deletes" ".bench.$t"
+	jq_true ".bench.$t | .deletes == .creates" "$t: not every file was deleted" ".bench.$t"
+	# the file count may be cut to what the time bound allows; the fan-out follows it
+	jq_true ".bench.$t | .files > 0 and .files <= .files_planned and .files_planned <= 300 and .transactions > 0" \
+		"$t: files or transactions" ".bench.$t"
+	jq_true ".bench.$t | .file_size_min_bytes == 100 and .file_size_max_bytes == 3000 and
+		.subdirectories == ((.files_planned + 19) / 20 | floor) and .parameters_from == \"workload\"" \
+		"$t: parameters not from the workload" ".bench.$t"
+	jq_true ".bench.$t | .bytes_left >= 100 * .files_left and .bytes_left <= 3000 * .files_left" "$t: bytes left" ".bench.$t"
+	jq_true ".bench.$t | (.tps - .transactions / .transactions_s | fabs) <= 0.01 * .tps + 0.01" "$t: tps != transactions / time" ".bench.$t"
+	jq_true ".bench.$t | (.read_per_s - .reads / .transactions_s | fabs) <= 0.01 * .read_per_s + 0.01" "$t: read rate" ".bench.$t"
+	jq_true ".bench.$t | (.create_per_s - .creates / .runtime_s | fabs) <= 0.01 * .create_per_s + 0.01" "$t: create rate" ".bench.$t"
+done
+jq_true '.bench.smallfile.fsync == false and .bench.smallfile_fsync.fsync == true' "fsync flags" '.bench | map_values(.fsync)'
+
+jq_true '.bench.metadata.checks_ok == true' "metadata: checks failed" '.bench.metadata.checks_failed'
+jq_true '.bench.metadata | .files > 0 and .files <= 300 and .stats == .files and .unlinks == .files' "metadata: counts" '.bench.metadata'
+jq_true '.bench.metadata | .files_per_dir == 20 and .directories == ((.files + 19) / 20 | floor)' "metadata: layout" '.bench.metadata'
+jq_true '.bench.metadata | .cache == "warm" and .create_per_s > 0 and .stat_per_s > 0 and .unlink_per_s > 0' "metadata: rates" '.bench.metadata'
+
+jq_true '.bench.tree.checks_ok == true' "tree: checks failed" '.bench.tree.checks_failed'
+jq_true '.bench.tree | .files > 0 and .files <= 300 and .directories == ((.files + 19) / 20 | floor)' "tree: layout" '.bench.tree'
+jq_true '.bench.tree | .bytes >= 100 * .files and .bytes <= 3000 * .files and .file_size_mean_bytes == (.bytes / .files | floor)' \
+	"tree: sizes outside the workload's range" '.bench.tree'
+jq_true '.bench.tree | .cache == "warm" and .write_s > 0 and .read_s > 0' "tree: times" '.bench.tree'
+
+# ---- Postmark 1.53's own answer: `set seed 42`, defaults otherwise (500 files of 500..9999 bytes,
+# 500 transactions) gives 764 created, 243 read, 257 appended, 236 deleted in transactions, 528 left
+# (measured with Debian's postmark 1.53; tests/perf/compare-postmark.sh compares in full) ----
+FSTUNE_SMALLFILE=seed=42,transactions=500,files=500,size=500-10000 \
+	run_status 0 "$FSTUNE" bench --tests smallfile --busy-check 0 --json "$d"
+cp "$TMP/out" "$out"
+jq_true '.bench.smallfile | [.creates, .reads, .appends, .deletes_in_transactions, .files_left] == [764, 243, 257, 236, 528]' \
+	"not Postmark's operations for seed 42" '.bench.smallfile | [.creates, .reads, .appends, .deletes_in_transactions, .files_left]'
+nothing_left "postmark defaults"
+
+FSTUNE_SMALLFILE=seed=0 run_status 2 "$FSTUNE" bench --tests smallfile --busy-check 0 "$d"
+grep -q "FSTUNE_SMALLFILE: 'seed=0'" "$TMP/err" || fail "bad FSTUNE_SMALLFILE: $(cat "$TMP/err")"
+nothing_left "bad FSTUNE_SMALLFILE"
+
+# ---- cancellation in the middle of each test: waits until the test's files exist ----
+cancel_mid() {
+	local test=$1 sig=$2 marker=$3 st=0 want
+	"$FSTUNE" bench --tests "$test" --runtime 60 --busy-check 0 --files 200000 --files-per-dir 100 \
+		--file-size 1000-2000 "$d" >"$TMP/cout" 2>"$TMP/cerr" &
+	local pid=$!
+	for _ in $(seq 400); do
+		compgen -G "$d/.fstune-bench.*/$test/$marker" >/dev/null && break
+		sleep 0.05
+	done
+	compgen -G "$d/.fstune-bench.*/$test/$marker" >/dev/null || { kill "$pid" 2>/dev/null || true; fail "$test: no $marker appeared: $(cat "$TMP/err")"; }
+	kill -s "$sig" "$pid"
+	timeout 60 tail --pid="$pid" -f /dev/null || fail "$test: still running 60 s after SIG$sig"
+	wait "$pid" || st=$?
+	want=$((128 + $(kill -l "$sig")))
+	assert_eq "$st" "$want" "$test: exit status after SIG$sig"
+	[ ! -s "$TMP/cout" ] || fail "$test: results printed after SIG$sig"
+	nothing_left "$test after SIG$sig"
+}
+cancel_mid smallfile INT 's1/*'
+cancel_mid smallfile_fsync TERM 's2/*'
+cancel_mid metadata INT 'd1/*'
+cancel_mid tree INT 'd1/*'
+exit 0

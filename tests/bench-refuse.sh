@@ -1,0 +1,42 @@
+#!/bin/bash
+# Refusals for safety (status 4), each with nothing written: a filesystem too small for the span floor,
+# one without free inodes, and a read-only mount. Then ENOSPC mid-run: a clear error, no numbers
+# shown as results, status 3, nothing left behind.
+. "$FSTUNE_SRCDIR/tests/lib/common.sh"
+. "$FSTUNE_SRCDIR/tests/bench/lib.sh"
+private_mount_ns "$@"
+require_root
+require_cmd jq dd timeout
+
+small=$(mount_tmp tmpfs -t tmpfs -o size=4m)
+run_status 4 "$FSTUNE" bench --quick "${BENCH_SHORT[@]}" "$small"
+grep -q "below the 8 MiB that honest numbers need" "$TMP/err" || fail "too small: $(cat "$TMP/err")"
+[ -z "$(ls -A "$small")" ] || fail "something was written to the small filesystem"
+
+noinodes=$(mount_tmp tmpfs -t tmpfs -o size=64m,nr_inodes=8)
+run_status 4 "$FSTUNE" bench --quick "${BENCH_SHORT[@]}" "$noinodes"
+grep -q "free inodes" "$TMP/err" || fail "inodes: $(cat "$TMP/err")"
+
+ro=$(mount_tmp tmpfs -t tmpfs -o size=64m,ro)
+run_status 4 "$FSTUNE" bench --quick "${BENCH_SHORT[@]}" "$ro"
+grep -q "read-only mount" "$TMP/err" || fail "read-only: $(cat "$TMP/err")"
+
+full=$(mount_tmp tmpfs -t tmpfs -o size=64m)
+"$FSTUNE" bench --json --tests fsync_4k_append --size 16M --runtime 60 --warmup 0 --busy-check 0 "$full" \
+	>"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 200); do
+	[ -n "$(find "$full" -path '*/.fstune-bench.*/append')" ] && break
+	sleep 0.05
+done
+dd if=/dev/zero of="$full/filler" bs=64k 2>/dev/null || true # until ENOSPC
+st=0
+timeout 20 tail --pid="$pid" -f /dev/null || { kill "$pid"; fail "ENOSPC did not end the run"; }
+wait "$pid" || st=$?
+assert_eq "$st" 3 "status after ENOSPC mid-run"
+grep -q "No space left on device (the filesystem filled up during the run)" "$TMP/err" || fail "ENOSPC message: $(cat "$TMP/err")"
+jq -e '.bench.fsync_4k_append == null and .unavailable["bench.fsync_4k_append"].status == "failed"' "$TMP/out" >/dev/null ||
+	fail "numbers kept after ENOSPC: $(cat "$TMP/out")"
+rm -f "$full/filler"
+bench_no_scratch "$full"
+exit 0

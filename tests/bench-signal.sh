@@ -1,0 +1,44 @@
+#!/bin/bash
+# SIGINT and SIGTERM mid-run: the scratch directory is removed and the process ends by the signal
+# (130, 143). A run killed with SIGKILL leaves its directory; the next run reports it (status 0).
+. "$FSTUNE_SRCDIR/tests/lib/common.sh"
+. "$FSTUNE_SRCDIR/tests/bench/lib.sh"
+require_cmd timeout
+
+d=$TMP/dir
+mkdir "$d"
+
+# start_bench: a long run in the background; waits until its scratch directory exists
+start_bench() {
+	"$FSTUNE" bench --tests rand_read_4k_qd1 --size 16M --runtime 60 --warmup 0 --busy-check 0 "$d" \
+		>"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	for _ in $(seq 200); do
+		[ -n "$(find "$d" -maxdepth 1 -name '.fstune-bench.*')" ] && break
+		sleep 0.05
+	done
+	[ -n "$(find "$d" -maxdepth 1 -name '.fstune-bench.*')" ] || fail "no scratch directory appeared"
+	sleep 0.5 # into the measurement
+}
+
+for sig in INT TERM; do
+	start_bench
+	kill -s "$sig" "$pid"
+	st=0
+	timeout 20 tail --pid="$pid" -f /dev/null || fail "SIG$sig: still running after 20 s"
+	wait "$pid" || st=$?
+	want=$((128 + $(kill -l "$sig")))
+	assert_eq "$st" "$want" "exit status after SIG$sig"
+	bench_no_scratch "$d"
+	[ ! -s "$TMP/out" ] || fail "SIG$sig: results printed: $(cat "$TMP/out")"
+done
+
+start_bench
+kill -s KILL "$pid"
+wait "$pid" || true
+left=$(find "$d" -maxdepth 1 -name '.fstune-bench.*')
+[ -n "$left" ] || fail "SIGKILL should leave the scratch directory"
+run_status 0 "$FSTUNE" bench --tests rand_read_4k_qd1 --size 16M "${BENCH_SHORT[@]}" "$d"
+grep -q "left behind: $left" "$TMP/err" || fail "leftover not reported: $(cat "$TMP/err")"
+rm -rf "$left"
+exit 0

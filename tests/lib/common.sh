@@ -1,0 +1,118 @@
+# Shared helpers of the shell tests. Source it first; it sets `set -eu`, a scratch directory removed on
+# every exit, and the automake exit-code protocol: 0 pass, 77 skip, 99 hard error, anything else fail.
+# shellcheck shell=bash
+set -eu
+
+: "${FSTUNE:?run the tests through make check}"
+: "${FSTUNE_SRCDIR:?run the tests through make check}"
+
+TEST_NAME=$(basename "$0" .sh)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fstune-test.XXXXXX")
+# Cleanups live in a file, not a shell array, so that helpers called inside $(...) (attach_loop,
+# mount_tmp) can register theirs from the subshell.
+# The file sits beside $TMP, not in it, so a test may count what it leaves in $TMP.
+_CLEANUPS=$(mktemp "${TMPDIR:-/tmp}/fstune-cleanups.XXXXXX")
+
+# Runs registered cleanups in reverse order, then removes the scratch directory.
+_run_cleanups() {
+	local cmd
+	if [ -f "$_CLEANUPS" ]; then
+		while IFS= read -r cmd; do
+			eval "$cmd" >/dev/null 2>&1 || true
+		done < <(tac "$_CLEANUPS")
+	fi
+	rm -rf "$TMP" "$_CLEANUPS"
+}
+trap _run_cleanups EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+on_exit() { printf '%s\n' "$1" >>"$_CLEANUPS"; }
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# A missing prerequisite is a skip, except under FSTUNE_REQUIRE_PRIVILEGED_TESTS=1 (CI), where it is a
+# hard error: nothing may vanish silently there.
+skip() {
+	if [ "${FSTUNE_REQUIRE_PRIVILEGED_TESTS:-0}" = 1 ]; then
+		echo "ERROR: would skip, but FSTUNE_REQUIRE_PRIVILEGED_TESTS=1: $*" >&2
+		exit 99
+	fi
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+require_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "needs $c"
+	done
+}
+require_loop() {
+	require_root
+	require_cmd losetup
+	[ -e /dev/loop-control ] || skip "no /dev/loop-control: loop devices unavailable"
+}
+
+# Re-executes the test in a private mount namespace, so that its mounts vanish with it and never
+# show on the host. Call before any mount.
+private_mount_ns() {
+	if [ -z "${FSTUNE_IN_PRIVATE_NS:-}" ]; then
+		require_root
+		require_cmd unshare
+		trap - EXIT
+		rm -rf "$TMP" "$_CLEANUPS"
+		FSTUNE_IN_PRIVATE_NS=1 exec unshare --mount --propagation private -- bash "$0" "$@"
+	fi
+}
+
+# make_image FILE SIZE: a sparse file.
+make_image() { truncate -s "$2" "$1"; }
+
+# attach_loop IMAGE [losetup options...]: prints the loop device, detached on exit. Direct I/O so
+# that benchmarks measure the disk under the image, not the page cache, unless the options say
+# --direct-io=off (given both, losetup 2.38 turns direct I/O on).
+attach_loop() {
+	local img=$1 dev dio=--direct-io=on o
+	shift
+	for o in "$@"; do
+		case $o in --direct-io*) dio= ;; esac
+	done
+	dev=$(losetup --find --show ${dio:+"$dio"} "$@" "$img") || skip "losetup failed for $img"
+	on_exit "losetup -d $dev"
+	echo "$dev"
+}
+
+# mount_tmp DEV [mount options]: mounts on a fresh directory under $TMP, unmounted on exit; prints it.
+# (A tmpfs: mount_tmp tmpfs -t tmpfs -o size=64m.) Inside $(...) `set -e` does not apply, hence the
+# explicit failure.
+mount_tmp() {
+	local dev=$1 mnt
+	shift
+	mnt=$(mktemp -d "$TMP/mnt.XXXXXX")
+	mount "$@" "$dev" "$mnt" || fail "mount${*:+ $*} $dev on $mnt failed"
+	on_exit "umount -l $mnt"
+	echo "$mnt"
+}
+
+# json_get FILE FILTER: jq with a clear failure.
+json_get() { jq -er "$2" "$1" || fail "$TEST_NAME: jq '$2' on $1 found nothing"; }
+
+# assert_eq GOT WANT WHAT
+assert_eq() { [ "$1" = "$2" ] || fail "$3: got '$1', want '$2'"; }
+
+# run_status WANT CMD...: runs CMD, fails unless it exits with WANT; output to $TMP/out, $TMP/err.
+run_status() {
+	local want=$1 got=0
+	shift
+	"$@" >"$TMP/out" 2>"$TMP/err" || got=$?
+	if [ "$got" != "$want" ]; then
+		echo "--- stdout" >&2; cat "$TMP/out" >&2
+		echo "--- stderr" >&2; cat "$TMP/err" >&2
+		fail "$*: exit status $got, want $want"
+	fi
+}

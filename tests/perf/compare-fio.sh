@@ -1,0 +1,134 @@
+#!/bin/bash
+# fstune bench against fio on the same filesystem with the same parameters (a benchmark, not a unit
+# test; run it on a non-sanitized build). fio and fstune alternate (fio, fstune, fstune, fio, ...) for
+# N pairs of 1-second runs per test; prints each test's median ratio fstune/fio of IOPS, and the CPU
+# time per I/O of both at rand_read_4k_qd32. Goal: 4 KiB tests and fsync within 0.9-1.1; sequential
+# tests are reported only (too noisy on a shared VM disk to judge). Each pair is one test run by both
+# tools back to back; both lay out their file right before, as fstune always does.
+#
+# Usage: tests/perf/compare-fio.sh [--pairs N] [--runtime S] [--tests LIST] [--size BYTES] [DIR]
+#   DIR   a directory to measure in; default (as root): a loop-mounted ext4 on a 4 GiB sparse image,
+#         the loop device with direct I/O, in a private mount namespace
+# Environment: FSTUNE (default ./fstune), FIO (default fio), TMPDIR (where the image goes).
+set -eu
+
+FSTUNE=${FSTUNE:-./fstune}
+FIO=${FIO:-fio}
+pairs=8
+runtime=1
+size=1G
+tests=rand_read_4k_qd1,rand_read_4k_qd32,rand_write_4k_qd1,rand_write_4k_qd32,fsync_4k_overwrite,fsync_4k_append,seq_read_1m,seq_write_1m
+dir=
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--pairs) pairs=$2; shift 2 ;;
+	--runtime) runtime=$2; shift 2 ;;
+	--tests) tests=$2; shift 2 ;;
+	--size) size=$2; shift 2 ;;
+	-h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+	-*) echo "compare-fio: unknown option $1" >&2; exit 2 ;;
+	*) dir=$1; shift ;;
+	esac
+done
+command -v "$FIO" >/dev/null || { echo "compare-fio: fio not found" >&2; exit 2; }
+command -v jq >/dev/null || { echo "compare-fio: jq not found" >&2; exit 2; }
+"$FSTUNE" bench --help >/dev/null || { echo "compare-fio: $FSTUNE has no bench command" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/compare-fio.XXXXXX")
+cleanup() {
+	[ -n "${mnt:-}" ] && umount "$mnt" 2>/dev/null
+	[ -n "${loopdev:-}" ] && losetup -d "$loopdev" 2>/dev/null
+	[ -n "${COMPARE_FIO_KEEP:-}" ] && cp "$work"/*.txt "$COMPARE_FIO_KEEP"/ 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if [ -z "$dir" ]; then
+	[ "$(id -u)" = 0 ] || { echo "compare-fio: name a DIR, or run as root for a loop-mounted ext4" >&2; exit 2; }
+	if [ -z "${COMPARE_FIO_NS:-}" ]; then
+		trap - EXIT
+		rm -rf "$work"
+		COMPARE_FIO_NS=1 exec unshare --mount --propagation private -- bash "$0" --pairs "$pairs" \
+			--runtime "$runtime" --tests "$tests" --size "$size"
+	fi
+	truncate -s 4G "$work/ext4.img"
+	loopdev=$(losetup --find --show --direct-io=on "$work/ext4.img")
+	mkfs.ext4 -q -F "$loopdev"
+	mnt=$work/mnt
+	mkdir "$mnt"
+	mount "$loopdev" "$mnt"
+	dir=$mnt
+	echo "# loop-mounted ext4: $loopdev (direct I/O: $(cat "/sys/block/${loopdev#/dev/}/loop/dio")) on $mnt"
+fi
+
+common=(--tests "$tests" --runtime "$runtime" --warmup 0.5 --size "$size" --busy-check 0)
+"$FSTUNE" bench --fio-commands "${common[@]}" "$dir" >"$work/fio-commands"
+span=$(grep -m1 'fstune-fio\.dat ' "$work/fio-commands" | sed 's/.*--size=\([0-9]*\).*/\1/')
+echo "# fio $("$FIO" --version), span $span bytes, $pairs pairs of ${runtime} s runs (+0.5 s warm-up)"
+
+layout_fio() {
+	# end_fsync: fstune's layout ends with fdatasync, so no journal commit of the new file's metadata
+	# is left to compete with the first test
+	"$FIO" --name=layout --filename="$dir/fstune-fio.dat" --size="$span" --rw=write --bs=4m --direct=1 \
+		--ioengine=io_uring --iodepth=1 --end_fsync=1 --output-format=terse >/dev/null
+}
+run_fio() { # TEST: appends "test iops cpu_us_per_io"
+	local line json
+	line=$(grep "^fio --name=$1 " "$work/fio-commands")
+	# fstune lays out its file on every run that reads or overwrites it, so fio does too: the same
+	# data just as freshly written (a cache under the VM holds recent writes). The append test has
+	# no layout in either tool: 1 GiB just written would still be draining below it.
+	case $line in *fstune-fio.dat*) layout_fio ;; esac
+	# the line is fstune's own output, quoted for a shell
+	json=$(eval "$FIO --output-format=json ${line#fio }")
+	jq -r --arg n "$1" '.jobs as $j | ($j | map(.read.total_ios + .write.total_ios) | add) as $ios |
+		($j | map(.read.iops + .write.iops) | add) as $iops |
+		($j | map((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000) | add) as $cpu |
+		"\($n) \($iops) \(if $ios > 0 then $cpu * 1e6 / $ios else 0 end)"' <<<"$json" >>"$work/fio.txt"
+	rm -f "$dir/fstune-fio.dat" # room for fstune's own file
+}
+run_fstune() { # TEST
+	"$FSTUNE" bench --json --quiet --tests "$1" --runtime "$runtime" --warmup 0.5 --size "$size" \
+		--busy-check 0 "$dir" >"$work/fstune.json"
+	jq -r '.bench | to_entries[] | select(.value | type == "object" and has("iops")) |
+		"\(.key) \(.value.iops) \(.value.cpu_us_per_io // 0)"' "$work/fstune.json" >>"$work/fstune.txt"
+}
+
+# Pairs alternate per test (fio, fstune, then fstune, fio, ...), so the two runs of a pair are
+# seconds apart: the noise of a shared machine comes in bursts longer than that.
+: >"$work/fio.txt"
+: >"$work/fstune.txt"
+for ((i = 1; i <= pairs; i++)); do
+	for t in ${tests//,/ }; do
+		if ((i % 2)); then run_fio "$t"; run_fstune "$t"; else run_fstune "$t"; run_fio "$t"; fi
+	done
+	echo "# pair $i/$pairs done" >&2
+done
+
+median() { sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+printf '%-20s %12s %12s %8s  %s\n' test "fio IOPS" "fstune IOPS" ratio verdict
+for t in ${tests//,/ }; do
+	mapfile -t f < <(awk -v t="$t" '$1 == t {print $2}' "$work/fio.txt")
+	mapfile -t s < <(awk -v t="$t" '$1 == t {print $2}' "$work/fstune.txt")
+	n=${#f[@]}
+	[ "${#s[@]}" -lt "$n" ] && n=${#s[@]}
+	[ "$n" -gt 0 ] || { printf '%-20s %s\n' "$t" "no results"; continue; }
+	ratio=$(for ((k = 0; k < n; k++)); do echo "${s[k]} ${f[k]}"; done | awk '$2 > 0 {print $1 / $2}' | median)
+	fm=$(printf '%s\n' "${f[@]}" | median)
+	sm=$(printf '%s\n' "${s[@]}" | median)
+	case $t in
+	seq_*) verdict="reported only" ;;
+	*) verdict=$(awk -v r="$ratio" 'BEGIN {print (r >= 0.9 && r <= 1.1) ? "ok (0.9-1.1)" : "OUTSIDE 0.9-1.1"}') ;;
+	esac
+	printf '%-20s %12.0f %12.0f %8.3f  %s\n' "$t" "$fm" "$sm" "$ratio" "$verdict"
+done
+if [[ ,$tests, == *,rand_read_4k_qd32,* ]]; then
+	fc=$(awk '$1 == "rand_read_4k_qd32" {print $3}' "$work/fio.txt" | median)
+	sc=$(awk '$1 == "rand_read_4k_qd32" {print $3}' "$work/fstune.txt" | median)
+	printf 'CPU per I/O at rand_read_4k_qd32 (median): fio %.2f us, fstune %.2f us, ratio %.2f\n' "$fc" "$sc" \
+		"$(awk -v a="$sc" -v b="$fc" 'BEGIN {print (b > 0 ? a / b : 0)}')"
+fi

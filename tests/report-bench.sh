@@ -1,0 +1,154 @@
+#!/bin/bash
+# `fstune report` with benchmarks: --bench quick on a loop-mounted ext4 (direct I/O) puts bench.* into
+# the report's facts, the "what was measured" lines name only real tests, the parameters used are shown,
+# and a rule that needs a bench key is evaluated (with --bench none it is listed as not evaluated). The
+# default is quick on a writable directory and none with --facts, on a read-only mount (with a note) and
+# under --sysroot. The workload flags join report: a preset gives source "preset", an override "user";
+# --sample with --facts is a usage error. SIGINT mid-benchmark ends the run by the signal (130) and
+# leaves no scratch directory.
+. "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
+. "$FSTUNE_SRCDIR/tests/bench/lib.sh"
+private_mount_ns "$@"
+require_loop
+require_cmd mkfs.ext4 jq timeout
+
+# Short runs (make check): the span floor is lowered by FSTUNE_TEST_SCALE, set by the harness.
+SHORT=(--runtime 0.3 --warmup 0.1 --busy-check 0.2 --size 32M)
+QUICK="rand_read_4k_qd1 rand_read_4k_qd32 seq_read_1m seq_write_1m fsync_4k_overwrite"
+export FSTUNE_RULES_PATH=
+R=("$FSTUNE" report --no-system-rules --rules-dir "$TMP/rules")
+
+# A rule that cannot run without a measurement.
+mkdir "$TMP/rules"
+cat >"$TMP/rules/needs_bench.lua" <<'EOF'
+return {
+	id = "needs_bench",
+	title = "needs a benchmark (report tests)",
+	description = "Reports the measured QD1 random read rate, so that the tests see a rule that needs bench keys.",
+	sources = {"tests/report-bench.sh"},
+	settings = {},
+	needs = {"bench.rand_read_4k_qd1.iops"},
+	check = function(facts)
+		return {{name = "measured", severity = "info", confidence = 1,
+			title = "a measured rate", rationale = string.format("%.0f IOPS.", facts.bench.rand_read_4k_qd1.iops),
+			evidence = {"bench.rand_read_4k_qd1.iops"}}}
+	end,
+	tests = {{name = "measured", facts = {bench = {rand_read_4k_qd1 = {iops = 100}}}, expect = {"measured"}}},
+}
+EOF
+
+make_image "$TMP/img" 128M
+dev=$(attach_loop "$TMP/img" --sector-size 4096)
+mkfs.ext4 -q -F "$dev"
+mnt=$(mount_tmp "$dev")
+
+# --bench quick: the quick suite's results are facts of the report, and the rule that needs them runs.
+run_status 0 "${R[@]}" --bench quick --json "${SHORT[@]}" "$mnt"
+cp "$TMP/out" "$TMP/q.json"
+assert_eq "$(jq -r '[.facts.bench | keys[] | select(. != "parameters" and . != "busy_check")] | join(" ")' "$TMP/q.json" | tr ' ' '\n' | sort | tr '\n' ' ')" \
+	"$(echo $QUICK | tr ' ' '\n' | sort | tr '\n' ' ')" "bench tests in the report"
+jq .facts "$TMP/q.json" >"$TMP/facts.json"
+for t in $QUICK; do
+	bench_assert_consistent "$TMP/facts.json" "$t" 0.3
+	assert_eq "$(jq -r --arg t "$t" '.facts.bench[$t].direct' "$TMP/q.json")" yes "$t direct"
+done
+assert_eq "$(jq -r '.facts.sources["bench.rand_read_4k_qd1.iops"]' "$TMP/q.json")" bench "source of a bench fact"
+assert_eq "$(jq -r '.facts.bench.parameters.suite' "$TMP/q.json")" quick "parameters used: suite"
+assert_eq "$(jq -r '.facts.bench.parameters.span_bytes' "$TMP/q.json")" $((32 << 20)) "parameters used: span"
+assert_eq "$(jq -r '[.recommendations[] | select(.id == "needs_bench.measured")] | length' "$TMP/q.json")" 1 \
+	"the rule needing bench facts was not evaluated"
+jq -e '[.not_evaluated[] | select(.rule == "needs_bench")] | length == 0' "$TMP/q.json" >/dev/null ||
+	fail "needs_bench listed as not evaluated after --bench quick"
+bench_no_scratch "$mnt"
+
+# The text report: "Measured" names the tests that ran, in the suite's order, and nothing else.
+run_status 0 "${R[@]}" --bench quick "${SHORT[@]}" "$mnt"
+measured=$(sed -n '/^  Measured /,/^  [A-Z]/p' "$TMP/out" | sed '$d' | sed 's/^  Measured //; s/^ *//' | tr -s '\n' ' ')
+case $measured in
+"rand_read_4k_qd1, rand_read_4k_qd32, seq_read_1m, seq_write_1m, fsync_4k_overwrite ${dev#/dev/} was "*) ;;
+*) fail "text: Measured is '$measured'" ;;
+esac
+grep -q "^  Parameters  suite quick, runtime_s 300 ms" "$TMP/out" || fail "text: no parameters used: $(cat "$TMP/out")"
+! grep -q "^  Measured .*\(parameters\|busy_check\)" "$TMP/out" || fail "text: Measured lists non-tests"
+bench_no_scratch "$mnt"
+
+# --bench none: the rule is not evaluated, and the report says why.
+run_status 0 "${R[@]}" --bench none --json "$mnt"
+jq -e '.facts.bench == null' "$TMP/out" >/dev/null || fail "--bench none measured something"
+jq -r '.not_evaluated[] | select(.rule == "needs_bench") | .reason' "$TMP/out" | grep -q "bench.rand_read_4k_qd1.iops" ||
+	fail "needs_bench not listed as not evaluated with --bench none"
+
+# The default: quick on a writable mounted filesystem (a benchmark parameter alone keeps it quick) ...
+run_status 0 "${R[@]}" --json --runtime 0.3 --warmup 0.1 --busy-check 0 --size 32M "$mnt"
+jq -e '.facts.bench.rand_read_4k_qd1.iops > 0' "$TMP/out" >/dev/null || fail "default on a writable directory: no benchmarks"
+# ... none with --facts (the golden reports depend on it) ...
+run_status 0 "${R[@]}" --json --facts "$TMP/facts.json"
+assert_eq "$(jq -r '[.recommendations[] | select(.id == "needs_bench.measured")] | length' "$TMP/out")" 1 \
+	"saved bench facts are evaluated again"
+run_status 0 "${R[@]}" --facts "$TMP/facts.json"
+grep -q "^  Measured    rand_read_4k_qd1, rand_read_4k_qd32" "$TMP/out" || fail "--facts: measured tests not shown"
+grep -q "^  Parameters  suite quick" "$TMP/out" || fail "--facts: parameters used not shown"
+# ... none on a read-only mount, with a note; --bench quick there is refused (4) and the report written.
+mount -o remount,ro "$mnt"
+run_status 0 "${R[@]}" --json "$mnt"
+jq -e '.facts.bench == null' "$TMP/out" >/dev/null || fail "read-only mount: benchmarks ran by default"
+grep -q "note: .*read-only" "$TMP/err" || fail "read-only mount: no note: $(cat "$TMP/err")"
+run_status 0 "${R[@]}" --quiet --json "$mnt"
+[ ! -s "$TMP/err" ] || fail "--quiet printed: $(cat "$TMP/err")"
+run_status 4 "${R[@]}" --bench quick "${SHORT[@]}" "$mnt"
+grep -q "^  Measured    nothing: the benchmarks were refused" "$TMP/out" || fail "refusal not in the report"
+mount -o remount,rw "$mnt"
+# ... none under --sysroot, where --bench quick is a usage error.
+NVME="$FSTUNE_SRCDIR/tests/fixtures/sysroot/simple-nvme"
+run_status 0 "${R[@]}" --json --sysroot "$NVME" nvme0n1
+jq -e '.facts.bench == null' "$TMP/out" >/dev/null || fail "--sysroot: benchmarks ran"
+run_status 2 "${R[@]}" --bench quick --sysroot "$NVME" nvme0n1
+# Usage errors: benchmarks or their parameters with --facts, parameters with --bench none.
+run_status 2 "${R[@]}" --bench quick --facts "$TMP/facts.json"
+run_status 2 "${R[@]}" --runtime 1 --facts "$TMP/facts.json"
+run_status 2 "${R[@]}" --bench none --runtime 1 "$mnt"
+run_status 2 "${R[@]}" --bench fastest "$mnt"
+grep -q "none, quick or full" "$TMP/err" || fail "--bench fastest: no clear message"
+
+# The workload flags: a preset (source preset) and an override (source user), on a TARGET and on facts.
+run_status 0 "${R[@]}" --bench none --json --workload smallfiles --files 5000 "$mnt"
+assert_eq "$(jq -r .facts.workload.profile "$TMP/out")" smallfiles "workload.profile"
+assert_eq "$(jq -r '.facts.sources["workload.profile"]' "$TMP/out")" preset "source of the preset"
+assert_eq "$(jq -r .facts.workload.files_total "$TMP/out")" 5000 "workload.files_total override"
+assert_eq "$(jq -r '.facts.sources["workload.files_total"]' "$TMP/out")" user "source of the override"
+H="$FSTUNE_SRCDIR/tests/facts/healthy-default.json"
+run_status 0 "${R[@]}" --json --facts "$H" --workload smallfiles --files-per-dir 50
+assert_eq "$(jq -r '.facts.workload.profile + " " + .facts.sources["workload.profile"]' "$TMP/out")" \
+	"smallfiles preset" "--facts + --workload"
+assert_eq "$(jq -r '(.facts.workload.files_per_dir | tostring) + " " + .facts.sources["workload.files_per_dir"]' "$TMP/out")" \
+	"50 user" "--facts + --files-per-dir"
+run_status 0 "${R[@]}" --json --facts "$H"
+assert_eq "$(jq -c .facts.workload "$TMP/out")" "$(jq -c .workload "$H")" "--facts alone: the workload is the file's"
+run_status 2 "${R[@]}" --facts "$H" --sample "$mnt"
+grep -q -- "--sample" "$TMP/err" || fail "--sample with --facts: no clear message"
+run_status 2 "${R[@]}" --facts "$H" --observe 1
+run_status 2 "${R[@]}" --bench none --workload nosuch "$mnt"
+
+# SIGINT during the benchmarks: the run ends by the signal, with nothing left and nothing printed. The
+# first run has no benchmark option at all, so that its scratch directory also shows that the default
+# on a writable filesystem is quick.
+sigint_run() {
+	"${R[@]}" "$@" --json "$mnt" >"$TMP/sig.out" 2>"$TMP/sig.err" &
+	pid=$!
+	for _ in $(seq 200); do
+		[ -n "$(find "$mnt" -maxdepth 1 -name '.fstune-bench.*')" ] && break
+		sleep 0.05
+	done
+	[ -n "$(find "$mnt" -maxdepth 1 -name '.fstune-bench.*')" ] || fail "$*: no scratch directory appeared"
+	sleep 0.3
+	kill -INT "$pid"
+	timeout 20 tail --pid="$pid" -f /dev/null || fail "SIGINT: still running after 20 s"
+	st=0
+	wait "$pid" || st=$?
+	assert_eq "$st" 130 "exit status after SIGINT ($*)"
+	bench_no_scratch "$mnt"
+	[ ! -s "$TMP/sig.out" ] || fail "SIGINT: a report was printed: $(head -c 300 "$TMP/sig.out")"
+}
+sigint_run
+sigint_run --bench quick --runtime 60 --warmup 0 --busy-check 0 --size 16M
+echo "report with benchmarks and workload flags works"

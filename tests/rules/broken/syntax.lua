@@ -1,0 +1,4 @@
+-- Broken on line 3.
+return {
+  id = "broken" "oops",
+}

@@ -1,0 +1,2 @@
+-- expect: error must return a table
+return "rules"

@@ -1,0 +1,324 @@
+/* Unit tests of the setting table: shell quoting, value validation, command building and the
+ * merge of mkfs specs into one command per filesystem. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/internal.h"
+#include "rules/settings.h"
+
+static int failures;
+
+#define EXPECT_STR(got, want)                                                              \
+	do {                                                                               \
+		const char *g_ = (got), *w_ = (want);                                      \
+		if (!g_ || strcmp(g_, w_)) {                                               \
+			fprintf(stderr, "%s:%d: got [%s], want [%s]\n", __FILE__, __LINE__, \
+				g_ ? g_ : "(null)", w_);                                   \
+			failures++;                                                        \
+		}                                                                          \
+	} while (0)
+#define EXPECT(cond)                                                                    \
+	do {                                                                            \
+		if (!(cond)) {                                                          \
+			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond);      \
+			failures++;                                                     \
+		}                                                                       \
+	} while (0)
+
+static void test_quote(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"mq-deadline", "mq-deadline"},
+		{"/dev/sda1", "/dev/sda1"},
+		{"write through", "'write through'"},
+		{"", "''"},
+		{"a'b", "'a'\\''b'"},
+		{"$(touch x);`id`", "'$(touch x);`id`'"},
+		{"x\ny", "'x\ny'"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *q = rules_shell_quote(cases[i].in);
+
+		EXPECT_STR(q, cases[i].out);
+		free(q);
+	}
+}
+
+static bool valid(const char *setting, json_t *v)
+{
+	char msg[256];
+	bool ok = settings_check_value(settings_find(setting), v, true, msg, sizeof(msg));
+
+	json_decref(v);
+	return ok;
+}
+
+static void test_values(void)
+{
+	size_t n;
+	const struct setting *all = settings_all(&n);
+
+	EXPECT(n >= 40);
+	for (size_t i = 0; i < n; i++) {
+		EXPECT(all[i].build != NULL);
+		EXPECT(all[i].help && *all[i].help);
+		EXPECT(settings_find(all[i].name) == &all[i]);
+	}
+	EXPECT(valid("sysctl.vm.dirty_ratio", json_integer(20)));
+	EXPECT(!valid("sysctl.vm.dirty_ratio", json_integer(101)));
+	EXPECT(!valid("sysctl.vm.dirty_ratio", json_integer(-1)));
+	EXPECT(!valid("sysctl.vm.dirty_ratio", json_string("20")));
+	EXPECT(valid("sysctl.vm.dirty_ratio", json_real(20.0)));
+	EXPECT(!valid("sysctl.vm.dirty_ratio", json_real(20.5)));
+	EXPECT(valid("mkfs.block_size", json_integer(4096)));
+	EXPECT(!valid("mkfs.block_size", json_integer(3000)));
+	EXPECT(!valid("mkfs.block_size", json_integer(131072)));
+	EXPECT(valid("queue.scheduler", json_string("mq-deadline")));
+	EXPECT(!valid("queue.scheduler", json_string("cfq")));
+	EXPECT(!valid("queue.scheduler", json_string("none; reboot")));
+	EXPECT(valid("mkfs.features", json_pack("[s,s]", "inline_data", "^has_journal")));
+	EXPECT(!valid("mkfs.features", json_pack("[s]", "a,b")));
+	EXPECT(!valid("mkfs.features", json_array()));
+	EXPECT(!valid("mkfs.label", json_string("seventeen bytes!!")));
+	EXPECT(!valid("mkfs.label", json_string("tab\there")));
+	EXPECT(valid("fs.reserved_percent", json_real(0.5)));
+	EXPECT(!valid("fs.feature.dir_index", json_integer(1)));
+	EXPECT(settings_find("sysctl.vm.bogus") == NULL);
+}
+
+/* Builds one recommendation's commands on facts given as JSON text. */
+static struct setting_ctx build(const char *setting, json_t *value, json_t *current, const char *facts_json,
+				bool *ok)
+{
+	struct fst_error err = FST_ERROR_INIT;
+	struct facts *f = facts_from_json(facts_json, strlen(facts_json), "test", &err);
+	struct setting_ctx c = {0};
+
+	c.facts = f;
+	c.value = value;
+	c.current = current;
+	c.fs = facts_get_string(f, "fs.type");
+	c.apply = json_array();
+	c.revert = json_array();
+	*ok = f && settings_build(settings_find(setting), &c);
+	facts_free(f);
+	c.facts = NULL;
+	c.fs = NULL;
+	return c;
+}
+
+static void ctx_free(struct setting_ctx *c)
+{
+	json_decref(c->apply);
+	json_decref(c->revert);
+	json_decref(c->persistent);
+	json_decref(c->mkfs);
+	json_decref((json_t *)c->value);
+	json_decref((json_t *)c->current);
+}
+
+static const char *cmd(const json_t *arr, size_t i)
+{
+	return json_string_value(json_array_get(arr, i));
+}
+
+static void test_build(void)
+{
+	bool ok;
+	struct setting_ctx c;
+
+	c = build("sysctl.vm.dirty_bytes", json_integer(536870912), json_integer(0),
+		  "{\"vm\": {\"dirty_ratio\": 20, \"dirty_bytes\": 0}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "sysctl -w vm.dirty_bytes=536870912");
+	EXPECT_STR(cmd(c.revert, 0), "sysctl -w vm.dirty_ratio=20");
+	EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")), "vm.dirty_bytes = 536870912");
+	ctx_free(&c);
+
+	c = build("device.write_cache", json_string("write through"), json_string("write back"),
+		  "{\"device\": {\"disk\": \"sda\"}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "echo 'write through' > /sys/block/sda/queue/write_cache");
+	EXPECT_STR(cmd(c.revert, 0), "echo 'write back' > /sys/block/sda/queue/write_cache");
+	EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")),
+		   "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"sda\", "
+		   "ATTR{queue/write_cache}=\"write through\"");
+	ctx_free(&c);
+
+	/* A device name that would walk out of /sys/block is refused. */
+	c = build("queue.scheduler", json_string("none"), NULL, "{\"device\": {\"disk\": \"../../etc\"}}", &ok);
+	EXPECT(!ok);
+	ctx_free(&c);
+
+	c = build("mount.option.noatime", json_true(), json_false(),
+		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv/a b;touch x\"}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "mount -o remount,noatime '/srv/a b;touch x'");
+	EXPECT_STR(cmd(c.revert, 0), "mount -o remount,relatime '/srv/a b;touch x'");
+	ctx_free(&c);
+
+	c = build("fs.feature.dir_index", json_true(), json_false(),
+		  "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext3\"}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "tune2fs -O dir_index /dev/sdb1");
+	EXPECT_STR(cmd(c.apply, 1), "e2fsck -fD /dev/sdb1");
+	EXPECT_STR(cmd(c.revert, 0), "tune2fs -O ^dir_index /dev/sdb1");
+	ctx_free(&c);
+
+	c = build("mkfs.label", json_string("$(touch x)'"), NULL, "{\"fs\": {\"type\": \"ext4\"}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "mkfs.ext4 -L '$(touch x)'\\''' \"${DEVICE:?}\"");
+	ctx_free(&c);
+
+	c = build("mkfs.inode_ratio", json_integer(4096), NULL, "{\"fs\": {\"type\": \"xfs\"}}", &ok);
+	EXPECT(!ok);
+	ctx_free(&c);
+}
+
+/* The settings added for the rules that used to write their command in the rationale. */
+static void test_build_added(void)
+{
+	bool ok;
+	struct setting_ctx c;
+
+	c = build("fs.stripe_width", json_integer(768), json_integer(384),
+		  "{\"device\": {\"path\": \"/dev/md0\"}, \"fs\": {\"type\": \"ext4\"}}", &ok);
+	EXPECT(ok);
+	EXPECT(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 1);
+	EXPECT_STR(cmd(c.apply, 0), "tune2fs -E stripe_width=768 /dev/md0");
+	EXPECT_STR(cmd(c.revert, 0), "tune2fs -E stripe_width=384 /dev/md0");
+	EXPECT(c.persistent == NULL);
+	ctx_free(&c);
+
+	c = build("fs.stride", json_integer(128), json_integer(0),
+		  "{\"device\": {\"path\": \"/dev/disk/by-id/a b\"}, \"fs\": {\"type\": \"ext3\"}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "tune2fs -E stride=128 '/dev/disk/by-id/a b'");
+	EXPECT_STR(cmd(c.revert, 0), "tune2fs -E stride=0 '/dev/disk/by-id/a b'");
+	ctx_free(&c);
+
+	/* No device path in the facts: the admin names it; no current value: nothing to revert. */
+	c = build("fs.stripe_width", json_integer(0), NULL, "{\"fs\": {\"type\": \"ext4\"}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "tune2fs -E stripe_width=0 \"${DEVICE:?}\"");
+	EXPECT(json_array_size(c.revert) == 0);
+	ctx_free(&c);
+
+	c = build("fs.stride", json_integer(16), NULL, "{\"fs\": {\"type\": \"xfs\"}}", &ok);
+	EXPECT(!ok);
+	ctx_free(&c);
+
+	EXPECT(valid("fs.stride", json_integer(0)));
+	EXPECT(valid("fs.stride", json_integer(65535)));
+	EXPECT(!valid("fs.stride", json_integer(65536)));
+	EXPECT(!valid("fs.stripe_width", json_integer(-1)));
+
+	/* kern.nbuf = 0: delete the loader.conf line; the revert puts the old override back. */
+	c = build("freebsd.kern.nbuf", json_integer(0), json_integer(4096), "{}", &ok);
+	EXPECT(ok);
+	EXPECT(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 2);
+	EXPECT_STR(cmd(c.apply, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
+	EXPECT_STR(cmd(c.revert, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
+	EXPECT_STR(cmd(c.revert, 1), "echo 'kern.nbuf=\"4096\"' >> /boot/loader.conf");
+	EXPECT(c.persistent == NULL);
+	ctx_free(&c);
+
+	c = build("freebsd.kern.nbuf", json_integer(0), NULL, "{}", &ok);
+	EXPECT(ok);
+	EXPECT(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 0);
+	ctx_free(&c);
+
+	/* A Lua float 0.0 is the same request. */
+	c = build("freebsd.kern.nbuf", json_real(0.0), NULL, "{}", &ok);
+	EXPECT(ok);
+	EXPECT(json_array_size(c.apply) == 1 && c.persistent == NULL);
+	ctx_free(&c);
+
+	/* A value: a loader.conf line, nothing to run now; the revert restores the old override. */
+	c = build("freebsd.kern.nbuf", json_integer(20000), json_integer(8192), "{}", &ok);
+	EXPECT(ok);
+	EXPECT(json_array_size(c.apply) == 0);
+	EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")), "kern.nbuf=\"20000\"");
+	EXPECT_STR(json_string_value(json_object_get(c.persistent, "path")), "/boot/loader.conf");
+	EXPECT_STR(cmd(c.revert, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
+	EXPECT_STR(cmd(c.revert, 1), "echo 'kern.nbuf=\"8192\"' >> /boot/loader.conf");
+	ctx_free(&c);
+
+	/* An auto-sized kernel (current 0): the revert only removes the line again. */
+	c = build("freebsd.kern.nbuf", json_integer(20000), json_integer(0), "{}", &ok);
+	EXPECT(ok);
+	EXPECT(json_array_size(c.revert) == 1);
+	ctx_free(&c);
+
+	EXPECT(valid("freebsd.kern.nbuf", json_integer(0)));
+	EXPECT(valid("freebsd.kern.nbuf", json_integer(1024)));
+	EXPECT(!valid("freebsd.kern.nbuf", json_integer(1)));
+	EXPECT(!valid("freebsd.kern.nbuf", json_integer(1023)));
+	EXPECT(!valid("freebsd.kern.nbuf", json_integer(-1)));
+
+	c = build("freebsd.vfs.vmiodirenable", json_true(), json_false(), "{}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "sysctl vfs.vmiodirenable=1");
+	EXPECT_STR(cmd(c.revert, 0), "sysctl vfs.vmiodirenable=0");
+	EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")), "vfs.vmiodirenable=1");
+	EXPECT_STR(json_string_value(json_object_get(c.persistent, "path")), "/etc/sysctl.conf");
+	ctx_free(&c);
+	EXPECT(!valid("freebsd.vfs.vmiodirenable", json_integer(1)));
+}
+
+static void test_merge(void)
+{
+	const char *recs_json =
+		"[{\"id\": \"a.stride\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-E\", \"stride=16\"]}},"
+		" {\"id\": \"a.width\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-E\", \"stripe_width=64\"]}},"
+		" {\"id\": \"b.bs\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-b\", \"1024\"]}},"
+		" {\"id\": \"b.bs2\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-b\", \"4096\"]}},"
+		" {\"id\": \"c.feat\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-O\", \"inline_data\"]}},"
+		" {\"id\": \"c.big\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-O\", \"bigalloc\", \"-C\", \"65536\"]}},"
+		" {\"id\": \"x.su\", \"mkfs\": {\"fs\": \"xfs\", \"args\": [\"-d\", \"su=65536\"]}},"
+		" {\"id\": \"x.sw\", \"mkfs\": {\"fs\": \"xfs\", \"args\": [\"-d\", \"sw=4\"]}},"
+		" {\"id\": \"n.none\"}]";
+	json_t *recs = json_loads(recs_json, 0, NULL), *m;
+	struct fst_error err = FST_ERROR_INIT;
+	const char *fj = "{\"device\": {\"path\": \"/dev/md0\"}}";
+	struct facts *f = facts_from_json(fj, strlen(fj), "t", &err);
+
+	m = rules_merge_mkfs(recs, f);
+	EXPECT(json_array_size(m) == 2);
+	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
+		   "mkfs.ext4 -E stride=16,stripe_width=64 -b 4096 -O inline_data,bigalloc -C 65536 /dev/md0");
+	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
+		   "mkfs.xfs -d su=65536,sw=4 /dev/md0");
+	EXPECT(json_array_size(json_object_get(json_array_get(m, 0), "from")) == 6);
+	json_decref(m);
+	json_decref(recs);
+	facts_free(f);
+}
+
+static void test_strip(void)
+{
+	char s[] = "a\x1b[31mb\tc\r\nd\x7f\xc2\x9b" "e\xc3\xa9";
+	size_t n = rules_strip_controls(s, strlen(s));
+
+	EXPECT_STR(s, "a[31mb\tc\nde\xc3\xa9");
+	EXPECT(n == strlen("a[31mb\tc\nde\xc3\xa9"));
+}
+
+int main(void)
+{
+	test_quote();
+	test_values();
+	test_build();
+	test_build_added();
+	test_merge();
+	test_strip();
+	if (failures)
+		fprintf(stderr, "%d failure(s)\n", failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,95 @@
+#!/bin/bash
+# `?` on every screen lists every key that screen handles: the keys are read from the keymap tables
+# in app/ui/*.c (the same tables that drive the dispatch) and each must appear in the help's key
+# column. Runs on hand-written facts, so it needs tmux but not root.
+. "$FSTUNE_SRCDIR/tests/lib/common.sh"
+. "$FSTUNE_SRCDIR/tests/lib/tmux.sh"
+. "$FSTUNE_SRCDIR/tests/ui-lib.sh"
+require_tmux
+
+# The display names of the key codes used in the tables (keymap.c's ui_key_name).
+key_name() {
+	case "$1" in
+	KEY_UP) echo Up ;; KEY_DOWN) echo Down ;; KEY_LEFT) echo Left ;; KEY_RIGHT) echo Right ;;
+	KEY_PPAGE) echo PgUp ;; KEY_NPAGE) echo PgDn ;; KEY_HOME) echo Home ;; KEY_END) echo End ;;
+	KEY_ENTER | "'\\r'" | "'\\n'") echo Enter ;; KEY_BACKSPACE | 127) echo Backspace ;;
+	KEY_DC) echo Delete ;; KEY_BTAB) echo Shift-Tab ;; "'\\t'") echo Tab ;; 27 | KEY_ESC) echo Esc ;;
+	"KEY_F(1)") echo F1 ;; "' '") echo Space ;; 1) echo Ctrl-A ;; 5) echo Ctrl-E ;; 8) echo Ctrl-H ;;
+	21) echo Ctrl-U ;; "'"?"'") echo "${1:1:1}" ;;
+	*) fail "ui-keys.sh does not know the key code '$1': add it to key_name" ;;
+	esac
+}
+
+# keys_of FILE TABLE: the display names of the keys in `static const struct ui_key TABLE[]`.
+keys_of() {
+	local file=$FSTUNE_SRCDIR/app/ui/$1 table=$2 code
+	awk -v t="$table" '
+		$0 ~ "struct ui_key " t "\\[\\] = \\{" { on = 1; next }
+		on && /^};/ { exit }
+		on && /^\t\{/ { sub(/^\t\{/, ""); sub(/, .*/, ""); print }
+	' "$file" | while IFS= read -r code; do
+		[ "$code" = 0 ] || key_name "$code"
+	done | sort -u
+}
+
+# help_keys: the key names in the help overlay's key column (the text before the description).
+help_keys() {
+	tmux_capture | sed -n 's/^.\{0,4\}│   \(.\{18\}\) .*/\1/p; s/^.\{0,4\}|   \(.\{18\}\) .*/\1/p' |
+		tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^$' | sort -u
+}
+
+# check_help SCREEN_TITLE FILE TABLE: opens the help (with KEY), compares, closes it.
+check_help() {
+	local what=$1 file=$2 table=$3 open=${4:-?} k missing=""
+	tmux_keys "$open"
+	tmux_wait "Everywhere"
+	help_keys >"$TMP/help.keys"
+	{ keys_of "$file" "$table"; keys_of keymap.c "${5:-ui_global_keys}"; } >"$TMP/want.keys"
+	while IFS= read -r k; do
+		grep -qxF -- "$k" "$TMP/help.keys" || missing+=" $k"
+	done <"$TMP/want.keys"
+	[ -z "$missing" ] || { _tmux_dump; fail "$what: the help does not list:$missing"; }
+	# The help's own keys are in its bottom edge, from its table.
+	keys_of loop.c help_keys >"$TMP/want.keys"
+	while IFS= read -r k; do
+		tmux_capture | tail -n 2 | grep -qF -- "$k" || fail "$what: the help's edge lacks its key $k"
+	done <"$TMP/want.keys"
+	tmux_keys Escape
+	tmux_wait_gone "Everywhere"
+}
+
+cat >"$TMP/facts.json" <<'JSON'
+{"schema": "fstune.facts/1",
+ "device": {"name": "sdb", "transport": "sata", "rotational": true},
+ "fs": {"type": "ext4", "block_size": 2048, "features": ["has_journal", "extent"]}}
+JSON
+tmux_start 80 24 "$FSTUNE" --no-system-rules --facts "$TMP/facts.json"
+tmux_wait "Target:"
+check_help Target scr_target.c target_keys
+tmux_keys Enter
+tmux_wait "Workload:"
+check_help Workload scr_workload.c workload_keys
+tmux_keys Enter
+tmux_wait "Detected:"
+check_help Detected scr_detected.c detected_keys
+tmux_keys Enter
+tmux_wait "Advice:"
+check_help Advice scr_advice.c advice_keys
+tmux_keys Enter
+tmux_wait "Rule:"
+check_help Detail scr_detail.c detail_keys
+tmux_keys Escape
+tmux_wait "Advice:"
+tmux_keys s
+tmux_wait "Save:"
+check_help Save scr_save.c save_keys
+tmux_keys Enter
+tmux_wait "Save the report as"
+# In the prompt every printable key is text: F1 opens the help, and `?` is typed.
+check_help Prompt scr_prompt.c prompt_keys F1 ui_text_global_keys
+tmux_keys Escape
+tmux_wait "cancelled"
+tmux_keys q
+assert_eq "$(tmux_wait_exit)" 0 "exit status after q"
+tmux_assert_stty_same
+ui_assert_no_sanitizer_report
