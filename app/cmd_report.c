@@ -2,7 +2,6 @@
  * benchmark step, evaluate the rules, and write the report in text, Markdown or JSON. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,18 +62,7 @@ struct report_args {
 	bool is_strict;
 };
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fstune: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'fstune report --help' for the options.\n", stderr);
-	return FST_EXIT_USAGE;
-}
+#define usage_error(...) cli_usage_error("report", __VA_ARGS__)
 
 static int parse_bench(struct report_args *a, const char *arg)
 {

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The file benchmarks (smallfile, smallfile_fsync, metadata, tree) on small parameters: the counts agree
 # with each other and with Postmark 1.53's (a known answer), nothing is left in the target directory,
-# a bad FSTUNE_SMALLFILE is a usage error, and SIGINT/SIGTERM mid-test end the run cleanly (130, 143).
+# the text and Markdown tables show each test's numbers (no nan), a bad FSTUNE_SMALLFILE is a usage
+# error, and SIGINT/SIGTERM mid-test end the run cleanly (130, 143).
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 . "$FSTUNE_SRCDIR/tests/bench/lib.sh"
 require_cmd jq timeout
@@ -57,6 +58,22 @@ jq_true '.bench.tree | .files > 0 and .files <= 300 and .directories == ((.files
 jq_true '.bench.tree | .bytes >= 100 * .files and .bytes <= 3000 * .files and .file_size_mean_bytes == (.bytes / .files | floor)' \
 	"tree: sizes outside the workload's range" '.bench.tree'
 jq_true '.bench.tree | .cache == "warm" and .write_s > 0 and .read_s > 0' "tree: times" '.bench.tree'
+
+# ---- the table: the file tests' own block (no I/O block, no nan), each row with its numbers ----
+N='[1-9][0-9]*'
+rows=("smallfile $N $N $N - $N $N $N -" "smallfile_fsync $N $N $N - $N $N $N -"
+	"metadata - $N - $N - $N $N warm" "tree - $N $N - - - $N warm")
+for fmt in text markdown; do
+	run_status 0 "$FSTUNE" bench --tests smallfile,smallfile_fsync,metadata,tree --runtime 0.2 --busy-check 0 \
+		--files 100 --files-per-dir 20 --file-size 100-3000 --format "$fmt" "$d"
+	! grep -qiw 'nan\|IOPS' "$TMP/out" || fail "$fmt: nan or an I/O block: $(cat "$TMP/out")"
+	for r in "test tps create/s read/s stat/s append/s delete/s files cache" "${rows[@]}"; do
+		re="^${r// / +}\$"
+		[ "$fmt" = text ] || re="^\\| ${r// / \\| } \\|\$"
+		grep -Eq "$re" "$TMP/out" || fail "$fmt: no row '$r': $(cat "$TMP/out")"
+	done
+done
+nothing_left "the table"
 
 # ---- Postmark 1.53's own answer: `set seed 42`, defaults otherwise (500 files of 500..9999 bytes,
 # 500 transactions) gives 764 created, 243 read, 257 appended, 236 deleted in transactions, 528 left
