@@ -29,6 +29,20 @@ static char *key(const struct file_run *r, const char *leaf)
 	return xasprintf("bench.%s.%s", r->def->name, leaf);
 }
 
+bool file_is_skipped_by_engine(const struct bench_ctx *ctx, const struct bench_test_def *def,
+			       struct facts *f)
+{
+	char *k;
+
+	if (ctx->cfg->engine != BENCH_ENGINE_NULL)
+		return false;
+	k = xasprintf("bench.%s", def->name);
+	facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE,
+			      "the null engine does no I/O; file tests need a filesystem");
+	free(k);
+	return true;
+}
+
 int file_run_begin(struct file_run *r, struct bench_ctx *ctx, const struct bench_test_def *def,
 		   struct facts *f)
 {

@@ -32,6 +32,11 @@ struct file_space {
 	uint64_t inodes;
 };
 
+/* The null engine does no I/O, so a file test has nothing to measure: marks bench.<test> not
+ * applicable and returns true. */
+bool file_is_skipped_by_engine(const struct bench_ctx *ctx, const struct bench_test_def *def,
+			       struct facts *f);
+
 /* Creates <scratch>/<def->name> and opens it. FST_EXIT_OK, or FST_EXIT_PARTIAL with the test marked
  * failed. */
 int file_run_begin(struct file_run *r, struct bench_ctx *ctx, const struct bench_test_def *def,

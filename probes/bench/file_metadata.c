@@ -74,14 +74,8 @@ int bench_file_metadata_run(struct bench_ctx *ctx, const struct bench_test_def *
 	char name[NAME_LEN];
 	int status;
 
-	if (ctx->cfg->engine == BENCH_ENGINE_NULL) {
-		char *k = xasprintf("bench.%s", def->name);
-
-		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "the null engine does no I/O; file tests "
-				      "need a filesystem");
-		free(k);
+	if (file_is_skipped_by_engine(ctx, def, f))
 		return FST_EXIT_OK;
-	}
 	if ((status = file_run_begin(&r, ctx, def, f)) != FST_EXIT_OK)
 		return status;
 	memset(&m, 0, sizeof m);

@@ -605,14 +605,8 @@ static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def
 		free(k);
 		return FST_EXIT_USAGE;
 	}
-	if (ctx->cfg->engine == BENCH_ENGINE_NULL) {
-		char *k = xasprintf("bench.%s", def->name);
-
-		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "the null engine does no I/O; file tests "
-				      "need a filesystem");
-		free(k);
+	if (file_is_skipped_by_engine(ctx, def, f))
 		return FST_EXIT_OK;
-	}
 	if ((status = file_run_begin(&r, ctx, def, f)) != FST_EXIT_OK)
 		return status;
 	m.r = &r;

@@ -190,14 +190,8 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 	uint64_t t0, t1, t2, t3, deadline, want, max_files, max_bytes, files_read = 0, bytes_read = 0;
 	int status;
 
-	if (ctx->cfg->engine == BENCH_ENGINE_NULL) {
-		char *k = xasprintf("bench.%s", def->name);
-
-		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "the null engine does no I/O; file tests "
-				      "need a filesystem");
-		free(k);
+	if (file_is_skipped_by_engine(ctx, def, f))
 		return FST_EXIT_OK;
-	}
 	if ((status = file_run_begin(&r, ctx, def, f)) != FST_EXIT_OK)
 		return status;
 	memset(&t, 0, sizeof t);
