@@ -133,20 +133,36 @@ static bool sandbox_init(struct sandbox *sb, const struct rules_limits *lim)
 	return lua_pcall(sb->L, 0, 0, 0) == LUA_OK;
 }
 
-/* {"error": {"line", "message"}} from the message on top of the stack; "path:LINE: text" messages
- * give their line. */
+/* Lua shortens a chunk name longer than LUA_IDSIZE (60 bytes) to "...tail", which would hide a long
+ * rule path from error_answer; a short fixed name keeps "rule:LINE:" parseable, and the path is
+ * known here anyway. */
+#define CHUNK_NAME "rule"
+
+/* The length of "name:" when msg starts with it, else 0. */
+static size_t location_prefix(const char *msg, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(msg, name, n) == 0 && msg[n] == ':' ? n + 1 : 0;
+}
+
+/* {"error": {"line", "message"}} from the message on top of the stack; "path:LINE: text" and
+ * "rule:LINE: text" messages give their line. */
 static json_t *error_answer(lua_State *L, const struct rule_file *rf)
 {
 	const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-	size_t plen = strlen(rf->path);
+	size_t skip;
 	long line = 0;
 
 	if (!msg)
 		msg = "error object is not a string";
-	if (!strncmp(msg, rf->path, plen) && msg[plen] == ':') {
+	skip = location_prefix(msg, rf->path);
+	if (!skip)
+		skip = location_prefix(msg, CHUNK_NAME);
+	if (skip) {
 		char *end;
 
-		line = strtol(msg + plen + 1, &end, 10);
+		line = strtol(msg + skip, &end, 10);
 		if (*end == ':') {
 			msg = end + 1;
 			while (*msg == ' ')
@@ -166,16 +182,8 @@ struct job {
 /* Loads the chunk as text only and runs it; leaves its single returned table on the stack. */
 static void run_chunk(lua_State *L, const struct rule_file *rf)
 {
-	char *chunkname = malloc(strlen(rf->path) + 2);
-
-	if (!chunkname)
-		luaL_error(L, "out of memory");
-	sprintf(chunkname, "@%s", rf->path);
-	if (luaL_loadbufferx(L, rf->text, rf->len, chunkname, "t") != LUA_OK) {
-		free(chunkname);
+	if (luaL_loadbufferx(L, rf->text, rf->len, "=" CHUNK_NAME, "t") != LUA_OK)
 		lua_error(L);
-	}
-	free(chunkname);
 	lua_call(L, 0, 1);
 	if (!lua_istable(L, -1))
 		luaL_error(L, "%s:1: the file must return a table (got %s)", rf->path, luaL_typename(L, -1));

@@ -65,6 +65,12 @@ run_status 1 "$FSTUNE" rules test "$broken"
 assert_eq "$(tail -n 1 "$TMP/out")" "2 passed, 1 failed" "rules test broken"
 grep -q "^FAIL $broken/syntax.lua (load): line 3: " "$TMP/out" || fail "load failure line: $(cat "$TMP/out")"
 grep -q "^PASS $broken/ok.lua 1 ext4: ok$" "$TMP/out" || fail "the good file beside the broken one"
+# Lua shortens chunk names past 60 bytes; a long path must still give its file and line.
+long="$TMP/a-directory-name-long-enough-that-lua-would-shorten-the-path-of-a-rule"
+mkdir -p "$long"
+cp "$broken/syntax.lua" "$long/"
+run_status 1 "$FSTUNE" rules test "$long/syntax.lua"
+grep -q "^FAIL $long/syntax.lua (load): line 3: " "$TMP/out" || fail "long path: $(cat "$TMP/out")"
 run_status 0 "$FSTUNE" rules test "$broken/ok.lua"
 assert_eq "$(cat "$TMP/out")" "PASS $broken/ok.lua 1 ext4: ok
 PASS $broken/ok.lua 2 xfs: ok
