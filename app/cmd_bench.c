@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/bench_cli.h"
 #include "app/bench_table.h"
 #include "app/cli.h"
 #include "app/workload_cli.h"
@@ -86,18 +87,11 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 		{"full", no_argument, NULL, OPT_FULL},
 		{"fio-commands", no_argument, NULL, OPT_FIO_COMMANDS},
 	};
-	size_t n_fixed = sizeof fixed / sizeof fixed[0], i;
-	struct option *opts = xcalloc(n_fixed + bench_n_params + 1, sizeof *opts);
+	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, true);
 	char *usage = usage_text();
 	struct fst_error err = FST_ERROR_INIT;
 	int opt, status = FST_EXIT_OK;
 
-	memcpy(opts, fixed, sizeof fixed);
-	for (i = 0; i < bench_n_params; i++) {
-		opts[n_fixed + i].name = bench_params[i].name;
-		opts[n_fixed + i].has_arg = required_argument;
-		opts[n_fixed + i].val = OPT_PARAM_BASE + (int)i;
-	}
 	optind = 1;
 	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
 		int rc;
@@ -124,8 +118,8 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 				a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
 			else if (opt == OPT_FIO_COMMANDS)
 				a->fio_commands = true;
-			else if (opt >= OPT_PARAM_BASE && opt < OPT_PARAM_BASE + (int)bench_n_params) {
-				if (bench_param_set(&a->cfg, &bench_params[opt - OPT_PARAM_BASE], optarg, &err) !=
+			else if (bench_cli_param(opt, OPT_PARAM_BASE)) {
+				if (bench_param_set(&a->cfg, bench_cli_param(opt, OPT_PARAM_BASE), optarg, &err) !=
 				    FST_EXIT_OK)
 					status = usage_error("%s", err.msg);
 			} else {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/bench_cli.h"
 #include "app/cli.h"
 #include "app/report_render.h"
 #include "app/session.h"
@@ -138,9 +139,9 @@ static int parse_own(struct report_args *a, int opt)
 {
 	struct fst_error err = FST_ERROR_INIT;
 
-	if (opt >= OPT_PARAM_BASE && opt < OPT_PARAM_BASE + (int)bench_n_params) {
-		const struct bench_param *p = &bench_params[opt - OPT_PARAM_BASE];
+	const struct bench_param *p = bench_cli_param(opt, OPT_PARAM_BASE);
 
+	if (p) {
 		if (bench_param_set(&a->cfg, p, optarg, &err) != FST_EXIT_OK)
 			return usage_error("%s", err.msg);
 		if (!a->bench_param)
@@ -188,20 +189,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"strict", no_argument, NULL, OPT_STRICT},
 	};
-	size_t n_fixed = sizeof fixed / sizeof fixed[0], i, n = 0;
-	struct option *opts = xcalloc(n_fixed + bench_n_params + 1, sizeof *opts);
+	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
+	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
 	char *usage = usage_build();
 	int opt, status = FST_EXIT_OK;
 
-	memcpy(opts, fixed, sizeof fixed);
-	for (i = 0; i < bench_n_params; i++) {
-		if (bench_params[i].type == BENCH_PARAM_SUITE)
-			continue;
-		opts[n_fixed + n].name = bench_params[i].name;
-		opts[n_fixed + n].has_arg = required_argument;
-		opts[n_fixed + n].val = OPT_PARAM_BASE + (int)i;
-		n++;
-	}
 	optind = 1;
 	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
 		int rc;

@@ -31,7 +31,8 @@ bench_assert_consistent() {
 	jq -e --arg t "$t" --argjson rt "$rt" '.bench[$t].runtime_s == $rt' "$f" >/dev/null || fail "$t: runtime_s is not $rt"
 }
 
-# bench_run_consistent "TEST..." CMD...: runs a benchmark command (status 0, output in $TMP/out) until
+# bench_run_consistent "TEST..." CMD...: runs a benchmark command (status 0, output in $TMP/out: the
+# bench.* facts or a JSON report holding them) until
 # fstune's own consistency checks pass for every named test, three tries at most. The timing checks
 # (busy time at QD1, the queue held full, completions covering the window) measure the machine as
 # well as the disk: on a loaded 2-core machine running the suite in parallel a run can lose the CPU,
@@ -43,9 +44,9 @@ bench_run_consistent() {
 		run_status 0 "$@"
 		ok=1
 		for t in $tests; do
-			jq -e --arg t "$t" '.bench[$t].checks_ok == true' "$TMP/out" >/dev/null || ok=0
+			jq -e --arg t "$t" '(.bench // .facts.bench)[$t].checks_ok == true' "$TMP/out" >/dev/null || ok=0
 		done
 		[ "$ok" = 1 ] && return 0
-		echo "note: try $try: fstune's own checks failed: $(jq -c '[.bench[] | objects | .checks_failed // empty]' "$TMP/out")" >&2
+		echo "note: try $try: fstune's own checks failed: $(jq -c '[(.bench // .facts.bench)[] | objects | .checks_failed // empty]' "$TMP/out")" >&2
 	done
 }

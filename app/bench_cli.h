@@ -1,0 +1,20 @@
+/* The benchmark parameter table (bench_params[], declared once in probes/bench) as getopt options,
+ * shared by `fstune bench` and `fstune report`. */
+#ifndef FSTUNE_APP_BENCH_CLI_H
+#define FSTUNE_APP_BENCH_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fstune/bench.h"
+
+/* A new option array: the `n_fixed` entries of `fixed`, then one required-argument option per
+ * benchmark parameter (its `val` is val_base + the parameter's index; the suite parameter is left
+ * out unless `with_suite`), then the terminating zero entry. Caller frees. */
+struct option *bench_cli_options(const struct option *fixed, size_t n_fixed, int val_base,
+				 bool with_suite);
+/* The benchmark parameter that getopt result `opt` names, or NULL when it names none. */
+const struct bench_param *bench_cli_param(int opt, int val_base);
+
+#endif
