@@ -175,8 +175,8 @@ static void worker_queue(struct worker *w, struct bench_io *io)
 }
 
 /* Submits what worker_queue queued: the replacements of one reaped batch go to the kernel together,
- * all timestamped just before, so the queue is refilled at once. (fio submits one I/O per call by
- * default; its iodepth_batch_submit=N waits for N, which lets the queue drain.) 0 or -errno. */
+ * all timestamped just before, so the queue is refilled at once (as fio does with
+ * --iodepth_batch_submit=N --iodepth_batch_complete_min=1). 0 or -errno. */
 static int worker_commit(struct worker *w)
 {
 	uint64_t ts;
