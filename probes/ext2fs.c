@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fstune/debug.h"
+#include "fstune/fstype.h"
 #include "fstune/probe.h"
 #include "probes/fs_common.h"
 #include "probes/probe_util.h"
@@ -22,12 +23,6 @@ static const char *const ext_keys[] = {
 	"reserved_blocks", "reserved_bytes", "features", "stripe_unit_bytes", "stripe_width_bytes",
 	"log_size_bytes", NULL,
 };
-
-static bool is_ext(const char *type)
-{
-	return type && (strcmp(type, "ext2") == 0 || strcmp(type, "ext3") == 0 ||
-			strcmp(type, "ext4") == 0 || strcmp(type, "ext4dev") == 0);
-}
 
 /* Every feature bit set, named by libe2p (unknown bits come out as "FEATURE_I31" and the like, which
  * is still libe2p's answer and better than dropping them). */
@@ -113,7 +108,7 @@ static void ext2fs_collect(const struct probe_target *t, struct facts *f)
 
 	static bool tables_ready;
 
-	if (fs_branch_absent(f) || !is_ext(fs_type(t, f)))
+	if (fs_branch_absent(f) || !fstype_is_ext(fs_type(t, f)))
 		return;
 	if (!tables_ready) {
 		/* error_message() names libext2fs's codes only once its table is registered */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fstune/fstype.h"
 #include "fstune/units.h"
 #include "rules/sandbox.h"
 
@@ -234,6 +235,12 @@ static int f_is_power_of_two(lua_State *L)
 	return 1;
 }
 
+static int f_is_ext(lua_State *L)
+{
+	lua_pushboolean(L, lua_type(L, 1) == LUA_TSTRING && fstype_is_ext(lua_tostring(L, 1)));
+	return 1;
+}
+
 static int f_is_integer(lua_State *L)
 {
 	lua_pushboolean(L, lua_isinteger(L, 1));
@@ -344,6 +351,7 @@ void lua_host_open(lua_State *L)
 				       {"fmt_bytes", f_fmt_bytes},
 				       {"is_power_of_two", f_is_power_of_two},
 				       {"is_integer", f_is_integer},
+				       {"is_ext", f_is_ext},
 				       {"positive", f_positive},
 				       {"is_assumed", f_is_assumed},
 				       {"present", f_present},

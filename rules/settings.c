@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "fstune/fstype.h"
 #include "rules/internal.h"
 #include "rules/settings.h"
 
@@ -323,11 +324,6 @@ static void build_advice(const struct setting *s, struct setting_ctx *c)
 	(void)c;
 }
 
-static bool is_ext(const char *fs)
-{
-	return fs && (!strcmp(fs, "ext2") || !strcmp(fs, "ext3") || !strcmp(fs, "ext4"));
-}
-
 /* An ext2/3/4 extended option (-E stride=, stripe_width=). tune2fs writes it to the superblock of
  * a mounted filesystem too (tried on 6.18 with e2fsprogs 1.47.0; newer tune2fs goes through
  * EXT4_IOC_SET_TUNE_SB_PARAM, which has both), but the allocator reads it at mount: a remount
@@ -336,7 +332,7 @@ static void build_tune2fs_ext(const struct setting *s, struct setting_ctx *c)
 {
 	char *dev, *v;
 
-	if (c->fs && !is_ext(c->fs)) {
+	if (c->fs && !fstype_is_ext(c->fs)) {
 		snprintf(c->err, sizeof(c->err), "%s applies to ext2/3/4, not %.32s", s->name, c->fs);
 		return;
 	}
@@ -396,7 +392,7 @@ const char *settings_mkfs_program(const char *fs)
 
 bool settings_mkfs_flag_joins(const char *fs, const char *flag)
 {
-	if (is_ext(fs))
+	if (fstype_is_ext(fs))
 		return !strcmp(flag, "-E") || !strcmp(flag, "-O");
 	if (fs && !strcmp(fs, "xfs"))
 		return strlen(flag) == 2 && strchr("bdilmnrs", flag[1]);
@@ -427,7 +423,7 @@ static char *features_text(const json_t *list)
 static void build_mkfs(const struct setting *s, struct setting_ctx *c)
 {
 	const char *fs = s->key ? s->key : c->fs; /* FreeBSD newfs settings name their filesystem */
-	const char *family = is_ext(fs) ? "ext" : fs;
+	const char *family = fstype_is_ext(fs) ? "ext" : fs;
 	json_t *args = json_array();
 	char *dev = settings_device_word(c->facts), *cmd;
 	size_t len = 0;

@@ -4,7 +4,7 @@
 
 local commas = fstune.fmt_count
 
-local function is_ext(t) return t == "ext2" or t == "ext3" or t == "ext4" end
+local is_ext = fstune.is_ext
 
 -- The largest directory the workload describes and the key it came from.
 local function dir_size(w)

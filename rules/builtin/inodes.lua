@@ -20,7 +20,7 @@ local KiB, MiB, GiB, TiB = fstune.KiB, fstune.MiB, fstune.GiB, fstune.TiB
 
 local fmt, commas = fstune.fmt_bytes, fstune.fmt_count
 
-local function is_ext(t) return t == "ext2" or t == "ext3" or t == "ext4" end
+local is_ext = fstune.is_ext
 
 local function floor_pow2(x)
 	local p = 1

@@ -13,7 +13,7 @@ local GiB, TiB = fstune.GiB, fstune.TiB
 
 local fmt, commas = fstune.fmt_bytes, fstune.fmt_count
 
-local function is_ext(t) return t == "ext2" or t == "ext3" or t == "ext4" end
+local is_ext = fstune.is_ext
 
 -- Mount points where root's reserve is what it was made for: system daemons and logs keep writing
 -- after users filled the disk.

@@ -33,7 +33,7 @@ local fmt = fstune.fmt_bytes
 -- sets it, not a spindle [VIRT-ROT], [OHAI].
 local VIRTUAL = {virtio = true, xen = true, loop = true, zram = true, unknown = true}
 
-local function is_ext(t) return t == "ext2" or t == "ext3" or t == "ext4" end
+local is_ext = fstune.is_ext
 
 -- Reasons not to trust optimal_io_size / minimum_io_size; an empty list when they look sane.
 local function io_doubts(d)
