@@ -37,6 +37,7 @@
  *    owner. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +53,8 @@
 #ifndef FSTUNE_RULESDIR
 #define FSTUNE_RULESDIR "/usr/share/fstune/rules"
 #endif
-#ifndef FSTUNE_SYSCONFDIR
-#define FSTUNE_SYSCONFDIR "/etc"
+#ifndef FSTUNE_RULES_D
+#define FSTUNE_RULES_D "/etc/fstune/rules.d"
 #endif
 
 static double now_ms(void)
@@ -210,11 +211,31 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The built-in rules: $FSTUNE_RULES_BUILTIN, else the installed directory; but the binary that
+ * `./build.sh && ./fstune` runs from its build tree has nothing installed yet, and takes the source
+ * tree's rules, as `make check` does. An installed copy is never at the build tree's path. */
+static const char *builtin_rules_dir(void)
+{
+#if defined(FSTUNE_UNINSTALLED_BINARY) && defined(FSTUNE_SOURCE_RULESDIR)
+	char self[PATH_MAX], built[PATH_MAX];
+#endif
+	const char *env = getenv("FSTUNE_RULES_BUILTIN");
+
+	if (env && *env)
+		return env;
+#if defined(FSTUNE_UNINSTALLED_BINARY) && defined(FSTUNE_SOURCE_RULESDIR)
+	if (realpath("/proc/self/exe", self) && realpath(FSTUNE_UNINSTALLED_BINARY, built) &&
+	    !strcmp(self, built))
+		return FSTUNE_SOURCE_RULESDIR;
+#endif
+	return FSTUNE_RULESDIR;
+}
+
 struct rules_set *rules_load(const struct rules_options *opt, struct fst_error *err)
 {
 	struct rules_set *set = xcalloc(1, sizeof(*set));
 	struct rules_limits lim;
-	const char *builtin = getenv("FSTUNE_RULES_BUILTIN"), *path = getenv("FSTUNE_RULES_PATH");
+	const char *path = getenv("FSTUNE_RULES_PATH");
 
 	rules_limits_get(&lim);
 	set->errors = json_array();
@@ -246,9 +267,9 @@ struct rules_set *rules_load(const struct rules_options *opt, struct fst_error *
 		mark_replacements(set);
 		return set;
 	}
-	load_dir(set, builtin && *builtin ? builtin : FSTUNE_RULESDIR, false, &lim);
+	load_dir(set, builtin_rules_dir(), false, &lim);
 	if (!opt->no_system_rules)
-		load_dir(set, FSTUNE_SYSCONFDIR "/fstune/rules.d", true, &lim);
+		load_dir(set, FSTUNE_RULES_D, true, &lim);
 	if (path && *path) {
 		char *dup = xstrdup(path), *save = NULL;
 

@@ -20,6 +20,17 @@ assert_eq "$(jq -r '.errors | length' "$TMP/out")" 0 "json errors of the shipped
 assert_eq "$(jq -r '.rules[] | select(.id == "queue") | .needs | join(",")' "$TMP/out")" \
 	"device.disk,device.transport,device.scheduler" "queue needs"
 
+# The uninstalled binary of a build tree (`./build.sh && ./fstune`) finds the source tree's rules
+# by itself; a copy elsewhere is not that binary and looks in the installed directory only.
+(unset FSTUNE_RULES_BUILTIN; "$FSTUNE" rules list --no-system-rules --format json) >"$TMP/own.json" ||
+	fail "uninstalled binary without FSTUNE_RULES_BUILTIN: $(cat "$TMP/own.json")"
+assert_eq "$(jq -r '[.rules[].id] | index("queue") != null' "$TMP/own.json")" true "uninstalled binary's rules"
+assert_eq "$(jq -r '.errors | length' "$TMP/own.json")" 0 "uninstalled binary's rule errors"
+cp "$FSTUNE" "$TMP/fstune-copy"
+(unset FSTUNE_RULES_BUILTIN; "$TMP/fstune-copy" rules list --no-system-rules --format json) >"$TMP/copy.json" || true
+jq -e --arg src "$FSTUNE_SRCDIR/" '.rules | map(select(.file | startswith($src))) | length == 0' \
+	"$TMP/copy.json" >/dev/null || fail "a copy of the binary outside the build tree took the source tree's rules"
+
 # list --format markdown: the rules table and the setting -> rules table for the docs.
 run_status 0 "$FSTUNE" rules list --no-system-rules --format markdown
 grep -q '^| `directories` | Directory indexing' "$TMP/out" || fail "markdown rules table"
