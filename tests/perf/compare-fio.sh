@@ -1,10 +1,11 @@
 #!/bin/bash
 # fstune bench against fio on the same filesystem with the same parameters (a benchmark, not a unit
-# test; run it on a non-sanitized build). fio and fstune alternate (fio, fstune, fstune, fio, ...) for
-# N pairs of 1-second runs per test; prints each test's median ratio fstune/fio of IOPS, and the CPU
-# time per I/O of both at rand_read_4k_qd32. Goal: 4 KiB tests and fsync within 0.9-1.1; sequential
-# tests are reported only (too noisy on a shared VM disk to judge). Each pair is one test run by both
-# tools back to back; both lay out their file right before, as fstune always does.
+# test; run it on a non-sanitized build). fio and fstune alternate (fio, fstune, fio) for N pairs of
+# 1-second runs per test; prints each test's median ratio fstune/fio of IOPS with its quartiles, the
+# same for fio against itself (the noise floor), and the CPU time per I/O of both at
+# rand_read_4k_qd32. Goal: 4 KiB tests and fsync within 0.9-1.1; sequential tests are reported only
+# (too noisy on a shared VM disk to judge). Both tools lay out their file right before each run, as
+# fstune always does. COMPARE_FIO_KEEP=DIR keeps the per-pair numbers.
 #
 # Usage: tests/perf/compare-fio.sh [--pairs N] [--runtime S] [--tests LIST] [--size BYTES] [DIR]
 #   DIR   a directory to measure in; default (as root): a loop-mounted ext4 on a 4 GiB sparse image,
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
 	--runtime) runtime=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
 	--size) size=$2; shift 2 ;;
-	-h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,13p' "$0"; exit 0 ;;
 	-*) echo "compare-fio: unknown option $1" >&2; exit 2 ;;
 	*) dir=$1; shift ;;
 	esac
@@ -39,7 +40,7 @@ work=$(mktemp -d "${TMPDIR:-/var/tmp}/compare-fio.XXXXXX")
 cleanup() {
 	[ -n "${mnt:-}" ] && umount "$mnt" 2>/dev/null
 	[ -n "${loopdev:-}" ] && losetup -d "$loopdev" 2>/dev/null
-	[ -n "${COMPARE_FIO_KEEP:-}" ] && cp "$work"/*.txt "$COMPARE_FIO_KEEP"/ 2>/dev/null
+	[ -n "${COMPARE_FIO_KEEP:-}" ] && cp "$work/pairs.txt" "$COMPARE_FIO_KEEP"/ 2>/dev/null
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -102,7 +103,7 @@ fio_line() { # TEST [defaults]: fstune's fio line, with the batch options for an
 	fi
 	printf '%s\n' "$line"
 }
-run_fio() { # TEST [defaults]: appends "test iops cpu_us_per_io" to fio.txt (fio-defaults.txt)
+run_fio() { # TEST [defaults]: prints "iops cpu_us_per_io"
 	local line json
 	line=$(fio_line "$1" "${2:-}")
 	# fstune lays out its file on every run that reads or overwrites it, so fio does too: the same
@@ -111,64 +112,65 @@ run_fio() { # TEST [defaults]: appends "test iops cpu_us_per_io" to fio.txt (fio
 	case $line in *fstune-fio.dat*) layout_fio ;; esac
 	# the line is fstune's own output, quoted for a shell
 	json=$(eval "$FIO --output-format=json ${line#fio }")
-	jq -r --arg n "$1" '.jobs as $j | ($j | map(.read.total_ios + .write.total_ios) | add) as $ios |
+	rm -f "$dir/fstune-fio.dat" # room for fstune's own file
+	jq -r '.jobs as $j | ($j | map(.read.total_ios + .write.total_ios) | add) as $ios |
 		($j | map(.read.iops + .write.iops) | add) as $iops |
 		($j | map((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000) | add) as $cpu |
-		"\($n) \($iops) \(if $ios > 0 then $cpu * 1e6 / $ios else 0 end)"' <<<"$json" \
-		>>"$work/fio${2:+-$2}.txt"
-	rm -f "$dir/fstune-fio.dat" # room for fstune's own file
+		"\($iops) \(if $ios > 0 then $cpu * 1e6 / $ios else 0 end)"' <<<"$json"
 }
-run_fstune() { # TEST
+run_fstune() { # TEST: prints "iops cpu_us_per_io"
 	"$FSTUNE" bench --json --quiet --tests "$1" --runtime "$runtime" --warmup 0.5 --size "$size" \
-		--busy-check 0 "$dir" >"$work/fstune.json"
-	jq -r '.bench | to_entries[] | select(.value | type == "object" and has("iops")) |
-		"\(.key) \(.value.iops) \(.value.cpu_us_per_io // 0)"' "$work/fstune.json" >>"$work/fstune.txt"
+		--busy-check 0 "$dir" | jq -r --arg t "$1" '.bench[$t] | "\(.iops // 0) \(.cpu_us_per_io // 0)"'
 }
 
-# Pairs alternate per test (fio, fstune, then fstune, fio, ...), so the two runs of a pair are
-# seconds apart: the noise of a shared machine comes in bursts longer than that.
-: >"$work/fio.txt"
-: >"$work/fstune.txt"
-: >"$work/fio-defaults.txt"
+# Each pair brackets one fstune run between two fio runs, seconds apart, and compares fstune with
+# their geometric mean: the throughput of a shared VM disk drifts by a factor of several within a
+# minute (rand_read_4k_qd1 fell from 8,600 to 1,200 IOPS over one run here), and a bracket cancels
+# drift that is linear over the few seconds. The two fio runs against each other are the control:
+# the scatter any tool shows against itself here, and the floor under what the ratio can show.
+: >"$work/pairs.txt"
 for ((i = 1; i <= pairs; i++)); do
 	for t in ${tests//,/ }; do
-		if ((i % 2)); then run_fio "$t"; run_fstune "$t"; else run_fstune "$t"; run_fio "$t"; fi
-		if [ "$t" = rand_read_4k_qd32 ]; then run_fio "$t" defaults; fi
+		a=$(run_fio "$t")
+		s=$(run_fstune "$t")
+		b=$(run_fio "$t")
+		d=0
+		if [ "$t" = rand_read_4k_qd32 ]; then d=$(run_fio "$t" defaults); d=${d%% *}; fi
+		echo "$t $a $s $b $d" >>"$work/pairs.txt" # test fio_iops fio_cpu fstune_iops fstune_cpu fio2_iops fio2_cpu fio_defaults
 	done
 	echo "# pair $i/$pairs done" >&2
 done
+[ -z "${COMPARE_FIO_KEEP:-}" ] || echo "# per pair: $COMPARE_FIO_KEEP/pairs.txt (test fio cpu fstune cpu fio2 cpu fio-defaults)"
 
-median() { sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# quartiles VALUES...: "median q1 q3" (interpolated as R's type 7)
+quartiles() {
+	printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1}
+		function q(p,   h, l) { h = (NR - 1) * p + 1; l = int(h); return l >= NR ? v[NR] : v[l] + (h - l) * (v[l + 1] - v[l]) }
+		END {if (NR) printf "%g %g %g\n", q(0.5), q(0.25), q(0.75)}'
+}
 
-printf '%-20s %12s %12s %8s  %s\n' test "fio IOPS" "fstune IOPS" ratio verdict
+printf '%-20s %10s %10s %7s %13s %7s %13s  %s\n' test "fio IOPS" "fstune" ratio "(q1-q3)" "fio/fio" "(q1-q3)" verdict
 for t in ${tests//,/ }; do
-	mapfile -t f < <(awk -v t="$t" '$1 == t {print $2}' "$work/fio.txt")
-	mapfile -t s < <(awk -v t="$t" '$1 == t {print $2}' "$work/fstune.txt")
-	n=${#f[@]}
-	[ "${#s[@]}" -lt "$n" ] && n=${#s[@]}
-	[ "$n" -gt 0 ] || { printf '%-20s %s\n' "$t" "no results"; continue; }
-	ratio=$(for ((k = 0; k < n; k++)); do echo "${s[k]} ${f[k]}"; done | awk '$2 > 0 {print $1 / $2}' | median)
-	fm=$(printf '%s\n' "${f[@]}" | median)
-	sm=$(printf '%s\n' "${s[@]}" | median)
+	mapfile -t r < <(awk -v t="$t" '$1 == t && $2 > 0 && $6 > 0 {print $4 / sqrt($2 * $6)}' "$work/pairs.txt")
+	[ "${#r[@]}" -gt 0 ] || { printf '%-20s %s\n' "$t" "no results"; continue; }
+	mapfile -t c < <(awk -v t="$t" '$1 == t && $2 > 0 {print $6 / $2}' "$work/pairs.txt")
+	read -r fm _ < <(quartiles $(awk -v t="$t" '$1 == t {print $2; print $6}' "$work/pairs.txt"))
+	read -r sm _ < <(quartiles $(awk -v t="$t" '$1 == t {print $4}' "$work/pairs.txt"))
+	read -r rmed rq1 rq3 < <(quartiles "${r[@]}")
+	read -r cm cq1 cq3 < <(quartiles "${c[@]}")
 	case $t in
 	seq_*) verdict="reported only" ;;
-	*) verdict=$(awk -v r="$ratio" 'BEGIN {print (r >= 0.9 && r <= 1.1) ? "ok (0.9-1.1)" : "OUTSIDE 0.9-1.1"}') ;;
+	*) verdict=$(awk -v r="$rmed" 'BEGIN {print (r >= 0.9 && r <= 1.1) ? "ok (0.9-1.1)" : "OUTSIDE 0.9-1.1"}') ;;
 	esac
-	printf '%-20s %12.0f %12.0f %8.3f  %s\n' "$t" "$fm" "$sm" "$ratio" "$verdict"
+	printf '%-20s %10.0f %10.0f %7.3f %13s %7.3f %13s  %s\n' "$t" "$fm" "$sm" "$rmed" "($(printf '%.2f-%.2f' "$rq1" "$rq3"))" \
+		"$cm" "($(printf '%.2f-%.2f' "$cq1" "$cq3"))" "$verdict"
 done
 if [[ ,$tests, == *,rand_read_4k_qd32,* ]]; then
-	# reported only: fio's default submission (one I/O per io_uring_enter) on the same runs' fstune
-	mapfile -t f < <(awk '$1 == "rand_read_4k_qd32" {print $2}' "$work/fio-defaults.txt")
-	mapfile -t s < <(awk '$1 == "rand_read_4k_qd32" {print $2}' "$work/fstune.txt")
-	n=${#f[@]}
-	[ "${#s[@]}" -lt "$n" ] && n=${#s[@]}
-	if [ "$n" -gt 0 ]; then
-		printf '%-20s %12.0f %12.0f %8.3f  %s\n' "(fio defaults)" "$(printf '%s\n' "${f[@]}" | median)" \
-			"$(printf '%s\n' "${s[@]:0:n}" | median)" "$(for ((k = 0; k < n; k++)); do echo "${s[k]} ${f[k]}"; done |
-			awk '$2 > 0 {print $1 / $2}' | median)" "reported only: fio reaps 1, submits 1 per syscall"
-	fi
-	fc=$(awk '$1 == "rand_read_4k_qd32" {print $3}' "$work/fio.txt" | median)
-	sc=$(awk '$1 == "rand_read_4k_qd32" {print $3}' "$work/fstune.txt" | median)
+	# reported only: fio's default submission (one I/O per io_uring_enter) against the same pairs' fstune
+	read -r dm _ < <(quartiles $(awk '$1 == "rand_read_4k_qd32" && $8 > 0 {print $4 / $8}' "$work/pairs.txt"))
+	printf '%-20s %s\n' "(fio defaults)" "fstune/fio at rand_read_4k_qd32 with fio reaping 1, submitting 1 per syscall: ${dm:-none} (reported only)"
+	read -r fc _ < <(quartiles $(awk '$1 == "rand_read_4k_qd32" {print $3; print $7}' "$work/pairs.txt"))
+	read -r sc _ < <(quartiles $(awk '$1 == "rand_read_4k_qd32" {print $5}' "$work/pairs.txt"))
 	printf 'CPU per I/O at rand_read_4k_qd32 (median): fio %.2f us, fstune %.2f us, ratio %.2f\n' "$fc" "$sc" \
 		"$(awk -v a="$sc" -v b="$fc" 'BEGIN {print (b > 0 ? a / b : 0)}')"
 fi
