@@ -290,6 +290,36 @@ static void measured_tests(const struct session *s, struct line *l)
 	}
 }
 
+/* Tests whose threads waited for a CPU long enough to be inside their latencies. */
+static void measured_cpu_wait(const struct session *s, emit_fn fn, void *arg)
+{
+	struct line l;
+	size_t i;
+
+	line_open(&l);
+	for (i = 0; i < bench_n_tests; i++) {
+		char *key = xasprintf("bench.%s.cpu_wait_pct", bench_tests[i].name);
+		double pct;
+
+		if (facts_get_real(s->facts, key, &pct) && pct > BENCH_CPU_WAIT_NOTE_PCT) {
+			char *t = xasprintf("%s %.0f%%", bench_tests[i].name, pct);
+
+			line_text(&l, t);
+			free(t);
+		}
+		free(key);
+	}
+	fclose(l.m);
+	if (!l.is_empty) {
+		char *t = xasprintf("the benchmark waited for a CPU (share of the run): %s; other work competed, "
+				    "and the latencies include that wait", l.buf);
+
+		fn("", t, arg);
+		free(t);
+	}
+	free(l.buf);
+}
+
 /* Tests the run chose not to do on this target (an unmounted device: read tests only), by reason. */
 static void measured_skipped(const struct session *s, emit_fn fn, void *arg)
 {
@@ -379,6 +409,7 @@ static void examined_measured(const struct session *s, emit_fn fn, void *arg)
 		fn("", t, arg);
 		free(t);
 	}
+	measured_cpu_wait(s, fn, arg);
 	measured_skipped(s, fn, arg);
 	measured_parameters(s, fn, arg);
 }

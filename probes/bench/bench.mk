@@ -24,8 +24,8 @@ tests_bench_test_null_engine_SOURCES = tests/bench/test-null-engine.c
 tests_bench_test_null_engine_LDADD = $(FSTUNE_LDADD)
 TESTS += tests/bench/test-hist tests/bench/test-null-engine \
 	tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
-	tests/bench-signal.sh tests/bench-refuse.sh
+	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh
 EXTRA_DIST += tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
-	tests/bench-signal.sh tests/bench-refuse.sh tests/bench/lib.sh \
+	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench/lib.sh \
 	tests/perf/compare-fio.sh tests/perf/bench-time.sh
 include probes/bench/files.mk

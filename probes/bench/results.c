@@ -44,6 +44,10 @@ void bench_stats_merge(struct bench_stats *into, const struct bench_stats *from)
 		into->stop_ns = from->stop_ns;
 	into->all_ios += from->all_ios;
 	into->cpu_s += from->cpu_s;
+	if (from->cpu_wait_s < 0 || into->cpu_wait_s < 0)
+		into->cpu_wait_s = -1;
+	else
+		into->cpu_wait_s += from->cpu_wait_s;
 }
 
 static char *key(const struct bench_test_def *def, const char *leaf)
@@ -163,6 +167,17 @@ int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def,
 	set_int(f, def, "span_bytes", (long long)ctx->span_bytes);
 	if (s->all_ios)
 		set_real(f, def, "cpu_us_per_io", s->cpu_s * 1e6 / (double)s->all_ios);
+	/* A worker that waits for a CPU stamps its completions late, so the wait is counted as I/O
+	 * latency and no consistency check can see it: the share is kept as evidence, and a large one
+	 * is said, as the busy check says a busy device. */
+	if (s->cpu_wait_s >= 0 && took > 0 && s->workers > 0) {
+		double wait_pct = 100.0 * s->cpu_wait_s / s->workers / took;
+
+		set_real(f, def, "cpu_wait_pct", wait_pct);
+		if (wait_pct > BENCH_CPU_WAIT_NOTE_PCT)
+			bench_note(ctx, "%s: the benchmark thread waited for a CPU %.0f%% of the run: other work "
+				   "competed for the CPUs, and the latencies include that wait", def->name, wait_pct);
+	}
 
 	/* The consistency checks of DESIGN.md, on every real run. */
 	check(&c, s->ios > 0, "no I/O completed in the measured window");

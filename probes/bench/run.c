@@ -201,6 +201,21 @@ static void worker_fail(struct worker *w, const struct bench_io *io, int err)
 	atomic_store(&w->job->halt, true);
 }
 
+/* The calling thread's run_delay: time runnable on a run queue, waiting for a CPU (ns); -1 without
+ * CONFIG_SCHED_INFO. */
+static double thread_run_delay_ns(void)
+{
+	FILE *fp = fopen("/proc/thread-self/schedstat", "re");
+	unsigned long long on_cpu, waited;
+	int n;
+
+	if (!fp)
+		return -1;
+	n = fscanf(fp, "%llu %llu", &on_cpu, &waited);
+	fclose(fp);
+	return n == 2 ? (double)waited : -1;
+}
+
 /* The loop of one worker: prime the queue, then replace each completion at once until the deadline;
  * finally drain whatever is still in flight, so no buffer is freed under the kernel. */
 static void worker_loop(struct worker *w, bool report_progress)
@@ -212,6 +227,7 @@ static void worker_loop(struct worker *w, bool report_progress)
 	unsigned in_flight = 0, i;
 	bool is_stopping = false;
 	struct rusage ru0, ru1;
+	double wait0 = thread_run_delay_ns(), wait1;
 	int r;
 
 	getrusage(RUSAGE_THREAD, &ru0);
@@ -267,6 +283,8 @@ static void worker_loop(struct worker *w, bool report_progress)
 			is_stopping = true;
 	}
 	getrusage(RUSAGE_THREAD, &ru1);
+	wait1 = thread_run_delay_ns();
+	w->st.cpu_wait_s = wait0 < 0 || wait1 < 0 ? -1 : (wait1 - wait0) / 1e9;
 	w->st.cpu_s = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
 		      (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
 		      (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6 +
