@@ -1,11 +1,13 @@
 #!/bin/bash
 # fstune bench against fio on the same filesystem with the same parameters (a benchmark, not a unit
-# test; run it on a non-sanitized build). fio and fstune alternate (fio, fstune, fio) for N pairs of
-# 1-second runs per test; prints each test's median ratio fstune/fio of IOPS with its quartiles, the
-# same for fio against itself (the noise floor), and the CPU time per I/O of both at
-# rand_read_4k_qd32. Goal: 4 KiB tests and fsync within 0.9-1.1; sequential tests are reported only
-# (too noisy on a shared VM disk to judge). Both tools lay out their file right before each run, as
-# fstune always does. COMPARE_FIO_KEEP=DIR keeps the per-pair numbers.
+# test; run it on a non-sanitized build). For N pairs of 1-second runs per test, fio and fstune
+# alternate (fio, fstune, fio, then fstune, fio, fstune, ...); prints each test's median ratio
+# fstune/fio of IOPS with its quartiles, the same for each tool against itself (the noise floor), and
+# the CPU time per I/O of both at rand_read_4k_qd32. Goal: 4 KiB tests and fsync within 0.9-1.1;
+# sequential tests are reported only (too noisy on a shared VM disk to judge). Both tools lay out
+# their file right before each run, as fstune always does. COMPARE_FIO_KEEP=DIR keeps the per-pair
+# numbers. Mind what a device does with data: on a compressing one (zram) writes cost what the
+# compressor makes of the data, which is why fio's lines write fresh random buffers.
 #
 # Usage: tests/perf/compare-fio.sh [--pairs N] [--runtime S] [--tests LIST] [--size BYTES] [DIR]
 #   DIR   a directory to measure in; default (as root): a loop-mounted ext4 on a 4 GiB sparse image,
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
 	--runtime) runtime=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
 	--size) size=$2; shift 2 ;;
-	-h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,15p' "$0"; exit 0 ;;
 	-*) echo "compare-fio: unknown option $1" >&2; exit 2 ;;
 	*) dir=$1; shift ;;
 	esac
@@ -123,24 +125,43 @@ run_fstune() { # TEST: prints "iops cpu_us_per_io"
 		--busy-check 0 "$dir" | jq -r --arg t "$1" '.bench[$t] | "\(.iops // 0) \(.cpu_us_per_io // 0)"'
 }
 
-# Each pair brackets one fstune run between two fio runs, seconds apart, and compares fstune with
-# their geometric mean: the throughput of a shared VM disk drifts by a factor of several within a
-# minute (rand_read_4k_qd1 fell from 8,600 to 1,200 IOPS over one run here), and a bracket cancels
-# drift that is linear over the few seconds. The two fio runs against each other are the control:
-# the scatter any tool shows against itself here, and the floor under what the ratio can show.
+# Each pair brackets one tool's run between two runs of the other, seconds apart: fio, fstune, fio
+# in odd pairs, fstune, fio, fstune in even ones. The bracketed run is compared with the geometric
+# mean of its two neighbours: the throughput of a shared VM disk drifts by a factor of several within
+# a minute (rand_read_4k_qd1 fell from 8,600 to 1,200 IOPS in one run here), and a bracket cancels
+# drift that is linear over a few seconds. Swapping the roles cancels the advantage of a position:
+# with fio always first, the first run of a test after another test was slower (the second fio run
+# of rand_write_4k_qd32 was 1.28 times the first). The first and third runs, one tool against
+# itself, are the control: the scatter any tool shows here, the floor under what the ratio can show.
 : >"$work/pairs.txt"
 for ((i = 1; i <= pairs; i++)); do
 	for t in ${tests//,/ }; do
-		a=$(run_fio "$t")
-		s=$(run_fstune "$t")
-		b=$(run_fio "$t")
+		if ((i % 2)); then
+			order=F; r1=$(run_fio "$t"); r2=$(run_fstune "$t"); r3=$(run_fio "$t")
+		else
+			order=S; r1=$(run_fstune "$t"); r2=$(run_fio "$t"); r3=$(run_fstune "$t")
+		fi
 		d=0
 		if [ "$t" = rand_read_4k_qd32 ]; then d=$(run_fio "$t" defaults); d=${d%% *}; fi
-		echo "$t $a $s $b $d" >>"$work/pairs.txt" # test fio_iops fio_cpu fstune_iops fstune_cpu fio2_iops fio2_cpu fio_defaults
+		# test order(F: fio-fstune-fio, S: fstune-fio-fstune) iops1 cpu1 iops2 cpu2 iops3 cpu3 fio-defaults
+		echo "$t $order $r1 $r2 $r3 $d" >>"$work/pairs.txt"
 	done
 	echo "# pair $i/$pairs done" >&2
 done
-[ -z "${COMPARE_FIO_KEEP:-}" ] || echo "# per pair: $COMPARE_FIO_KEEP/pairs.txt (test fio cpu fstune cpu fio2 cpu fio-defaults)"
+[ -z "${COMPARE_FIO_KEEP:-}" ] || echo "# per pair: $COMPARE_FIO_KEEP/pairs.txt (test order iops cpu iops cpu iops cpu fio-defaults)"
+
+# pick TEST WHAT: one value per line from pairs.txt. WHAT: ratio (fstune/fio, bracketed), control
+# (third run / first run), fio, fstune (IOPS), fio_cpu, fstune_cpu, defaults (fstune/fio's defaults)
+pick() {
+	awk -v t="$1" -v w="$2" '$1 == t && $3 > 0 && $5 > 0 && $7 > 0 {
+		outer = sqrt($3 * $7)
+		if (w == "ratio") print ($2 == "F" ? $5 / outer : outer / $5)
+		else if (w == "control") print $7 / $3
+		else if (w == "defaults") { if ($9 > 0) print ($2 == "F" ? $5 : outer) / $9 }
+		else if ((w ~ /^fio/) == ($2 == "F")) { print (w ~ /cpu/ ? $4 : $3); print (w ~ /cpu/ ? $8 : $7) }
+		else print (w ~ /cpu/ ? $6 : $5)
+	}' "$work/pairs.txt"
+}
 
 # quartiles VALUES...: "median q1 q3" (interpolated as R's type 7)
 quartiles() {
@@ -149,13 +170,13 @@ quartiles() {
 		END {if (NR) printf "%g %g %g\n", q(0.5), q(0.25), q(0.75)}'
 }
 
-printf '%-20s %10s %10s %7s %13s %7s %13s  %s\n' test "fio IOPS" "fstune" ratio "(q1-q3)" "fio/fio" "(q1-q3)" verdict
+printf '%-20s %10s %10s %7s %13s %7s %13s  %s\n' test "fio IOPS" "fstune" ratio "(q1-q3)" control "(q1-q3)" verdict
 for t in ${tests//,/ }; do
-	mapfile -t r < <(awk -v t="$t" '$1 == t && $2 > 0 && $6 > 0 {print $4 / sqrt($2 * $6)}' "$work/pairs.txt")
+	mapfile -t r < <(pick "$t" ratio)
 	[ "${#r[@]}" -gt 0 ] || { printf '%-20s %s\n' "$t" "no results"; continue; }
-	mapfile -t c < <(awk -v t="$t" '$1 == t && $2 > 0 {print $6 / $2}' "$work/pairs.txt")
-	read -r fm _ < <(quartiles $(awk -v t="$t" '$1 == t {print $2; print $6}' "$work/pairs.txt"))
-	read -r sm _ < <(quartiles $(awk -v t="$t" '$1 == t {print $4}' "$work/pairs.txt"))
+	mapfile -t c < <(pick "$t" control)
+	read -r fm _ < <(quartiles $(pick "$t" fio))
+	read -r sm _ < <(quartiles $(pick "$t" fstune))
 	read -r rmed rq1 rq3 < <(quartiles "${r[@]}")
 	read -r cm cq1 cq3 < <(quartiles "${c[@]}")
 	case $t in
@@ -167,10 +188,10 @@ for t in ${tests//,/ }; do
 done
 if [[ ,$tests, == *,rand_read_4k_qd32,* ]]; then
 	# reported only: fio's default submission (one I/O per io_uring_enter) against the same pairs' fstune
-	read -r dm _ < <(quartiles $(awk '$1 == "rand_read_4k_qd32" && $8 > 0 {print $4 / $8}' "$work/pairs.txt"))
+	read -r dm _ < <(quartiles $(pick rand_read_4k_qd32 defaults))
 	printf '%-20s %s\n' "(fio defaults)" "fstune/fio at rand_read_4k_qd32 with fio reaping 1, submitting 1 per syscall: ${dm:-none} (reported only)"
-	read -r fc _ < <(quartiles $(awk '$1 == "rand_read_4k_qd32" {print $3; print $7}' "$work/pairs.txt"))
-	read -r sc _ < <(quartiles $(awk '$1 == "rand_read_4k_qd32" {print $5}' "$work/pairs.txt"))
+	read -r fc _ < <(quartiles $(pick rand_read_4k_qd32 fio_cpu))
+	read -r sc _ < <(quartiles $(pick rand_read_4k_qd32 fstune_cpu))
 	printf 'CPU per I/O at rand_read_4k_qd32 (median): fio %.2f us, fstune %.2f us, ratio %.2f\n' "$fc" "$sc" \
 		"$(awk -v a="$sc" -v b="$fc" 'BEGIN {print (b > 0 ? a / b : 0)}')"
 fi
