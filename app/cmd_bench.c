@@ -114,17 +114,16 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 		if (rc < 0) {
 			status = FST_EXIT_USAGE;
 		} else if (rc == 0) {
+			const struct bench_param *param = bench_cli_param(opt, OPT_PARAM_BASE);
+
 			if (opt == OPT_QUICK || opt == OPT_FULL)
 				a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
 			else if (opt == OPT_FIO_COMMANDS)
 				a->fio_commands = true;
-			else if (bench_cli_param(opt, OPT_PARAM_BASE)) {
-				if (bench_param_set(&a->cfg, bench_cli_param(opt, OPT_PARAM_BASE), optarg, &err) !=
-				    FST_EXIT_OK)
-					status = usage_error("%s", err.msg);
-			} else {
+			else if (!param)
 				status = usage_error("unexpected option");
-			}
+			else if (bench_param_set(&a->cfg, param, optarg, &err) != FST_EXIT_OK)
+				status = usage_error("%s", err.msg);
 		}
 	}
 	free(usage);
