@@ -117,21 +117,39 @@ tmux_wait_row() {
 	done
 }
 
+# _tmux_settle: waits (2 s at most) until the pane has looked the same for 0.1 s: a key sent with
+# nothing on screen to wait for has then been read and drawn.
+_tmux_settle() {
+	local prev="" cur start=$SECONDS
+	while ((SECONDS - start < 2)); do
+		cur=$(tmux_capture)
+		[ "$cur" = "$prev" ] && return 0
+		prev=$cur
+		sleep 0.1
+	done
+}
+
 # tmux_select CURSOR TEXT [MAX]: presses Down (from the top: Home first) until the line holding the
 # cursor mark CURSOR also holds TEXT. The list's own cursor is followed, not a count of rows.
 tmux_select() {
 	local cursor=$1 text=$2 max=${3:-60} i before
 	tmux_keys Home
+	_tmux_settle
 	for ((i = 0; i < max; i++)); do
 		before=$(tmux_capture | grep -F -- "$cursor" || true)
 		if printf '%s\n' "$before" | grep -qF -- "$text"; then
 			return 0
 		fi
 		tmux_keys Down
-		# Wait for the cursor line to change (or for the end of the list).
+		# Wait for the cursor line to change. When it does not, the cursor is at the end of the list:
+		# start again from the top (a Home read late would have sent the search off the end).
 		local start=$SECONDS
 		while [ "$(tmux_capture | grep -F -- "$cursor" || true)" = "$before" ]; do
-			((SECONDS - start < 2)) || break
+			if ((SECONDS - start >= 2)); then
+				tmux_keys Home
+				_tmux_settle
+				break
+			fi
 			sleep 0.05
 		done
 	done
