@@ -101,9 +101,13 @@ tmux_select "$CURSOR" "markdown"
 tmux_keys Enter
 tmux_wait "Save the report as"
 tmux_keys C-u
-tmux_type "$TMP/rapport é.mdx"
+# a resize between two words keeps the space typed before it (the form is rebuilt for the new width)
+tmux_type "$TMP/rapport "
+tmux_wait "rapport"
 tmux_resize 100 30
 tmux_wait_row 30 "Enter accept"
+tmux_type "é.mdx"
+tmux_wait "é.mdx"
 tmux_keys BSpace
 tmux_keys Enter
 tmux_wait "saved the markdown report to $TMP/rapport é.md"

@@ -56,8 +56,16 @@ void ui_prompt_free(struct ui_wizard *w)
 	w->form = NULL;
 }
 
-/* (Re)builds the form for the terminal's width, keeping the text typed so far. */
-static void form_build(struct ui_wizard *w, const char *text)
+/* The cell the cursor is on, counted from the start of the text (a long text scrolls sideways). */
+static int form_cursor_cell(const struct ui_form *f)
+{
+	return f->form->begincol + f->form->curcol;
+}
+
+/* (Re)builds the form for the terminal's width, keeping the text typed so far and the cursor on
+ * `cell` (at the end of the text when negative). The text comes back without trailing blanks, so a
+ * space just typed at the end lives on only as the cursor's place after it. */
+static void form_build(struct ui_wizard *w, const char *text, int cell)
 {
 	struct ui_form *f;
 	int cols = COLS - 8, y = LINES / 2 - 2;
@@ -78,7 +86,13 @@ static void form_build(struct ui_wizard *w, const char *text)
 	keypad(f->win, TRUE);
 	f->panel = new_panel(f->win);
 	post_form(f->form);
-	form_driver(f->form, REQ_END_LINE);
+	if (cell < 0) {
+		form_driver(f->form, REQ_END_LINE);
+		return;
+	}
+	form_driver(f->form, REQ_BEG_LINE);
+	while (form_cursor_cell(f) < cell && form_driver(f->form, REQ_NEXT_CHAR) == E_OK)
+		;
 }
 
 /* The field's text without the padding the form keeps after it. */
@@ -110,7 +124,7 @@ enum ui_result ui_prompt_open(struct ui_wizard *w, const char *label, const char
 
 static void prompt_init(struct ui_wizard *w)
 {
-	form_build(w, w->prompt_text);
+	form_build(w, w->prompt_text, -1);
 }
 
 static void prompt_draw(struct ui_wizard *w, const struct ui_area *a)
@@ -118,9 +132,13 @@ static void prompt_draw(struct ui_wizard *w, const struct ui_area *a)
 	struct ui_form *f;
 
 	ui_screen_of(w->prompt_return)->draw(w, a);
-	if (!w->form || w->form->cols != COLS) {
+	if (!w->form) {
+		form_build(w, w->prompt_text, -1);
+	} else if (w->form->cols != COLS) {
+		int cell = form_cursor_cell(w->form);
+
 		form_text(w);
-		form_build(w, w->prompt_text);
+		form_build(w, w->prompt_text, cell);
 	}
 	f = w->form;
 	ui_box(f->win, ui_attr(UI_HEADING));
