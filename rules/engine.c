@@ -185,15 +185,19 @@ static void mark_replacements(struct rules_set *set)
 	}
 }
 
-/* A directory of rule files; a missing optional directory is silently empty. */
-static void load_dir(struct rules_set *set, const char *dir, bool optional,
+/* A directory of rule files. One that cannot be read is an error of the set, unless it is optional
+ * (then silently empty); `hint` (or NULL) says what the directory is for and how to provide it. */
+static void load_dir(struct rules_set *set, const char *dir, bool optional, const char *hint,
 		     const struct rules_limits *lim)
 {
 	char msg[512];
-	size_t n;
+	size_t n, used;
 	char **names = rules_list_dir(dir, &n, msg, sizeof(msg));
 
 	if (!names) {
+		used = strlen(msg);
+		if (hint)
+			snprintf(msg + used, sizeof(msg) - used, " (%s)", hint);
 		if (!optional)
 			json_array_append_new(set->errors, rules_error_entry("", dir, 0, msg));
 		return;
@@ -257,7 +261,7 @@ struct rules_set *rules_load(const struct rules_options *opt, struct fst_error *
 				return NULL;
 			}
 			if (is_dir(opt->paths[i])) {
-				load_dir(set, opt->paths[i], false, &lim);
+				load_dir(set, opt->paths[i], false, NULL, &lim);
 			} else {
 				char *one = (char *)opt->paths[i];
 
@@ -267,18 +271,20 @@ struct rules_set *rules_load(const struct rules_options *opt, struct fst_error *
 		mark_replacements(set);
 		return set;
 	}
-	load_dir(set, builtin_rules_dir(), false, &lim);
+	load_dir(set, builtin_rules_dir(), false,
+		 "the built-in rules: `make install` puts them there, or FSTUNE_RULES_BUILTIN names "
+		 "their directory", &lim);
 	if (!opt->no_system_rules)
-		load_dir(set, FSTUNE_RULES_D, true, &lim);
+		load_dir(set, FSTUNE_RULES_D, true, NULL, &lim);
 	if (path && *path) {
 		char *dup = xstrdup(path), *save = NULL;
 
 		for (char *d = strtok_r(dup, ":", &save); d; d = strtok_r(NULL, ":", &save))
-			load_dir(set, d, true, &lim);
+			load_dir(set, d, true, NULL, &lim);
 		free(dup);
 	}
 	for (size_t i = 0; i < opt->n_rules_dirs; i++)
-		load_dir(set, opt->rules_dirs[i], false, &lim);
+		load_dir(set, opt->rules_dirs[i], false, NULL, &lim);
 	mark_replacements(set);
 	return set;
 }

@@ -146,7 +146,7 @@ char **rules_list_dir(const char *dir, size_t *n, char *msg, size_t len)
 	*n = 0;
 	d = opendir(dir);
 	if (!d) {
-		snprintf(msg, len, "cannot open rules directory %s: %s", dir, strerror(errno));
+		snprintf(msg, len, "cannot open the rules directory: %s", strerror(errno));
 		return NULL;
 	}
 	if (fstat(dirfd(d), &st) != 0 || !mode_is_safe(&st, "directory", dir, msg, len)) {

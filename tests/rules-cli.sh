@@ -30,6 +30,10 @@ cp "$FSTUNE" "$TMP/fstune-copy"
 (unset FSTUNE_RULES_BUILTIN; "$TMP/fstune-copy" rules list --no-system-rules --format json) >"$TMP/copy.json" || true
 jq -e --arg src "$FSTUNE_SRCDIR/" '.rules | map(select(.file | startswith($src))) | length == 0' \
 	"$TMP/copy.json" >/dev/null || fail "a copy of the binary outside the build tree took the source tree's rules"
+if jq -e '.rules | length == 0' "$TMP/copy.json" >/dev/null; then # nothing installed: say what to do
+	jq -e '.errors | any(.message | test("make install"))' "$TMP/copy.json" >/dev/null ||
+		fail "no hint for missing built-in rules: $(jq -c '.errors' "$TMP/copy.json")"
+fi
 
 # list --format markdown: the rules table and the setting -> rules table for the docs.
 run_status 0 "$FSTUNE" rules list --no-system-rules --format markdown
