@@ -2,16 +2,20 @@
 # fstune bench against fio on the same filesystem with the same parameters (a benchmark, not a unit
 # test; run it on a non-sanitized build). For N pairs of 1-second runs per test, fio and fstune
 # alternate (fio, fstune, fio, then fstune, fio, fstune, ...); prints each test's median ratio
-# fstune/fio of IOPS with its quartiles, the same for each tool against itself (the noise floor), and
-# the CPU time per I/O of both at rand_read_4k_qd32. Goal: 4 KiB tests and fsync within 0.9-1.1;
-# sequential tests are reported only (too noisy on a shared VM disk to judge). Both tools lay out
+# fstune/fio of IOPS with its quartiles, the same for each tool against itself (the noise floor), the
+# same two for the median latency of an I/O (p50; not for the fsync tests), and for each 4 KiB test
+# the CPU time per I/O of both beside the gap in wall time per I/O. Goal: 4 KiB tests and fsync
+# within 0.9-1.1; sequential tests are reported only (too noisy on a shared VM disk to judge); CPU
+# per I/O at rand_read_4k_qd32 at most 1.2 times fio's. Both tools lay out
 # their file right before each run, as fstune always does. COMPARE_FIO_KEEP=DIR keeps the per-pair
 # numbers. Mind what a device does with data: on a compressing one (zram) writes cost what the
 # compressor makes of the data, which is why fio's lines write fresh random buffers.
 #
 # Usage: tests/perf/compare-fio.sh [--pairs N] [--runtime S] [--tests LIST] [--size BYTES] [DIR]
+#        tests/perf/compare-fio.sh --from PAIRS [--from PAIRS ...]
 #   DIR   a directory to measure in; default (as root): a loop-mounted ext4 on a 4 GiB sparse image,
 #         the loop device with direct I/O, in a private mount namespace
+#   --from  summarize pairs kept by earlier runs (COMPARE_FIO_KEEP) together; measure nothing
 # Environment: FSTUNE (default ./fstune), FIO (default fio), TMPDIR (where the image goes).
 set -eu
 
@@ -22,6 +26,7 @@ runtime=1
 size=1G
 tests=rand_read_4k_qd1,rand_read_4k_qd32,rand_write_4k_qd1,rand_write_4k_qd32,fsync_4k_overwrite,fsync_4k_append,seq_read_1m,seq_write_1m
 dir=
+from=()
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -29,14 +34,17 @@ while [ $# -gt 0 ]; do
 	--runtime) runtime=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
 	--size) size=$2; shift 2 ;;
-	-h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+	--from) from+=("$2"); shift 2 ;;
+	-h | --help) sed -n '2,19p' "$0"; exit 0 ;;
 	-*) echo "compare-fio: unknown option $1" >&2; exit 2 ;;
 	*) dir=$1; shift ;;
 	esac
 done
-command -v "$FIO" >/dev/null || { echo "compare-fio: fio not found" >&2; exit 2; }
 command -v jq >/dev/null || { echo "compare-fio: jq not found" >&2; exit 2; }
-"$FSTUNE" bench --help >/dev/null || { echo "compare-fio: $FSTUNE has no bench command" >&2; exit 2; }
+if [ ${#from[@]} -eq 0 ]; then
+	command -v "$FIO" >/dev/null || { echo "compare-fio: fio not found" >&2; exit 2; }
+	"$FSTUNE" bench --help >/dev/null || { echo "compare-fio: $FSTUNE has no bench command" >&2; exit 2; }
+fi
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/compare-fio.XXXXXX")
 cleanup() {
@@ -48,31 +56,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-if [ -z "$dir" ]; then
-	[ "$(id -u)" = 0 ] || { echo "compare-fio: name a DIR, or run as root for a loop-mounted ext4" >&2; exit 2; }
-	if [ -z "${COMPARE_FIO_NS:-}" ]; then
-		trap - EXIT
-		rm -rf "$work"
-		COMPARE_FIO_NS=1 exec unshare --mount --propagation private -- bash "$0" --pairs "$pairs" \
-			--runtime "$runtime" --tests "$tests" --size "$size"
-	fi
-	truncate -s 4G "$work/ext4.img"
-	loopdev=$(losetup --find --show --direct-io=on "$work/ext4.img")
-	mkfs.ext4 -q -F "$loopdev"
-	mnt=$work/mnt
-	mkdir "$mnt"
-	mount "$loopdev" "$mnt"
-	dir=$mnt
-	echo "# loop-mounted ext4: $loopdev (direct I/O: $(cat "/sys/block/${loopdev#/dev/}/loop/dio")) on $mnt"
-fi
-
-common=(--tests "$tests" --runtime "$runtime" --warmup 0.5 --size "$size" --busy-check 0)
-"$FSTUNE" bench --fio-commands "${common[@]}" "$dir" >"$work/fio-commands"
-span=$(grep -m1 'fstune-fio\.dat ' "$work/fio-commands" | sed 's/.*--size=\([0-9]*\).*/\1/')
-echo "# fio $("$FIO" --version), span $span bytes, $pairs pairs of ${runtime} s runs (+0.5 s warm-up)"
-echo "# fio at QD>1 with io_uring: --iodepth_batch_submit=QD --iodepth_batch_complete_min=1" \
-	"--iodepth_batch_complete_max=QD (fstune's refill: see fio_line)"
 
 layout_fio() {
 	# end_fsync: fstune's layout ends with fdatasync, so no journal commit of the new file's metadata
@@ -105,72 +88,130 @@ fio_line() { # TEST [defaults]: fstune's fio line, with the batch options for an
 	fi
 	printf '%s\n' "$line"
 }
-run_fio() { # TEST [defaults]: prints "iops cpu_us_per_io"
+run_fio() { # TEST [defaults]: prints "iops cpu_us_per_io p50_us"
 	local line json
 	line=$(fio_line "$1" "${2:-}")
 	# fstune lays out its file on every run that reads or overwrites it, so fio does too: the same
 	# data just as freshly written (a cache under the VM holds recent writes). The append test has
 	# no layout in either tool: 1 GiB just written would still be draining below it.
 	case $line in *fstune-fio.dat*) layout_fio ;; esac
-	# the line is fstune's own output, quoted for a shell
-	json=$(eval "$FIO --output-format=json ${line#fio }")
+	# the line is fstune's own output, quoted for a shell. --lat_percentiles: fio's total latency,
+	# from the I/O's preparation to its completion, is the interval fstune times (with batched
+	# submission fio's clat starts only when the batch is submitted: a p50 under 1 us at QD32)
+	json=$(eval "$FIO --output-format=json --lat_percentiles=1 ${line#fio }")
 	rm -f "$dir/fstune-fio.dat" # room for fstune's own file
-	jq -r '.jobs as $j | ($j | map(.read.total_ios + .write.total_ios) | add) as $ios |
+	# p50 is 0 for the fsync tests, where fio times the write and the fdatasync apart
+	jq -r --arg t "$1" '.jobs as $j | ($j | map(.read.total_ios + .write.total_ios) | add) as $ios |
 		($j | map(.read.iops + .write.iops) | add) as $iops |
 		($j | map((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000) | add) as $cpu |
-		"\($iops) \(if $ios > 0 then $cpu * 1e6 / $ios else 0 end)"' <<<"$json"
+		($j[0] | if $t | startswith("fsync") then 0
+			else ([.read, .write] | max_by(.total_ios) | .lat_ns.percentile["50.000000"] // 0) / 1000 end) as $p50 |
+		"\($iops) \(if $ios > 0 then $cpu * 1e6 / $ios else 0 end) \($p50)"' <<<"$json"
 }
-run_fstune() { # TEST: prints "iops cpu_us_per_io"
+run_fstune() { # TEST: prints "iops cpu_us_per_io p50_us"
 	"$FSTUNE" bench --json --quiet --tests "$1" --runtime "$runtime" --warmup 0.5 --size "$size" \
-		--busy-check 0 "$dir" | jq -r --arg t "$1" '.bench[$t] | "\(.iops // 0) \(.cpu_us_per_io // 0)"'
+		--busy-check 0 "$dir" | jq -r --arg t "$1" '.bench[$t] |
+		"\(.iops // 0) \(.cpu_us_per_io // 0) \(if $t | startswith("fsync") then 0 else .lat_p50_us // 0 end)"'
 }
 
-# Each pair brackets one tool's run between two runs of the other, seconds apart: fio, fstune, fio
-# in odd pairs, fstune, fio, fstune in even ones. The bracketed run is compared with the geometric
-# mean of its two neighbours: the throughput of a shared VM disk drifts by a factor of several within
-# a minute (rand_read_4k_qd1 fell from 8,600 to 1,200 IOPS in one run here), and a bracket cancels
-# drift that is linear over a few seconds. Swapping the roles cancels the advantage of a position:
-# with fio always first, the first run of a test after another test was slower (the second fio run
-# of rand_write_4k_qd32 was 1.28 times the first). The first and third runs, one tool against
-# itself, are the control: the scatter any tool shows here, the floor under what the ratio can show.
-: >"$work/pairs.txt"
-for ((i = 1; i <= pairs; i++)); do
-	for t in ${tests//,/ }; do
-		if ((i % 2)); then
-			order=F; r1=$(run_fio "$t"); r2=$(run_fstune "$t"); r3=$(run_fio "$t")
-		else
-			order=S; r1=$(run_fstune "$t"); r2=$(run_fio "$t"); r3=$(run_fstune "$t")
+setup_target() { # makes the default loop-mounted ext4 unless a DIR was named; prints the context
+	if [ -z "$dir" ]; then
+		[ "$(id -u)" = 0 ] || { echo "compare-fio: name a DIR, or run as root for a loop-mounted ext4" >&2; exit 2; }
+		if [ -z "${COMPARE_FIO_NS:-}" ]; then
+			trap - EXIT
+			rm -rf "$work"
+			COMPARE_FIO_NS=1 exec unshare --mount --propagation private -- bash "$0" --pairs "$pairs" \
+				--runtime "$runtime" --tests "$tests" --size "$size"
 		fi
-		d=0
-		if [ "$t" = rand_read_4k_qd32 ]; then d=$(run_fio "$t" defaults); d=${d%% *}; fi
-		# test order(F: fio-fstune-fio, S: fstune-fio-fstune) iops1 cpu1 iops2 cpu2 iops3 cpu3 fio-defaults
-		echo "$t $order $r1 $r2 $r3 $d" >>"$work/pairs.txt"
-	done
-	echo "# pair $i/$pairs done" >&2
-done
-[ -z "${COMPARE_FIO_KEEP:-}" ] || echo "# per pair: $COMPARE_FIO_KEEP/pairs.txt (test order iops cpu iops cpu iops cpu fio-defaults)"
+		truncate -s 4G "$work/ext4.img"
+		loopdev=$(losetup --find --show --direct-io=on "$work/ext4.img")
+		mkfs.ext4 -q -F "$loopdev"
+		mnt=$work/mnt
+		mkdir "$mnt"
+		mount "$loopdev" "$mnt"
+		dir=$mnt
+		echo "# loop-mounted ext4: $loopdev (direct I/O: $(cat "/sys/block/${loopdev#/dev/}/loop/dio")) on $mnt"
+	fi
 
-# pick TEST WHAT: one value per line from pairs.txt. WHAT: ratio (fstune/fio, bracketed), control
-# (third run / first run), fio, fstune (IOPS), fio_cpu, fstune_cpu, defaults (fstune/fio's defaults)
+	common=(--tests "$tests" --runtime "$runtime" --warmup 0.5 --size "$size" --busy-check 0)
+	"$FSTUNE" bench --fio-commands "${common[@]}" "$dir" >"$work/fio-commands"
+	span=$(grep -m1 'fstune-fio\.dat ' "$work/fio-commands" | sed 's/.*--size=\([0-9]*\).*/\1/')
+	echo "# fio $("$FIO" --version), span $span bytes, $pairs pairs of ${runtime} s runs (+0.5 s warm-up)"
+	echo "# fio at QD>1 with io_uring: --iodepth_batch_submit=QD --iodepth_batch_complete_min=1" \
+		"--iodepth_batch_complete_max=QD (fstune's refill: see fio_line)"
+}
+
+run_pairs() {
+	# Each pair brackets one tool's run between two runs of the other, seconds apart: fio, fstune, fio
+	# in odd pairs, fstune, fio, fstune in even ones. The bracketed run is compared with the geometric
+	# mean of its two neighbours: the throughput of a shared VM disk drifts by a factor of several within
+	# a minute (rand_read_4k_qd1 fell from 8,600 to 1,200 IOPS in one run here), and a bracket cancels
+	# drift that is linear over a few seconds. Swapping the roles cancels the advantage of a position:
+	# with fio always first, the first run of a test after another test was slower (the second fio run
+	# of rand_write_4k_qd32 was 1.28 times the first). The first and third runs, one tool against
+	# itself, are the control: the scatter any tool shows here, the floor under what the ratio can show.
+	: >"$work/pairs.txt"
+	for ((i = 1; i <= pairs; i++)); do
+		for t in ${tests//,/ }; do
+			if ((i % 2)); then
+				order=F; r1=$(run_fio "$t"); r2=$(run_fstune "$t"); r3=$(run_fio "$t")
+			else
+				order=S; r1=$(run_fstune "$t"); r2=$(run_fio "$t"); r3=$(run_fstune "$t")
+			fi
+			d=0
+			if [ "$t" = rand_read_4k_qd32 ]; then d=$(run_fio "$t" defaults); d=${d%% *}; fi
+			# test order(F: fio-fstune-fio, S: fstune-fio-fstune), then iops cpu p50 of each of the three
+			# runs, then fio-defaults' iops
+			echo "$t $order $r1 $r2 $r3 $d" >>"$work/pairs.txt"
+		done
+		echo "# pair $i/$pairs done" >&2
+	done
+	[ -z "${COMPARE_FIO_KEEP:-}" ] || echo "# per pair: $COMPARE_FIO_KEEP/pairs.txt (test order, iops cpu p50 of runs 1-3, fio-defaults)"
+}
+
+if [ ${#from[@]} -gt 0 ]; then
+	for f in "${from[@]}"; do
+		[ -s "$f" ] || { echo "compare-fio: $f: no pairs there (a pairs.txt kept by COMPARE_FIO_KEEP)" >&2; exit 2; }
+	done
+	cat -- "${from[@]}" >"$work/pairs.txt"
+	tests=$(awk '!seen[$1]++ {printf "%s%s", sep, $1; sep = ","}' "$work/pairs.txt")
+	echo "# $(wc -l <"$work/pairs.txt") rows from ${from[*]}"
+else
+	setup_target
+	run_pairs
+fi
+
+# pick TEST WHAT: one value per line from pairs.txt. WHAT: ratio (IOPS fstune/fio, bracketed),
+# control (IOPS third run / first run), p50_ratio and p50_control (the same of the p50 latency),
+# fio, fstune (IOPS), fio_cpu, fstune_cpu, defaults (fstune/fio's defaults)
 pick() {
-	awk -v t="$1" -v w="$2" '$1 == t && $3 > 0 && $5 > 0 && $7 > 0 {
-		outer = sqrt($3 * $7)
-		if (w == "ratio") print ($2 == "F" ? $5 / outer : outer / $5)
-		else if (w == "control") print $7 / $3
-		else if (w == "defaults") { if ($9 > 0) print ($2 == "F" ? $5 : outer) / $9 }
-		else if ((w ~ /^fio/) == ($2 == "F")) { print (w ~ /cpu/ ? $4 : $3); print (w ~ /cpu/ ? $8 : $7) }
-		else print (w ~ /cpu/ ? $6 : $5)
+	awk -v t="$1" -v w="$2" '
+	function v(run, k) { return $(3 * run + k) } # k: 0 IOPS, 1 CPU per I/O, 2 p50
+	$1 == t && v(1, 0) > 0 && v(2, 0) > 0 && v(3, 0) > 0 {
+		k = w ~ /cpu/ ? 1 : w ~ /p50/ ? 2 : 0
+		if (k == 2 && !(v(1, 2) > 0 && v(2, 2) > 0 && v(3, 2) > 0)) next
+		outer = sqrt(v(1, k) * v(3, k))
+		if (w ~ /ratio$/) print ($2 == "F" ? v(2, k) / outer : outer / v(2, k))
+		else if (w ~ /control$/) print v(3, k) / v(1, k)
+		else if (w == "defaults") { if ($12 > 0) print ($2 == "F" ? v(2, 0) : outer) / $12 }
+		else if ((w ~ /^fio/) == ($2 == "F")) { print v(1, k); print v(3, k) }
+		else print v(2, k)
 	}' "$work/pairs.txt"
 }
 
 # quartiles VALUES...: "median q1 q3" (interpolated as R's type 7)
 quartiles() {
+	[ $# -gt 0 ] || return 0
 	printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1}
 		function q(p,   h, l) { h = (NR - 1) * p + 1; l = int(h); return l >= NR ? v[NR] : v[l] + (h - l) * (v[l + 1] - v[l]) }
 		END {if (NR) printf "%g %g %g\n", q(0.5), q(0.25), q(0.75)}'
 }
 
-printf '%-20s %10s %10s %7s %13s %7s %13s  %s\n' test "fio IOPS" "fstune" ratio "(q1-q3)" control "(q1-q3)" verdict
+# The IOPS ratio is the goal's measure; the p50 latency ratio (fstune/fio of the time one I/O took)
+# says whether the two tools saw the same device: it leaves out the tool's own time between I/Os
+# (which IOPS at QD1 includes) and a host's stalls (which move the mean, not the median).
+printf '%-20s %9s %9s %6s %11s %6s %11s %6s %11s %6s  %s\n' test "fio IOPS" fstune ratio "(q1-q3)" \
+	ctrl "(q1-q3)" p50 "(q1-q3)" ctrl verdict
 for t in ${tests//,/ }; do
 	mapfile -t r < <(pick "$t" ratio)
 	[ "${#r[@]}" -gt 0 ] || { printf '%-20s %s\n' "$t" "no results"; continue; }
@@ -179,19 +220,39 @@ for t in ${tests//,/ }; do
 	read -r sm _ < <(quartiles $(pick "$t" fstune))
 	read -r rmed rq1 rq3 < <(quartiles "${r[@]}")
 	read -r cm cq1 cq3 < <(quartiles "${c[@]}")
+	lm='' lc=''
+	read -r lm lq1 lq3 < <(quartiles $(pick "$t" p50_ratio)) || : # none for the fsync tests
+	read -r lc _ < <(quartiles $(pick "$t" p50_control)) || :
 	case $t in
 	seq_*) verdict="reported only" ;;
 	*) verdict=$(awk -v r="$rmed" 'BEGIN {print (r >= 0.9 && r <= 1.1) ? "ok (0.9-1.1)" : "OUTSIDE 0.9-1.1"}') ;;
 	esac
-	printf '%-20s %10.0f %10.0f %7.3f %13s %7.3f %13s  %s\n' "$t" "$fm" "$sm" "$rmed" "($(printf '%.2f-%.2f' "$rq1" "$rq3"))" \
-		"$cm" "($(printf '%.2f-%.2f' "$cq1" "$cq3"))" "$verdict"
+	if [ -n "${lm:-}" ]; then
+		p50=$(printf '%6.3f %11s %6.3f' "$lm" "($(printf '%.2f-%.2f' "$lq1" "$lq3"))" "$lc")
+	else
+		p50=$(printf '%6s %11s %6s' - - -) # fsync tests: fio times the write and the fdatasync apart
+	fi
+	printf '%-20s %9.0f %9.0f %6.3f %11s %6.3f %11s %s  %s\n' "$t" "$fm" "$sm" "$rmed" \
+		"($(printf '%.2f-%.2f' "$rq1" "$rq3"))" "$cm" "($(printf '%.2f-%.2f' "$cq1" "$cq3"))" "$p50" "$verdict"
 done
 if [[ ,$tests, == *,rand_read_4k_qd32,* ]]; then
 	# reported only: fio's default submission (one I/O per io_uring_enter) against the same pairs' fstune
 	read -r dm _ < <(quartiles $(pick rand_read_4k_qd32 defaults))
 	printf '%-20s %s\n' "(fio defaults)" "fstune/fio at rand_read_4k_qd32 with fio reaping 1, submitting 1 per syscall: ${dm:-none} (reported only)"
-	read -r fc _ < <(quartiles $(pick rand_read_4k_qd32 fio_cpu))
-	read -r sc _ < <(quartiles $(pick rand_read_4k_qd32 fstune_cpu))
-	printf 'CPU per I/O at rand_read_4k_qd32 (median): fio %.2f us, fstune %.2f us, ratio %.2f\n' "$fc" "$sc" \
-		"$(awk -v a="$sc" -v b="$fc" 'BEGIN {print (b > 0 ? a / b : 0)}')"
 fi
+# Where the IOPS differ, how much of it is each tool's own CPU time: per I/O, the difference of wall
+# time (1/IOPS, medians) beside the difference of CPU time (the submitting thread's). When the device
+# is the CPU (zram), a QD1 I/O is all CPU time and the two differences are the same number if the
+# tools saw the same device; on a disk the wall time is the device's and the CPU gap is noise in it.
+printf '\n%-20s %13s %13s %9s  %s\n' "per I/O (median)" "fio CPU us" "fstune CPU us" "CPU ratio" \
+	"wall gap fio-fstune us (CPU gap)"
+for t in ${tests//,/ }; do
+	[[ $t == seq_* ]] && continue
+	read -r fc _ < <(quartiles $(pick "$t" fio_cpu)) || continue
+	read -r sc _ < <(quartiles $(pick "$t" fstune_cpu))
+	read -r fm _ < <(quartiles $(pick "$t" fio))
+	read -r sm _ < <(quartiles $(pick "$t" fstune))
+	awk -v t="$t" -v fc="$fc" -v sc="$sc" -v fm="$fm" -v sm="$sm" 'BEGIN {
+		printf "%-20s %13.2f %13.2f %9.2f  %.2f (%.2f)\n", t, fc, sc, (fc > 0 ? sc / fc : 0),
+			1e6 / fm - 1e6 / sm, fc - sc }'
+done
