@@ -1,6 +1,7 @@
 /* The io_uring engine (liburing): reads and writes queued as SQEs and reaped as CQEs, with no SQPOLL,
  * no polling and no registered files or buffers, which is what fio's io_uring engine does by default,
- * so the CPU cost per I/O compares like with like. A write followed by fdatasync is a linked pair. */
+ * so the CPU cost per I/O compares like with like. A write followed by fdatasync is a linked pair.
+ * The ring is made, used and torn down by one thread (the run's only worker, see run.c). */
 #include "config.h"
 
 #include <errno.h>
@@ -30,12 +31,26 @@ bool bench_io_uring_available(void)
 	return true;
 }
 
+/* The setup flags fio's engine uses (fio 3.33 asks for COOP_TASKRUN, SINGLE_ISSUER and
+ * DEFER_TASKRUN: strace of its io_uring_setup): completions are posted when the submitting thread
+ * asks for them rather than by interrupting it, which matters when they come from another CPU (a
+ * loop device's worker, io-wq). Kernels older than 6.1 refuse the newer flags with EINVAL, so the
+ * list falls back to what the kernel takes, ending with none. */
+static const unsigned uring_setup_flags[] = {
+	IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+	IORING_SETUP_COOP_TASKRUN,
+	0,
+};
+
 static int uring_init(struct bench_engine *e, const struct bench_engine_cfg *cfg)
 {
 	struct uring *u = xcalloc(1, sizeof *u);
 	unsigned entries = cfg->depth ? cfg->depth * 2 : 2; /* a fsync pair takes two SQEs */
-	int r = io_uring_queue_init(entries, &u->ring, 0);
+	size_t k;
+	int r = -EINVAL;
 
+	for (k = 0; k < sizeof uring_setup_flags / sizeof uring_setup_flags[0] && r == -EINVAL; k++)
+		r = io_uring_queue_init(entries, &u->ring, uring_setup_flags[k]);
 	if (r < 0) {
 		free(u);
 		return r;
