@@ -1,6 +1,6 @@
 #!/bin/bash
-# SIGINT and SIGTERM mid-run: the scratch directory is removed and the process ends by the signal
-# (130, 143). A run killed with SIGKILL leaves its directory; the next run reports it (status 0).
+# SIGINT and SIGTERM mid-run, with psync (QD1) and with io_uring (QD32: its in-flight I/O drained
+# first): the scratch directory is removed and the process ends by the signal (130, 143). A run killed with SIGKILL leaves its directory; the next run reports it (status 0).
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 . "$FSTUNE_SRCDIR/tests/bench/lib.sh"
 require_cmd timeout
@@ -8,9 +8,9 @@ require_cmd timeout
 d=$TMP/dir
 mkdir "$d"
 
-# start_bench: a long run in the background; waits until its scratch directory exists
+# start_bench [TEST]: a long run in the background; waits until its scratch directory exists
 start_bench() {
-	"$FSTUNE" bench --tests rand_read_4k_qd1 --size 16M --runtime 60 --warmup 0 --busy-check 0 "$d" \
+	"$FSTUNE" bench --tests "${1:-rand_read_4k_qd1}" --size 16M --runtime 60 --warmup 0 --busy-check 0 "$d" \
 		>"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	for _ in $(seq 200); do
@@ -21,16 +21,18 @@ start_bench() {
 	sleep 0.5 # into the measurement
 }
 
-for sig in INT TERM; do
-	start_bench
-	kill -s "$sig" "$pid"
-	st=0
-	timeout 20 tail --pid="$pid" -f /dev/null || fail "SIG$sig: still running after 20 s"
-	wait "$pid" || st=$?
-	want=$((128 + $(kill -l "$sig")))
-	assert_eq "$st" "$want" "exit status after SIG$sig"
-	bench_no_scratch "$d"
-	[ ! -s "$TMP/out" ] || fail "SIG$sig: results printed: $(cat "$TMP/out")"
+for t in rand_read_4k_qd1 rand_read_4k_qd32; do
+	for sig in INT TERM; do
+		start_bench "$t"
+		kill -s "$sig" "$pid"
+		st=0
+		timeout 20 tail --pid="$pid" -f /dev/null || fail "$t, SIG$sig: still running after 20 s"
+		wait "$pid" || st=$?
+		want=$((128 + $(kill -l "$sig")))
+		assert_eq "$st" "$want" "$t: exit status after SIG$sig"
+		bench_no_scratch "$d"
+		[ ! -s "$TMP/out" ] || fail "$t, SIG$sig: results printed: $(cat "$TMP/out")"
+	done
 done
 
 start_bench

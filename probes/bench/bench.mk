@@ -27,5 +27,5 @@ TESTS += tests/bench/test-hist tests/bench/test-null-engine \
 	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh
 EXTRA_DIST += tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
 	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench/lib.sh \
-	tests/perf/compare-fio.sh tests/perf/bench-time.sh doc/bench-vs-fio.md
+	tests/perf/compare-fio.sh tests/perf/bench-time.sh tests/perf/lib.sh doc/bench-vs-fio.md
 include probes/bench/files.mk

@@ -7,6 +7,7 @@
 #         sparse image, in a private mount namespace
 # Environment: FSTUNE (default ./fstune), TMPDIR (where the image goes). Exit 1 when a budget is missed.
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 FSTUNE=${FSTUNE:-./fstune}
 dir=${1:-}
@@ -28,12 +29,9 @@ if [ -z "$dir" ]; then
 		rm -rf "$work"
 		BENCH_TIME_NS=1 exec unshare --mount --propagation private -- bash "$0"
 	fi
-	truncate -s 4G "$work/ext4.img"
-	loopdev=$(losetup --find --show --direct-io=on "$work/ext4.img")
-	mkfs.ext4 -q -F "$loopdev"
 	mnt=$work/mnt
 	mkdir "$mnt"
-	mount "$loopdev" "$mnt"
+	loop_ext4 "$work/ext4.img" "$mnt" 4G
 	dir=$mnt
 fi
 

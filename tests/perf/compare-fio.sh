@@ -18,6 +18,7 @@
 #   --from  summarize pairs kept by earlier runs (COMPARE_FIO_KEEP) together; measure nothing
 # Environment: FSTUNE (default ./fstune), FIO (default fio), TMPDIR (where the image goes).
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 FSTUNE=${FSTUNE:-./fstune}
 FIO=${FIO:-fio}
@@ -123,12 +124,9 @@ setup_target() { # makes the default loop-mounted ext4 unless a DIR was named; p
 			COMPARE_FIO_NS=1 exec unshare --mount --propagation private -- bash "$0" --pairs "$pairs" \
 				--runtime "$runtime" --tests "$tests" --size "$size"
 		fi
-		truncate -s 4G "$work/ext4.img"
-		loopdev=$(losetup --find --show --direct-io=on "$work/ext4.img")
-		mkfs.ext4 -q -F "$loopdev"
 		mnt=$work/mnt
 		mkdir "$mnt"
-		mount "$loopdev" "$mnt"
+		loop_ext4 "$work/ext4.img" "$mnt" 4G
 		dir=$mnt
 		echo "# loop-mounted ext4: $loopdev (direct I/O: $(cat "/sys/block/${loopdev#/dev/}/loop/dio")) on $mnt"
 	fi

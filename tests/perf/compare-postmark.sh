@@ -21,6 +21,7 @@
 #   PM_TRANSACTIONS (a fixed count instead of the calibrated one: on a shared machine whose speed
 #   changes by 2x from minute to minute, a count from a short calibration can fall short of 60 s).
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 FSTUNE=${FSTUNE:-./fstune}
 POSTMARK=${POSTMARK:-postmark}
@@ -162,10 +163,7 @@ fresh_fs() {
 	umount "$mnt" 2>/dev/null || true
 	[ -n "$loopdev" ] && losetup -d "$loopdev"
 	rm -f "$img"
-	truncate -s 2G "$img"
-	loopdev=$(losetup --find --show --direct-io=on "$img")
-	mkfs.ext4 -q -F -b "$1" "$loopdev"
-	mount "$loopdev" "$mnt"
+	loop_ext4 "$img" "$mnt" 2G -b "$1"
 	mkdir "$mnt/w"
 }
 
