@@ -1,10 +1,14 @@
 #!/bin/sh
 # Installs what fstune needs to build and test (Debian 12, as root), then configures and builds in
 # this directory. Arguments are passed to ./configure (e.g. --enable-sanitizers --enable-werror).
+# `build.sh --deps-only` stops after the dependency step: tests/build-deps.sh runs it to check that a
+# machine with everything installed makes no apt call, as root or not.
 set -eu
 cd "$(dirname "$0")"
 
-# Build and test dependencies, one package per line; keep README.md's list in step.
+# Build and test dependencies, one real package per line (a virtual package such as e2fslibs-dev is
+# never reported installed by dpkg, so it would be installed again on every run); keep README.md's
+# list and configure.ac's hints in step.
 packages="
 build-essential
 autoconf
@@ -14,7 +18,7 @@ libblkid-dev
 libudev-dev
 liblua5.4-dev
 lua5.4
-e2fslibs-dev
+libext2fs-dev
 comerr-dev
 liburing-dev
 libjansson-dev
@@ -45,6 +49,7 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+[ "${1:-}" = --deps-only ] && exit 0
 
 if [ ! -x configure ] || [ configure.ac -nt configure ]; then
 	autoreconf -fi

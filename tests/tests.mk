@@ -7,3 +7,7 @@ tests_unit_test_facts_SOURCES = tests/unit/test_facts.c
 tests_unit_test_facts_LDADD = $(FSTUNE_LDADD)
 tests_unit_test_units_SOURCES = tests/unit/test_units.c
 tests_unit_test_units_LDADD = $(FSTUNE_LDADD)
+
+# build.sh's dependency step (reads build.sh and configure.ac from the source tree).
+TESTS += tests/build-deps.sh
+EXTRA_DIST += tests/build-deps.sh build.sh
