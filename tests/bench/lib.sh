@@ -12,23 +12,51 @@ bench_no_scratch() {
 }
 
 # bench_assert_consistent JSON TEST RUNTIME: the internal consistency checks of DESIGN.md, recomputed
-# from the numbers themselves (not only fstune's own checks_ok).
+# from the numbers themselves (not only fstune's own checks_ok). Two kinds:
+# - arithmetic (iops x io_size = bw, percentiles in order, samples): true of any run on any machine,
+#   so they must hold;
+# - timing (busy time at QD1, the queue held full, completions covering the window, the run's length):
+#   these measure the machine as well as the disk, and a loaded machine rightly fails them. The test
+#   then checks that fstune ran them and reported what the numbers show, both ways, never that the
+#   machine was fast.
+BENCH_TIMING_CHECKS='^(at QD1 iops x mean latency|queue not held full|ran [0-9.]+ s, asked|completions do not cover)'
 bench_assert_consistent() {
-	local f=$1 t=$2 rt=$3
+	local f=$1 t=$2 rt=$3 qd1_busy_ok queue_ok
 	jq -e --arg t "$t" '.bench[$t] | type == "object"' "$f" >/dev/null || fail "$t: no results in $f"
-	jq -e --arg t "$t" '.bench[$t].checks_ok == true' "$f" >/dev/null ||
-		fail "$t: fstune's own checks failed: $(jq -c --arg t "$t" '.bench[$t].checks_failed' "$f")"
 	jq -e --arg t "$t" '.bench[$t] | .samples > 0 and .iops > 0' "$f" >/dev/null || fail "$t: no samples"
 	jq -e --arg t "$t" '.bench[$t] | ((.bw_bytes_per_s - .iops * .io_size_bytes) | fabs) <= 0.001 * .bw_bytes_per_s + 1' \
 		"$f" >/dev/null || fail "$t: iops x io_size != bw"
 	jq -e --arg t "$t" '.bench[$t] | [.lat_p50_us, .lat_p99_us, .lat_p999_us, .lat_max_us] | map(select(. != null)) |
 		. as $a | [range(1; length)] | all(. as $i | $a[$i - 1] <= $a[$i])' "$f" >/dev/null ||
 		fail "$t: percentiles out of order: $(jq -c --arg t "$t" '.bench[$t] | [.lat_p50_us, .lat_p99_us, .lat_p999_us, .lat_max_us]' "$f")"
-	jq -e --arg t "$t" '.bench[$t] | .queue_depth > 1 or ((.iops * (.lat_mean_us + 5) / 1e6) >= 0.9 and (.iops * .lat_mean_us / 1e6) <= 1.02 + .lat_max_us / 1e6 / .runtime_s)' \
-		"$f" >/dev/null || fail "$t: at QD1 iops x mean latency is not ~1 s"
-	jq -e --arg t "$t" '.bench[$t] | .queue_depth == 1 or .inflight_mean >= 0.9 * .queue_depth' "$f" >/dev/null ||
-		fail "$t: queue not held full: $(jq --arg t "$t" '.bench[$t].inflight_mean' "$f")"
 	jq -e --arg t "$t" --argjson rt "$rt" '.bench[$t].runtime_s == $rt' "$f" >/dev/null || fail "$t: runtime_s is not $rt"
+	jq -e --arg t "$t" '(.bench[$t].checks_ok == true) == ((.bench[$t].checks_failed // []) | length == 0)' "$f" >/dev/null ||
+		fail "$t: checks_ok disagrees with checks_failed: $(jq -c --arg t "$t" '.bench[$t] | [.checks_ok, .checks_failed]' "$f")"
+	jq -e --arg t "$t" --arg re "$BENCH_TIMING_CHECKS" '(.bench[$t].checks_failed // []) | all(test($re))' "$f" >/dev/null ||
+		fail "$t: an arithmetic check failed: $(jq -c --arg t "$t" '.bench[$t].checks_failed' "$f")"
+	# The two timing checks a test can recompute: fstune must report exactly what the numbers show.
+	qd1_busy_ok=$(jq --arg t "$t" '.bench[$t] | .queue_depth > 1 or ((.iops * (.lat_mean_us + 5) / 1e6) >= 0.9 and
+		(.iops * .lat_mean_us / 1e6) <= 1.02 + .lat_max_us / 1e6 / .runtime_s)' "$f")
+	queue_ok=$(jq --arg t "$t" '.bench[$t] | .queue_depth == 1 or .inflight_mean >= 0.9 * .queue_depth' "$f")
+	bench_reported "$f" "$t" "$qd1_busy_ok" "at QD1 iops x mean latency"
+	bench_reported "$f" "$t" "$queue_ok" "queue not held full"
+	if jq -e --arg t "$t" '.bench[$t].checks_ok != true' "$f" >/dev/null; then
+		echo "note: $t: timing checks failed on this (loaded?) machine, and fstune said so: $(jq -c --arg t "$t" '.bench[$t].checks_failed' "$f")" >&2
+	fi
+}
+
+# bench_reported JSON TEST HOLDS PREFIX: fstune reported a failed check starting with PREFIX exactly
+# when the recomputed condition does not hold.
+bench_reported() {
+	local f=$1 t=$2 holds=$3 prefix=$4 said
+	said=$(jq --arg t "$t" --arg p "$prefix" '(.bench[$t].checks_failed // []) | any(startswith($p))' "$f")
+	if [ "$holds" = true ] && [ "$said" = true ]; then
+		fail "$t: fstune reported '$prefix' but the numbers satisfy it: $(jq -c --arg t "$t" '.bench[$t]' "$f")"
+	fi
+	if [ "$holds" = false ] && [ "$said" = false ]; then
+		fail "$t: the numbers fail '$prefix' and fstune did not report it: $(jq -c --arg t "$t" '.bench[$t]' "$f")"
+	fi
+	return 0
 }
 
 # bench_run_consistent "TEST..." CMD...: runs a benchmark command (status 0, output in $TMP/out: the
