@@ -15,12 +15,14 @@
 #include "fstune/bench.h"
 #include "fstune/probe.h"
 #include "fstune/status.h"
+#include "fstune/units.h"
 #include "fstune/workload.h"
 
 enum {
 	OPT_QUICK = CLI_OPT_COMMAND_BASE,
 	OPT_FULL,
 	OPT_FIO_COMMANDS,
+	OPT_CLEAN,
 	OPT_PARAM_BASE, /* the parameter table's options follow, one per entry */
 };
 
@@ -38,7 +40,9 @@ static const char usage_head[] =
 	"Options:\n"
 	"  --quick                      the quick suite (default): 5 tests, about 15 s\n"
 	"  --full                       every test with the file tests, about 90 s\n"
-	"  --fio-commands               print the equivalent fio command lines; run nothing\n";
+	"  --fio-commands               print the equivalent fio command lines; run nothing\n"
+	"  --clean                      remove the scratch directories that killed runs left in TARGET;\n"
+	"                               run nothing\n";
 
 struct bench_args {
 	struct cli_common common;
@@ -47,6 +51,7 @@ struct bench_args {
 	bool has_workload;         /* a workload flag was given: workload.* facts are collected too */
 	const char *target;
 	bool fio_commands;
+	bool clean;
 };
 
 #define usage_error(...) cli_usage_error("bench", __VA_ARGS__)
@@ -86,6 +91,7 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 		{"quick", no_argument, NULL, OPT_QUICK},
 		{"full", no_argument, NULL, OPT_FULL},
 		{"fio-commands", no_argument, NULL, OPT_FIO_COMMANDS},
+		{"clean", no_argument, NULL, OPT_CLEAN},
 	};
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, true);
 	char *usage = usage_text();
@@ -120,6 +126,8 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 				a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
 			else if (opt == OPT_FIO_COMMANDS)
 				a->fio_commands = true;
+			else if (opt == OPT_CLEAN)
+				a->clean = true;
 			else if (!param)
 				status = usage_error("unexpected option");
 			else if (bench_param_set(&a->cfg, param, optarg, &err) != FST_EXIT_OK)
@@ -137,6 +145,8 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 	if (a->common.sysroot)
 		return usage_error("--sysroot: benchmarks measure the live machine; a captured one cannot be "
 				   "benchmarked");
+	if (a->clean && a->fio_commands)
+		return usage_error("--clean and --fio-commands: choose one");
 	return FST_EXIT_OK;
 }
 
@@ -154,29 +164,71 @@ static bool progress_line(void *arg, const char *test, double fraction, double l
 	return true;
 }
 
+/* The directory a run writes under: TARGET itself, or a mounted device's mount point. */
+static const char *bench_dir(const struct probe_target *t)
+{
+	return t->kind == TARGET_DIRECTORY ? t->path : t->is_mounted ? t->mount_point : NULL;
+}
+
+/* Removes one leftover and says so (or why not). Returns FST_EXIT_OK or FST_EXIT_PARTIAL. */
+static int remove_leftover(const json_t *l, bool quiet)
+{
+	const char *path = json_string_value(json_object_get(l, "path"));
+	char size[UNITS_BUFSZ];
+	int r = bench_leftover_remove(path);
+
+	units_bytes(size, sizeof size, (uint64_t)json_integer_value(json_object_get(l, "bytes")));
+	if (r < 0) {
+		fst_warn("could not remove %s: %s", path, strerror(-r));
+		return FST_EXIT_PARTIAL;
+	}
+	if (!quiet)
+		fprintf(stderr, "fstune: removed %s (%s, left by killed run %lld)\n", path, size,
+			(long long)json_integer_value(json_object_get(l, "pid")));
+	return FST_EXIT_OK;
+}
+
 /* Leftovers of killed runs: reported; on a terminal, offered for removal. */
 static void offer_leftovers(const struct probe_target *t, bool quiet)
 {
-	const char *dir = t->kind == TARGET_DIRECTORY ? t->path : t->is_mounted ? t->mount_point : NULL;
-	json_t *left;
+	const char *dir = bench_dir(t);
+	json_t *left, *l;
 	size_t i;
 
 	if (!dir || !isatty(STDIN_FILENO) || !isatty(STDERR_FILENO) || quiet)
 		return;
 	left = bench_leftovers_find(dir);
-	for (i = 0; i < json_array_size(left); i++) {
-		const char *path = json_string_value(json_array_get(left, i));
-		char answer[16] = "";
+	json_array_foreach(left, i, l) {
+		char answer[16] = "", size[UNITS_BUFSZ];
 
-		fprintf(stderr, "fstune: %s was left behind by a killed benchmark run. Remove it? [y/N] ", path);
-		if (fgets(answer, sizeof answer, stdin) && (answer[0] == 'y' || answer[0] == 'Y')) {
-			int r = bench_leftover_remove(path);
-
-			if (r < 0)
-				fst_warn("could not remove %s: %s", path, strerror(-r));
-		}
+		units_bytes(size, sizeof size, (uint64_t)json_integer_value(json_object_get(l, "bytes")));
+		fprintf(stderr, "fstune: %s (%s) was left behind by a killed benchmark run. Remove it? [y/N] ",
+			json_string_value(json_object_get(l, "path")), size);
+		if (fgets(answer, sizeof answer, stdin) && (answer[0] == 'y' || answer[0] == 'Y'))
+			remove_leftover(l, quiet);
 	}
 	json_decref(left);
+}
+
+/* `bench --clean`: removes every leftover under TARGET without asking (for scripts and cron). */
+static int clean_leftovers(const struct probe_target *t, bool quiet)
+{
+	const char *dir = bench_dir(t);
+	int status = FST_EXIT_OK;
+	json_t *left, *l;
+	size_t i;
+
+	if (!dir) {
+		fst_warn("%s is not a directory nor a mounted device: no scratch directory can be under it", t->path);
+		return FST_EXIT_USAGE;
+	}
+	left = bench_leftovers_find(dir);
+	if (!json_array_size(left) && !quiet)
+		fprintf(stderr, "fstune: no scratch directory of a killed run under %s\n", dir);
+	json_array_foreach(left, i, l)
+		status = fst_exit_merge(status, remove_leftover(l, quiet));
+	json_decref(left);
+	return status;
 }
 
 static int render(const struct bench_args *a, const struct facts *f, FILE *out)
@@ -218,7 +270,9 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
 		status = FST_EXIT_USAGE;
-	if (status == FST_EXIT_OK && a.fio_commands) {
+	if (status == FST_EXIT_OK && a.clean) {
+		status = clean_leftovers(&t, a.common.quiet);
+	} else if (status == FST_EXIT_OK && a.fio_commands) {
 		status = bench_fio_commands(&t, &a.cfg, cli_output_stream(out), &err);
 		if (status != FST_EXIT_OK)
 			fst_error_print(&err);

@@ -298,13 +298,15 @@ static int bench_step(struct report_args *a, struct session *s, struct fst_error
 	int status;
 	size_t i;
 
-	if (!a->has_bench && !a->facts) {
-		const char *why = NULL;
-
-		/* A benchmark parameter alone asks for benchmarks: quick with those parameters. */
-		bench = a->bench_param ? SESSION_BENCH_QUICK : session_bench_default(s, &why);
-		if (why && !a->common.quiet)
-			fprintf(stderr, "fstune: note: %s: %s\n", s->target->path ? s->target->path : "TARGET", why);
+	if (!a->has_bench) {
+		/* A benchmark parameter alone asks for benchmarks: quick with those parameters. The default
+		 * suite is skipped, never refused, where it cannot run: the status follows the findings. */
+		bench = a->bench_param ? SESSION_BENCH_QUICK : session_bench_default(s);
+		if (s->bench_skipped && !a->facts && !a->common.quiet)
+			fprintf(stderr, "fstune: note: %s: no benchmarks: %s\n",
+				s->target && s->target->path ? s->target->path : "TARGET", s->bench_skipped);
+	} else if (bench == SESSION_BENCH_NONE) {
+		session_bench_skip(s, "--bench none was given");
 	}
 	if (bench == SESSION_BENCH_NONE)
 		return FST_EXIT_OK;

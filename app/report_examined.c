@@ -393,10 +393,12 @@ static void examined_measured(const struct session *s, emit_fn fn, void *arg)
 			fn("Measured", t, arg);
 			free(t);
 		} else {
-			fn("Measured", s->origin == SESSION_FROM_FILE
-					       ? "nothing: the facts hold no benchmark results"
-					       : "nothing: no benchmarks were run (--bench none)",
-			   arg);
+			char *t = xasprintf("nothing: %s", s->origin == SESSION_FROM_FILE
+							    ? "the facts hold no benchmark results"
+							    : s->bench_skipped ? s->bench_skipped : "no benchmarks were run");
+
+			fn("Measured", t, arg);
+			free(t);
 		}
 	} else {
 		line_emit(&l, "Measured", fn, arg);

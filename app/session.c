@@ -54,47 +54,39 @@ void session_set_target_os(struct session *s, const char *target_os)
 	facts_set_string(s->facts, "host.target_os", target_os, "user");
 }
 
-/* Whether a comma-separated mount option list holds `opt` as a whole option. */
-static bool has_option(const char *list, const char *opt)
-{
-	size_t n = strlen(opt);
-
-	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (strncmp(p, opt, n) == 0 && (p[n] == ',' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
 /* The default follows what an admin expects of a report on a running server: on a filesystem they can
  * write to, a quick measurement (about 15 s, only inside fstune's own scratch directory) is what makes
  * the advice evidence-based. An unmounted block device gets none: it may be a disk in use without a
  * mount (a database's raw volume, a VM's disk, a future md member), and reading across it for seconds
  * is an action the admin should ask for (`--bench quick` then runs the read tests only, writing
- * nothing); a report on it stays a pure look. Images, captured machines (--sysroot) and read-only or
- * unwritable filesystems cannot be benchmarked without writing, so none. */
-enum session_bench session_bench_default(const struct session *s, const char **why)
+ * nothing); a report on it stays a pure look. Everything else is bench_can_run's answer. */
+enum session_bench session_bench_default(struct session *s)
 {
 	const struct probe_target *t = s->target;
-	const char *dir;
+	struct bench_plan plan;
+	enum session_bench bench = SESSION_BENCH_QUICK;
 
-	*why = NULL;
-	if (s->origin == SESSION_FROM_FILE || !t || path_sysroot() || t->kind == TARGET_IMAGE)
-		return SESSION_BENCH_NONE;
-	if (t->kind == TARGET_BLOCKDEV && !t->is_mounted) {
-		*why = "an unmounted block device is not benchmarked by default (it may be in use without a "
-		       "mount); --bench quick measures it with read tests only, writing nothing";
+	if (s->origin == SESSION_FROM_FILE || !t) {
+		session_bench_skip(s, "a saved or hand-written facts file is judged as it is: nothing is measured");
 		return SESSION_BENCH_NONE;
 	}
-	dir = t->kind == TARGET_DIRECTORY ? t->path : t->mount_point;
-	if (has_option(t->mount_options, "ro")) {
-		*why = "the filesystem is mounted read-only and the benchmarks write: none were run";
+	if (t->kind == TARGET_BLOCKDEV && !t->is_mounted && !path_sysroot()) {
+		session_bench_skip(s, "an unmounted block device is not benchmarked by default (it may be in use "
+				      "without a mount); --bench quick measures it with read tests only, writing nothing");
 		return SESSION_BENCH_NONE;
 	}
-	if (!dir || access(dir, W_OK) != 0) {
-		*why = "the directory is not writable by this user and the benchmarks write there: none were run";
-		return SESSION_BENCH_NONE;
+	if (bench_can_run(t, NULL, &plan) != FST_EXIT_OK) {
+		session_bench_skip(s, plan.reason);
+		bench = SESSION_BENCH_NONE;
 	}
-	return SESSION_BENCH_QUICK;
+	bench_plan_free(&plan);
+	return bench;
+}
+
+void session_bench_skip(struct session *s, const char *why)
+{
+	free(s->bench_skipped);
+	s->bench_skipped = why ? xstrdup(why) : NULL;
 }
 
 int session_bench(struct session *s, enum session_bench bench, const struct bench_config *cfg,
@@ -123,6 +115,7 @@ int session_bench(struct session *s, enum session_bench bench, const struct benc
 	s->bench = status == FST_EXIT_OK || status == FST_EXIT_PARTIAL ? bench : SESSION_BENCH_NONE;
 	free(s->bench_refusal);
 	s->bench_refusal = status == FST_EXIT_REFUSED && err ? xstrdup(err->msg) : NULL;
+	session_bench_skip(s, NULL);
 	bench_result_free(&res);
 	DBG(DEBUG_REPORT, "session: bench %s: status %d", bench == SESSION_BENCH_FULL ? "full" : "quick", status);
 	return status;
@@ -165,6 +158,7 @@ void session_free(struct session *s)
 	json_decref(s->bench_params);
 	json_decref(s->bench_notes);
 	free(s->bench_refusal);
+	free(s->bench_skipped);
 	if (s->is_evaluated)
 		rules_result_free(&s->result);
 	if (s->rules)

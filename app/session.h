@@ -34,6 +34,8 @@ struct session {
 	json_t *bench_params;        /* the parameters the benchmarks used, for the report; NULL: none */
 	json_t *bench_notes;         /* array of strings the bench layer wants read; NULL: none ran */
 	char *bench_refusal;         /* why the benchmarks asked for did not run (refused); NULL: they ran */
+	char *bench_skipped;         /* why none ran although none was refused: the default's reason,
+					"--bench none", saved facts; NULL: they ran or were refused */
 	struct rules_set *rules;     /* NULL until session_load_rules */
 	struct rules_result result;  /* all NULL members until session_evaluate */
 	bool is_evaluated;           /* session_evaluate has filled `result` */
@@ -66,9 +68,13 @@ void session_set_target_os(struct session *s, const char *target_os);
 int session_bench(struct session *s, enum session_bench bench, const struct bench_config *cfg,
 		  struct fst_error *err);
 
-/* The default suite for a TARGET when --bench is not given, and why (a static string for a note, NULL
- * when there is nothing to say): quick on a mounted filesystem the user can write to, else none. */
-enum session_bench session_bench_default(const struct session *s, const char **why);
+/* The default suite for a TARGET when --bench is not given: quick where bench_can_run says the default
+ * quick suite can run, else none, with the reason in s->bench_skipped (also for saved facts, a
+ * captured machine, an image). Never a refusal: a benchmark the admin did not ask for is skipped. */
+enum session_bench session_bench_default(struct session *s);
+
+/* Records why no benchmark ran (`--bench none`, a default skipped); replaces an earlier reason. */
+void session_bench_skip(struct session *s, const char *why);
 
 /* Loads the rule files (built-in, /etc, $FSTUNE_RULES_PATH, --rules-dir). Returns FST_EXIT_OK, or
  * FST_EXIT_USAGE with `err` set (a --rules-dir that does not exist). Load errors of single files are

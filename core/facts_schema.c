@@ -41,7 +41,7 @@ static const struct {
 	{"fs.super_options", SL}, {"fs.stripe_unit_bytes", I}, {"fs.stripe_width_bytes", I},
 	{"fs.ag_count", I}, {"fs.node_size", I}, {"fs.devices", SL}, {"fs.log_size_bytes", I},
 	{"fs.reserved_blocks", I}, {"fs.fstrim_timer", B}, {"fs.device_count", I},
-	{"fs.log_external", B}, {"fs.inode_max_pct", I},
+	{"fs.log_external", B}, {"fs.inode_max_pct", I}, {"fs.fstune_leftover_bytes", I},
 
 	{"vm.dirty_ratio", I}, {"vm.dirty_background_ratio", I}, {"vm.dirty_bytes", I},
 	{"vm.dirty_background_bytes", I}, {"vm.dirty_expire_centisecs", I},

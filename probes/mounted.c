@@ -10,6 +10,7 @@
 #include <sys/statvfs.h>
 
 #include "core/xalloc.h"
+#include "fstune/bench.h"
 #include "fstune/path.h"
 #include "fstune/probe.h"
 #include "probes/fs_common.h"
@@ -32,6 +33,25 @@ static void set_option_list(struct facts *f, const char *key, const char *opts)
 	}
 	free(copy);
 	facts_set_json(f, key, list, "mountinfo");
+}
+
+/* Space held by fstune's own killed benchmark runs, which a run makes under the directory it measures:
+ * the target directory, or the mount point (a mounted device, or an earlier run on the mount point). */
+static void set_leftovers(const struct probe_target *t, struct facts *f)
+{
+	const char *dirs[2] = {t->kind == TARGET_DIRECTORY ? t->path : NULL, t->mount_point};
+	uint64_t bytes = 0;
+
+	for (size_t i = 0; i < 2; i++) {
+		json_t *left;
+
+		if (!dirs[i] || (i == 1 && dirs[0] && !strcmp(dirs[0], dirs[1])))
+			continue;
+		left = bench_leftovers_find(dirs[i]);
+		bytes += bench_leftovers_bytes(left);
+		json_decref(left);
+	}
+	facts_set_int(f, "fs.fstune_leftover_bytes", (long long)bytes, "statfs");
 }
 
 static void set_statfs(const struct probe_target *t, struct facts *f)
@@ -62,6 +82,7 @@ static void set_statfs(const struct probe_target *t, struct facts *f)
 	if (!facts_has(f, "fs.size_bytes"))
 		facts_set_int(f, "fs.size_bytes", (long long)(sv.f_blocks * sv.f_frsize), "statfs");
 	facts_set_int(f, "fs.free_bytes", (long long)(sv.f_bavail * sv.f_frsize), "statfs");
+	set_leftovers(t, f);
 	if (sv.f_files == 0) {
 		const char *type = fs_type(t, f);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fstune/space.h"
 #include "fstune/fstype.h"
 #include "fstune/units.h"
 #include "rules/sandbox.h"
@@ -373,6 +374,8 @@ void lua_host_open(lua_State *L)
 	lua_setfield(L, -2, "GiB");
 	lua_pushinteger(L, (lua_Integer)1 << 40);
 	lua_setfield(L, -2, "TiB");
+	lua_pushnumber(L, FST_SPACE_FULL_SHARE);
+	lua_setfield(L, -2, "FULL_SHARE");
 	lua_setglobal(L, "fstune");
 }
 

@@ -25,13 +25,13 @@ ln -s "$TMP/outside" "$left/metadata/d1/link"
 
 # not on a terminal: reported, not touched
 run_status 0 "$FSTUNE" bench --tests tree --files 50 "${BENCH_SHORT[@]}" "$d"
-grep -q "left behind: $left" "$TMP/err" || fail "leftover not reported: $(cat "$TMP/err")"
+grep -q "of a killed run (pid ${left##*.}) holds [0-9.]* [KMG]*i*B: $left; .fstune bench --clean" "$TMP/err" || fail "leftover not reported: $(cat "$TMP/err")"
 [ -d "$left/metadata/d1" ] || fail "the leftover was touched without asking"
 
 # on a terminal, answered y: removed with its tree; the link's target is untouched
 printf 'y\n' | script -qec "\"$FSTUNE\" bench --tests tree --files 50 ${BENCH_SHORT[*]} \"$d\"" /dev/null >"$TMP/tty" 2>&1 ||
 	fail "run on a terminal failed: $(cat "$TMP/tty")"
-grep -q "$left was left behind by a killed benchmark run. Remove it?" "$TMP/tty" || fail "no removal offered: $(cat "$TMP/tty")"
+grep -q "$left ([0-9.]* [KMG]*i*B) was left behind by a killed benchmark run. Remove it?" "$TMP/tty" || fail "no removal offered: $(cat "$TMP/tty")"
 [ -z "$(ls -A "$d")" ] || fail "left behind after removal: $(find "$d" -mindepth 1 | head -5)"
 [ -f "$TMP/outside/keep" ] || fail "removal followed a symbolic link"
 exit 0

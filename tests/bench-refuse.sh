@@ -10,7 +10,7 @@ require_cmd jq dd
 
 small=$(mount_tmp tmpfs -t tmpfs -o size=4m)
 run_status 4 "$FSTUNE" bench --quick "${BENCH_SHORT[@]}" "$small"
-grep -q "below the 8 MiB that honest numbers need" "$TMP/err" || fail "too small: $(cat "$TMP/err")"
+grep -q "less than the 8 MiB test file that honest numbers need" "$TMP/err" || fail "too small: $(cat "$TMP/err")"
 [ -z "$(ls -A "$small")" ] || fail "something was written to the small filesystem"
 
 noinodes=$(mount_tmp tmpfs -t tmpfs -o size=64m,nr_inodes=8)

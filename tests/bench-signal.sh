@@ -41,6 +41,6 @@ wait "$pid" || true
 left=$(find "$d" -maxdepth 1 -name '.fstune-bench.*')
 [ -n "$left" ] || fail "SIGKILL should leave the scratch directory"
 run_status 0 "$FSTUNE" bench --tests rand_read_4k_qd1 --size 16M "${BENCH_SHORT[@]}" "$d"
-grep -q "left behind: $left" "$TMP/err" || fail "leftover not reported: $(cat "$TMP/err")"
+grep -q "of a killed run (pid ${left##*.}) holds [0-9.]* [KMG]*i*B: $left; .fstune bench --clean" "$TMP/err" || fail "leftover not reported: $(cat "$TMP/err")"
 rm -rf "$left"
 exit 0

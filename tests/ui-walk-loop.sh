@@ -25,7 +25,7 @@ tmux_wait "Target:"
 tmux_capture | grep -E "^ .{2}$name +256 MiB .* loop +[01] +ext4 +write +/" >/dev/null ||
 	fail "no '$name 256 MiB ... loop ext4 write /...' row: $(tmux_capture | grep -F "$name")"
 tmux_select "$CURSOR" "$name"
-tmux_wait "writable directory: tests write in a scratch directory under"
+tmux_wait "Benchmarks: tests write at most"
 tmux_keys q
 assert_eq "$(tmux_wait_exit)" 0 "exit status after q"
 tmux_ kill-server

@@ -19,7 +19,7 @@ tmux_wait_line "nvme0n1p2" "/home"
 tmux_wait_line "nvme0n1 " "223.6 GiB"
 tmux_wait_line "sdb " "WDC WD80"
 tmux_wait_line "sda4" "/"
-tmux_wait "a captured machine (--sysroot): nothing runs on it"
+tmux_wait "a captured machine (--sysroot) cannot be benchmarked"
 # The partition's row: ext4 on /home, not benchmarkable, non-rotational NVMe.
 tmux_capture | grep -F "nvme0n1p2" | grep -qE "nvme +0 +ext4 +- +/home" ||
 	fail "the nvme0n1p2 row is not 'nvme 0 ext4 - /home': $(tmux_capture | grep -F nvme0n1p2)"

@@ -14,6 +14,7 @@
 
 #include "app/ui/ui_int.h"
 #include "core/xalloc.h"
+#include "fstune/bench.h"
 #include "fstune/path.h"
 #include "probes/mountinfo.h"
 #include "probes/registry.h"
@@ -50,79 +51,26 @@ static struct ui_target_row *add_row(struct ui_targets *t)
 	return &t->v[t->n++];
 }
 
-static bool has_ro_option(const char *opts)
+/* Whether and how the row can be benchmarked: bench_can_run's answer for TARGET `arg` (a mount point
+ * or a device node). */
+static void judge(struct ui_target_row *r, const char *arg)
 {
-	size_t n = opts ? strlen(opts) : 0;
+	struct fst_error err = FST_ERROR_INIT;
+	struct probe_target t;
+	struct bench_plan plan;
 
-	return opts && (strcmp(opts, "ro") == 0 || strncmp(opts, "ro,", 3) == 0 ||
-			(n >= 3 && strcmp(opts + n - 3, ",ro") == 0) || strstr(opts, ",ro,"));
-}
-
-/* Whether a mounted filesystem can be benchmarked: only a writable directory can. */
-static void judge_mounted(struct ui_target_row *r, const struct mountinfo_entry *m)
-{
-	if (path_is_sysroot()) {
-		r->bench = UI_BENCH_NONE;
-		r->why = xstrdup("a captured machine (--sysroot): nothing runs on it");
-	} else if (has_ro_option(m->options) || has_ro_option(m->super_options)) {
-		r->bench = UI_BENCH_NONE;
-		r->why = xstrdup("mounted read-only");
-	} else if (access(m->mount_point, W_OK) != 0) {
-		r->bench = UI_BENCH_NONE;
-		r->why = xasprintf("%s is not writable: %s", m->mount_point, strerror(errno));
-	} else {
-		r->bench = UI_BENCH_WRITABLE;
-		r->why = xasprintf("writable directory: tests write in a scratch directory under %s",
-				   m->mount_point);
-	}
-}
-
-static bool is_swap(const char *swaps, const char *name)
-{
-	char needle[300];
-
-	snprintf(needle, sizeof(needle), "/dev/%s ", name);
-	return swaps && strstr(swaps, needle);
-}
-
-static bool has_holders(const char *name)
-{
-	DIR *d = path_opendir(SYSBLK "%s/holders", name);
-	struct dirent *de;
-	bool any = false;
-
-	if (!d)
-		return false;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			any = true;
-	closedir(d);
-	return any;
-}
-
-/* An unmounted device: read tests only, when it is free and opens. */
-static void judge_unmounted(struct ui_target_row *r, const char *swaps, bool has_mounted_part)
-{
-	char dev[300];
-	int fd;
-
-	snprintf(dev, sizeof(dev), "/dev/%s", r->name);
 	r->bench = UI_BENCH_NONE;
-	if (path_is_sysroot())
-		r->why = xstrdup("a captured machine (--sysroot): nothing runs on it");
-	else if (is_swap(swaps, r->name))
-		r->why = xstrdup("in use as swap");
-	else if (has_holders(r->name))
-		r->why = xstrdup("held by another device (md, dm)");
-	else if (has_mounted_part)
-		r->why = xstrdup("a partition of it is mounted: pick the partition");
-	else if ((fd = open(dev, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
-		r->why = xasprintf("cannot open %s: %s", dev, strerror(errno));
-	else {
-		close(fd);
-		r->bench = UI_BENCH_READ_ONLY;
-		r->why = xstrdup("unmounted: read tests only, nothing is written");
+	if (target_resolve(arg, &t, &err) != FST_EXIT_OK) {
+		r->why = xstrdup(err.msg);
+		return;
 	}
+	bench_can_run(&t, NULL, &plan);
+	r->bench = plan.mode == BENCH_MODE_DIRECTORY     ? UI_BENCH_WRITABLE
+		   : plan.mode == BENCH_MODE_DEVICE_READ ? UI_BENCH_READ_ONLY
+							 : UI_BENCH_NONE;
+	r->why = xstrdup(plan.reason);
+	bench_plan_free(&plan);
+	target_free(&t);
 }
 
 /* The filesystem on an unmounted device, by its signature (live only). */
@@ -218,7 +166,7 @@ static char **block_names(size_t *n)
 	return names;
 }
 
-static void scan_block(struct ui_targets *t, const struct mountinfo *mi, bool *used, const char *swaps)
+static void scan_block(struct ui_targets *t, const struct mountinfo *mi, bool *used)
 {
 	size_t n;
 	char **names = block_names(&n);
@@ -228,14 +176,10 @@ static void scan_block(struct ui_targets *t, const struct mountinfo *mi, bool *u
 		const struct mountinfo_entry *m;
 		struct ui_target_row *r;
 		bool is_part = path_exists(SYSBLK "%s/partition", names[i]);
-		bool has_mounted_part = false;
 
 		/* Unattached loop devices and empty drives have size 0. */
 		if (path_read_s64(&sectors, SYSBLK "%s/size", names[i]) == 0 && sectors == 0)
 			continue;
-		for (size_t j = i + 1; !is_part && j < n && strncmp(names[j], names[i], strlen(names[i])) == 0; j++)
-			if (path_exists(SYSBLK "%s/%s/partition", names[i], names[j]) && mount_of(mi, names[j]))
-				has_mounted_part = true;
 		r = add_row(t);
 		r->name = xstrdup(names[i]);
 		r->depth = is_part ? 1 : 0;
@@ -246,13 +190,13 @@ static void scan_block(struct ui_targets *t, const struct mountinfo *mi, bool *u
 			r->fstype = xstrdup(m->fstype);
 			r->mount_point = xstrdup(m->mount_point);
 			r->arg = xstrdup(m->mount_point);
-			judge_mounted(r, m);
+			judge(r, m->mount_point);
 		} else {
 			/* Signatures are read later (ui_targets_idle): on slow or many devices that is
 			 * most of the scan, and the first screen must not wait for it. */
 			r->is_fs_pending = !path_is_sysroot();
 			r->arg = path_is_sysroot() ? xstrdup(names[i]) : xasprintf("/dev/%s", names[i]);
-			judge_unmounted(r, swaps, has_mounted_part);
+			judge(r, r->arg);
 		}
 	}
 	for (size_t i = 0; i < n; i++)
@@ -282,7 +226,7 @@ static void scan_other_mounts(struct ui_targets *t, const struct mountinfo *mi, 
 		r->fstype = xstrdup(m->fstype);
 		r->mount_point = xstrdup(m->mount_point);
 		r->arg = xstrdup(m->mount_point);
-		judge_mounted(r, m);
+		judge(r, m->mount_point);
 	}
 }
 
@@ -299,17 +243,15 @@ static void add_directory_row(struct ui_targets *t)
 void ui_targets_scan(struct ui_targets *t)
 {
 	struct mountinfo mi = {0};
-	char *swaps = path_read_string("/proc/swaps");
 	bool *used;
 
 	ui_targets_free(t);
 	mountinfo_load(&mi);
 	used = xcalloc(mi.n + 1, sizeof(*used));
-	scan_block(t, &mi, used, swaps);
+	scan_block(t, &mi, used);
 	scan_other_mounts(t, &mi, used);
 	add_directory_row(t);
 	free(used);
-	free(swaps);
 	mountinfo_free(&mi);
 }
 

@@ -112,7 +112,7 @@ struct bench_config {
 	char tests[512];         /* comma-separated names; "" = the suite */
 	double runtime_s;        /* measured time per test, after warm-up */
 	double warmup_s;         /* run but not counted, before each test */
-	uint64_t size_bytes;     /* the test span; 0 = min(1 GiB, 90% of free space) */
+	uint64_t size_bytes;     /* the test span; 0 = automatic (bench_can_run says how much) */
 	enum bench_engine_id engine;
 	double busy_check_s;     /* how long to watch the device's stat before benchmarks; 0 = skip */
 
@@ -137,6 +137,39 @@ char *bench_param_format(const struct bench_config *cfg, const struct bench_para
 int bench_select(const struct bench_config *cfg, const struct bench_test_def **out, size_t *n,
 		 struct fst_error *err);
 
+/* ---- Whether and how a target can be benchmarked ---- */
+
+enum bench_mode {
+	BENCH_MODE_NONE,        /* nothing can run here: the plan's status and reason say why */
+	BENCH_MODE_DIRECTORY,   /* read and write tests in a scratch directory under `dir` */
+	BENCH_MODE_DEVICE_READ, /* an unmounted block device: read tests only, nothing is written */
+};
+
+/* The answer of bench_can_run. Owned by the caller: bench_plan_free. */
+struct bench_plan {
+	enum bench_mode mode;
+	int status;              /* FST_EXIT_OK when it can run; else FST_EXIT_REFUSED (safety, space) or
+				    FST_EXIT_USAGE (an image file, a captured machine, a bad test list) */
+	char reason[768];        /* NONE: why not, naming the numbers; otherwise how, in one line */
+	char *dir;               /* DIRECTORY: the directory the run writes under; else NULL */
+	uint64_t span_bytes;     /* the test span (data file or device range) */
+	uint64_t budget_bytes;   /* DIRECTORY: the most the whole run may write */
+	uint64_t free_bytes;     /* DIRECTORY: free space for this user (f_bavail), leftovers included */
+	uint64_t leftover_bytes; /* DIRECTORY: what fstune's own dead scratch directories there hold */
+	json_t *leftovers;       /* array of {path, pid, bytes}: scratch directories of killed runs */
+};
+
+/* Decides, writing nothing, whether TARGET (resolved by target_resolve) can be benchmarked with `cfg`
+ * (NULL: the defaults), how, and if not why. The report's default suite, `fstune bench` (bench_run
+ * asks it first) and the wizard's Target screen all ask this one function.
+ *
+ * A directory run never takes the filesystem past FST_SPACE_FULL_SHARE of its usable space nor below
+ * 512 MiB free; an explicit cfg->size_bytes may go further, down to 256 MiB free, and the plan's
+ * reason says so. fstune's own leftovers of killed runs are found first and named in every message
+ * about space (they are not removed: bench_leftover_remove, `fstune bench --clean`). */
+int bench_can_run(const struct probe_target *t, const struct bench_config *cfg, struct bench_plan *plan);
+void bench_plan_free(struct bench_plan *plan);
+
 /* ---- Running ---- */
 
 /* What a run says besides the facts. Owned by the caller: bench_result_free. */
@@ -145,7 +178,7 @@ struct bench_result {
 			      choices and the directory used ("parameters used" block) */
 	json_t *notes;     /* array of strings the user should read: the mount point used for a mounted
 			      device, a busy device, skipped tests, failed consistency checks */
-	json_t *leftovers; /* array of scratch directories of killed runs found under the target */
+	json_t *leftovers; /* array of {path, pid, bytes}: scratch directories of killed runs found */
 	char *dir;         /* the directory benchmarked; NULL for a raw device */
 };
 void bench_result_free(struct bench_result *r);
@@ -173,8 +206,11 @@ int bench_fio_commands(const struct probe_target *t, const struct bench_config *
 
 /* ---- Scratch directories of killed runs ---- */
 
-/* Scratch directories under `dir` whose owner is gone (a killed run): a new array of path strings. */
+/* Scratch directories under `dir` whose owner is gone (a killed run, named by the pid file): a new
+ * array of {"path": string, "pid": integer, "bytes": integer (space allocated to its files)}. */
 json_t *bench_leftovers_find(const char *dir);
+/* The sum of the "bytes" of such an array. */
+uint64_t bench_leftovers_bytes(const json_t *leftovers);
 /* Removes one leftover: only the files a run creates, then the directory. 0 or -errno. */
 int bench_leftover_remove(const char *path);
 

@@ -4,6 +4,7 @@
  * removes everything it created on every path. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -20,18 +21,27 @@
 
 #include "core/xalloc.h"
 #include "fstune/debug.h"
+#include "fstune/path.h"
+#include "fstune/space.h"
 #include "fstune/units.h"
 #include "fstune/workload.h"
 #include "probes/bench/bench_int.h"
 #include "probes/bench/bench_prep.h"
 #include "probes/bench/run.h"
+#include "probes/mountinfo.h"
 
 #define GiB (1024ull * 1024 * 1024)
 #define MiB (1024ull * 1024)
 #define SPAN_DEFAULT GiB
 #define SPAN_FLOOR (256 * MiB)
 #define SPAN_FLOOR_TEST (8 * MiB)  /* under make check only (FSTUNE_TEST_SCALE set) */
-#define FREE_SHARE 0.9             /* the span may use 90% of the free space */
+/* What a run leaves free for everyone else: by default at least this much, and never less than the
+ * span floor even with an explicit --size (a production filesystem's other writers must not meet
+ * ENOSPC because fstune measured it). Scaled down with the floor under make check. */
+#define KEEP_FREE (512 * MiB)
+#define KEEP_FREE_TEST (16 * MiB)
+#define SPAN_SHARE_OF_BUDGET 0.75  /* the rest of the budget: the append test and the file tests */
+#define APPEND_MAX (64 * MiB)
 #define MIN_FREE_INODES 16
 #define SRC "bench"
 
@@ -61,14 +71,90 @@ static const char *bytes(char *buf, uint64_t v)
 	return units_bytes(buf, UNITS_BUFSZ, v);
 }
 
-/* The span on a directory: free space, inodes, read-only, the floor. */
+/* " (N of it fstune's own leftovers of killed runs: `fstune bench --clean DIR` removes them)", or "" */
+static const char *leftover_clause(char *buf, size_t len, const struct bench_ctx *ctx)
+{
+	char b[UNITS_BUFSZ];
+
+	if (!ctx->leftover_bytes)
+		return "";
+	snprintf(buf, len, " (%s of it is held by fstune's own scratch directories of killed runs: "
+		 "`fstune bench --clean %s` removes them)", bytes(b, ctx->leftover_bytes), ctx->dir);
+	return buf;
+}
+
+/* The space a run may write in a directory (its budget) and how it is shared: the span, the append
+ * test's file, and the file tests (which stop at ctx->avail_floor). */
+static int size_directory_run(struct bench_prep *p, const struct statvfs *vfs, struct fst_error *err)
+{
+	struct bench_ctx *ctx = &p->ctx;
+	uint64_t frsize = vfs->f_frsize ? vfs->f_frsize : vfs->f_bsize;
+	uint64_t avail = (uint64_t)vfs->f_bavail * frsize;
+	uint64_t used = (uint64_t)(vfs->f_blocks - vfs->f_bfree) * frsize;
+	uint64_t usable = used + avail; /* root's reserve is not this run's to use */
+	uint64_t keep_default = getenv("FSTUNE_TEST_SCALE") ? KEEP_FREE_TEST : KEEP_FREE;
+	uint64_t keep_floor = ctx->min_span;
+	double full_at = FST_SPACE_FULL_SHARE * (double)usable;
+	uint64_t full_cap = full_at > (double)used ? (uint64_t)(full_at - (double)used) : 0;
+	uint64_t free_cap = avail > keep_default ? avail - keep_default : 0;
+	uint64_t budget = full_cap < free_cap ? full_cap : free_cap;
+	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], b3[UNITS_BUFSZ], b4[UNITS_BUFSZ], b5[UNITS_BUFSZ], b6[UNITS_BUFSZ];
+	char lo[400];
+	double full_pct = usable ? 100.0 * (double)used / (double)usable : 100;
+
+	ctx->free_bytes = avail;
+	if (p->eff.size_bytes) {
+		uint64_t hard = avail > keep_floor ? avail - keep_floor : 0;
+		uint64_t need = p->eff.size_bytes + 2 * MiB; /* the span and a minimal append file */
+
+		if (p->eff.size_bytes < ctx->min_span)
+			return fst_error_set(err, FST_EXIT_REFUSED,
+					     "--size %s is below the %s that honest numbers need (a smaller file fits in "
+					     "caches)", bytes(b1, p->eff.size_bytes), bytes(b2, ctx->min_span));
+		if (need > hard)
+			return fst_error_set(err, FST_EXIT_REFUSED,
+					     "--size %s does not fit in %s: %s free%s, and a run always leaves %s free",
+					     bytes(b1, p->eff.size_bytes), ctx->dir, bytes(b2, avail),
+					     leftover_clause(lo, sizeof lo, ctx), bytes(b3, keep_floor));
+		if (need > budget)
+			bench_note(ctx, "--size %s goes past what a default run takes in %s (%s free, %.0f%% full): "
+				   "the run takes it to %.0f%% full, leaving %s free, until it ends",
+				   bytes(b1, p->eff.size_bytes), ctx->dir, bytes(b2, avail), full_pct,
+				   usable ? 100.0 * (double)(used + need) / (double)usable : 100,
+				   bytes(b3, avail - need));
+		budget = need > budget ? hard : budget;
+		ctx->span_bytes = p->eff.size_bytes;
+	} else {
+		ctx->span_bytes = (uint64_t)((double)budget * SPAN_SHARE_OF_BUDGET);
+		if (ctx->span_bytes > SPAN_DEFAULT)
+			ctx->span_bytes = SPAN_DEFAULT;
+		ctx->span_bytes -= ctx->span_bytes % (1 * MiB);
+		if (ctx->span_bytes < ctx->min_span)
+			return fst_error_set(err, FST_EXIT_REFUSED,
+					     "%s has %s free of %s usable (%.0f%% full)%s: a benchmark may write %s there "
+					     "without taking it past %.0f%% full or below %s free, less than the %s test "
+					     "file that honest numbers need (a smaller one fits in caches); free some space, "
+					     "choose another directory, or give --size to go further (down to %s free)",
+					     ctx->dir, bytes(b1, avail), bytes(b2, usable), full_pct,
+					     leftover_clause(lo, sizeof lo, ctx), bytes(b3, budget),
+					     FST_SPACE_FULL_SHARE * 100, bytes(b4, keep_default), bytes(b5, ctx->min_span),
+					     bytes(b6, keep_floor));
+	}
+	ctx->budget_bytes = budget;
+	ctx->avail_floor = avail - budget;
+	ctx->append_limit = (budget - ctx->span_bytes) / 2;
+	if (ctx->append_limit > APPEND_MAX)
+		ctx->append_limit = APPEND_MAX;
+	ctx->append_limit -= ctx->append_limit % (64 * 1024);
+	return FST_EXIT_OK;
+}
+
+/* A directory: writable, not read-only, enough inodes, and the space the run may take. */
 static int prep_directory(struct bench_prep *p, struct fst_error *err)
 {
 	struct bench_ctx *ctx = &p->ctx;
 	struct statvfs vfs;
 	struct statfs sfs;
-	uint64_t avail, usable;
-	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
 
 	if (statvfs(ctx->dir, &vfs) < 0)
 		return fst_error_set(err, FST_EXIT_USAGE, "%s: %s", ctx->dir, strerror(errno));
@@ -81,6 +167,13 @@ static int prep_directory(struct bench_prep *p, struct fst_error *err)
 				     "%s is on a read-only mount: benchmarks need to write a scratch file there; "
 				     "an unmounted device can be measured read-only by naming it (fstune bench /dev/...)",
 				     ctx->dir);
+	if (access(ctx->dir, W_OK) != 0)
+		return fst_error_set(err, FST_EXIT_REFUSED,
+				     "%s is not writable by this user (%s): benchmarks write a scratch directory "
+				     "there; run as a user who can write it, or name a directory you own",
+				     ctx->dir, strerror(errno));
+	ctx->leftovers = bench_leftovers_find(ctx->dir);
+	ctx->leftover_bytes = bench_leftovers_bytes(ctx->leftovers);
 	if (p->eff.engine == BENCH_ENGINE_NULL) {
 		ctx->span_bytes = p->eff.size_bytes ? p->eff.size_bytes : SPAN_DEFAULT;
 		ctx->append_limit = ctx->span_bytes / 4;
@@ -89,34 +182,46 @@ static int prep_directory(struct bench_prep *p, struct fst_error *err)
 	if (vfs.f_files > 0 && vfs.f_favail < MIN_FREE_INODES)
 		return fst_error_set(err, FST_EXIT_REFUSED, "%s has only %llu free inodes: the benchmark needs %d",
 				     ctx->dir, (unsigned long long)vfs.f_favail, MIN_FREE_INODES);
-	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	usable = (uint64_t)((double)avail * FREE_SHARE);
-	if (p->eff.size_bytes) {
-		if (p->eff.size_bytes > usable)
-			return fst_error_set(err, FST_EXIT_REFUSED,
-					     "--size %s does not fit in %s: %s free, at most %s (90%%) may be used",
-					     bytes(b1, p->eff.size_bytes), ctx->dir, bytes(b2, avail), bytes(b3, usable));
-		ctx->span_bytes = p->eff.size_bytes;
-	} else {
-		ctx->span_bytes = usable < SPAN_DEFAULT ? usable : SPAN_DEFAULT;
+	return size_directory_run(p, &vfs, err);
+}
+
+/* Why an unmounted device is in use all the same (swap, a holder such as md or dm, a mounted partition),
+ * or NULL when nothing says so; caller frees. O_EXCL would refuse it too, without saying why. */
+static char *raw_device_user(const char *name)
+{
+	char *swaps = path_read_string("/proc/swaps"), needle[300], *why = NULL;
+	struct mountinfo mi = {0};
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(needle, sizeof needle, "/dev/%s ", name);
+	if (swaps && strstr(swaps, needle))
+		why = xstrdup("it is in use as swap");
+	free(swaps);
+	if (!why && (d = path_opendir("/sys/class/block/%s/holders", name))) {
+		while (!why && (de = readdir(d)))
+			if (de->d_name[0] != '.')
+				why = xasprintf("it is held by %s (md, dm or another stacking driver)", de->d_name);
+		closedir(d);
 	}
-	ctx->span_bytes -= ctx->span_bytes % (1 * MiB);
-	/* the append test grows a second file: within the 10% left free, and at most 64 MiB */
-	ctx->append_limit = (uint64_t)((double)avail * (1 - FREE_SHARE) / 2);
-	if (ctx->append_limit > 64 * MiB)
-		ctx->append_limit = 64 * MiB;
-	ctx->append_limit -= ctx->append_limit % (64 * 1024);
-	if (ctx->span_bytes < ctx->min_span && p->eff.size_bytes)
-		return fst_error_set(err, FST_EXIT_REFUSED,
-				     "--size %s is below the %s that honest numbers need (a smaller file fits in "
-				     "caches)", bytes(b1, p->eff.size_bytes), bytes(b2, ctx->min_span));
-	if (ctx->span_bytes < ctx->min_span)
-		return fst_error_set(err, FST_EXIT_REFUSED,
-				     "%s has %s free: the test span would be %s, below the %s that honest numbers "
-				     "need (a smaller file fits in caches); free some space or choose another "
-				     "directory", ctx->dir, bytes(b1, avail), bytes(b2, ctx->span_bytes),
-				     bytes(b3, ctx->min_span));
-	return FST_EXIT_OK;
+	if (!why && (d = path_opendir("/sys/class/block/%s", name))) {
+		mountinfo_load(&mi);
+		while (!why && (de = readdir(d))) {
+			unsigned maj, min;
+			char *devno;
+
+			if (de->d_name[0] == '.' || !path_exists("/sys/class/block/%s/%s/partition", name, de->d_name))
+				continue;
+			devno = path_read_string("/sys/class/block/%s/%s/dev", name, de->d_name);
+			if (devno && sscanf(devno, "%u:%u", &maj, &min) == 2 && mountinfo_by_devno(&mi, maj, min))
+				why = xasprintf("its partition %s is mounted on %s: name the partition or its mount point",
+						de->d_name, mountinfo_by_devno(&mi, maj, min)->mount_point);
+			free(devno);
+		}
+		closedir(d);
+		mountinfo_free(&mi);
+	}
+	return why;
 }
 
 /* An unmounted block device: read-only, O_DIRECT, O_EXCL. */
@@ -125,11 +230,20 @@ static int prep_raw_device(struct bench_prep *p, struct fst_error *err)
 	struct bench_ctx *ctx = &p->ctx;
 	const char *dev = p->target->path;
 	uint64_t size = 0;
-	int fd;
-	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	int fd, r;
+	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], b3[UNITS_BUFSZ];
 
 	ctx->is_raw_device = true;
 	ctx->is_memory = is_memory_dev(p->target->dev_name);
+	if (p->target->dev_name) {
+		char *why = raw_device_user(p->target->dev_name);
+
+		if (why) {
+			r = fst_error_set(err, FST_EXIT_REFUSED, "%s is not mounted, but %s", dev, why);
+			free(why);
+			return r;
+		}
+	}
 	if (p->eff.engine == BENCH_ENGINE_NULL) {
 		ctx->span_bytes = p->eff.size_bytes ? p->eff.size_bytes : SPAN_DEFAULT;
 		return FST_EXIT_OK;
@@ -161,7 +275,7 @@ static int prep_raw_device(struct bench_prep *p, struct fst_error *err)
 	if (ctx->span_bytes < ctx->min_span)
 		return fst_error_set(err, FST_EXIT_REFUSED, "%s holds %s: the test span would be %s, below the "
 				     "%s that honest numbers need", dev, bytes(b1, size), bytes(b2, ctx->span_bytes),
-				     bytes(b1, ctx->min_span));
+				     bytes(b3, ctx->min_span));
 	return FST_EXIT_OK;
 }
 
@@ -209,6 +323,9 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 	if ((r = bench_select(&p->eff, p->sel, &p->n, err)) != FST_EXIT_OK)
 		return r;
 
+	if (path_is_sysroot())
+		return fst_error_set(err, FST_EXIT_USAGE, "a captured machine (--sysroot) cannot be benchmarked: "
+				     "benchmarks measure the live machine");
 	if (t->kind == TARGET_IMAGE)
 		return fst_error_set(err, FST_EXIT_USAGE,
 				     "%s is an image file: attach it (losetup --direct-io=on --find --show %s) and "
@@ -233,12 +350,59 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 		}
 		res->dir = xstrdup(ctx->dir);
 		r = prep_directory(p, err);
-		if (r == FST_EXIT_OK) {
+		if (ctx->leftovers) {
 			json_decref(res->leftovers);
-			res->leftovers = bench_leftovers_find(ctx->dir);
+			res->leftovers = json_incref(ctx->leftovers);
 		}
 	}
 	return r;
+}
+
+int bench_can_run(const struct probe_target *t, const struct bench_config *cfg, struct bench_plan *plan)
+{
+	struct bench_config defaults;
+	struct fst_error err = FST_ERROR_INIT;
+	struct bench_result res;
+	struct bench_prep p;
+	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+
+	if (!cfg) {
+		bench_config_init(&defaults);
+		cfg = &defaults;
+	}
+	memset(plan, 0, sizeof *plan);
+	plan->status = bench_prepare(&p, t, cfg, &res, &err);
+	plan->leftovers = json_incref(res.leftovers);
+	plan->span_bytes = p.ctx.span_bytes;
+	if (plan->status != FST_EXIT_OK) {
+		plan->mode = BENCH_MODE_NONE;
+		snprintf(plan->reason, sizeof plan->reason, "%s", err.msg);
+	} else if (p.ctx.is_raw_device) {
+		plan->mode = BENCH_MODE_DEVICE_READ;
+		snprintf(plan->reason, sizeof plan->reason, "%s is not mounted: read tests only over %s, nothing is "
+			 "written", t->path, bytes(b1, p.ctx.span_bytes));
+	} else {
+		plan->mode = BENCH_MODE_DIRECTORY;
+		plan->dir = xstrdup(p.ctx.dir);
+		plan->budget_bytes = p.ctx.budget_bytes;
+		plan->free_bytes = p.ctx.free_bytes;
+		plan->leftover_bytes = p.ctx.leftover_bytes;
+		snprintf(plan->reason, sizeof plan->reason, "tests write at most %s in a scratch directory under %s "
+			 "(%s free), removed at the end", bytes(b1, p.ctx.budget_bytes), p.ctx.dir,
+			 bytes(b2, p.ctx.free_bytes));
+	}
+	bench_prep_free(&p);
+	bench_result_free(&res);
+	return plan->status;
+}
+
+void bench_plan_free(struct bench_plan *plan)
+{
+	if (!plan)
+		return;
+	free(plan->dir);
+	json_decref(plan->leftovers);
+	memset(plan, 0, sizeof *plan);
 }
 
 /* Creates the scratch directory and the (empty) data file, which decides direct I/O. */
@@ -264,6 +428,8 @@ void bench_prep_free(struct bench_prep *p)
 	bench_scratch_remove(&p->ctx);
 	free(p->ctx.dir);
 	free(p->sel);
+	json_decref(p->ctx.leftovers);
+	p->ctx.leftovers = NULL;
 	p->ctx.dir = NULL;
 	p->sel = NULL;
 }
@@ -409,9 +575,16 @@ int bench_run(const struct probe_target *t, const struct bench_config *cfg, stru
 	if (r == FST_EXIT_OK) {
 		size_t i;
 
-		for (i = 0; i < json_array_size(res->leftovers); i++)
-			bench_note(&p.ctx, "a scratch directory of a killed run was left behind: %s",
-				   json_string_value(json_array_get(res->leftovers, i)));
+		for (i = 0; i < json_array_size(res->leftovers); i++) {
+			json_t *l = json_array_get(res->leftovers, i);
+			char b[UNITS_BUFSZ];
+
+			bench_note(&p.ctx, "a scratch directory of a killed run (pid %lld) holds %s: %s; "
+				   "`fstune bench --clean %s` removes it",
+				   (long long)json_integer_value(json_object_get(l, "pid")),
+				   bytes(b, (uint64_t)json_integer_value(json_object_get(l, "bytes"))),
+				   json_string_value(json_object_get(l, "path")), p.ctx.dir);
+		}
 		busy_check(&p, f);
 		if (*p.ctx.stop)
 			r = 128 + *p.ctx.stop;

@@ -141,6 +141,11 @@ struct bench_ctx {
 	bool is_laid_out;        /* the data file holds span_bytes of written data */
 	uint64_t span_bytes;
 	uint64_t append_limit;   /* bytes the append test's file may grow to before it starts over */
+	uint64_t free_bytes;     /* f_bavail of the directory at the start, bytes */
+	uint64_t budget_bytes;   /* the most the whole run may write, bytes */
+	uint64_t avail_floor;    /* f_bavail (bytes) the run never goes below: the file tests stop there */
+	json_t *leftovers;       /* {path, pid, bytes} of killed runs' scratch directories (owned) */
+	uint64_t leftover_bytes; /* their sum */
 	struct bench_dio dio;
 	uint64_t min_span;       /* the floor: 256 MiB, lower only under FSTUNE_TEST_SCALE */
 	json_t *notes;           /* borrowed from the result */

@@ -157,11 +157,15 @@ bool file_syncfs(struct file_run *r)
 void file_space_get(struct file_run *r, double share, struct file_space *out)
 {
 	struct statvfs vfs;
+	uint64_t avail, allowed;
 
 	out->bytes = out->inodes = 0;
 	if (fstatvfs(r->dirfd, &vfs) < 0)
 		return;
-	out->bytes = (uint64_t)((double)vfs.f_bavail * (double)vfs.f_frsize * share);
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	/* never past the run's budget (bench_can_run): the data file has already taken its share */
+	allowed = avail > r->ctx->avail_floor ? avail - r->ctx->avail_floor : 0;
+	out->bytes = (uint64_t)((double)allowed * share);
 	/* filesystems with dynamic inodes (btrfs) report 0 inodes: the bytes bound them */
 	out->inodes = vfs.f_files ? (uint64_t)((double)vfs.f_favail * share) : UINT64_MAX;
 }

@@ -115,6 +115,7 @@ int bench_fio_commands(const struct probe_target *t, const struct bench_config *
 {
 	struct bench_prep p;
 	struct bench_result res;
+	bool is_file_laid_out = false;
 	size_t i;
 	int r;
 
@@ -133,6 +134,17 @@ int bench_fio_commands(const struct probe_target *t, const struct bench_config *
 				continue;
 			}
 			print_one(out, &p, d);
+			is_file_laid_out |= !p.ctx.is_raw_device && d->pattern != BENCH_PATTERN_APPEND;
+		}
+		if (is_file_laid_out) {
+			/* fio leaves the file it laid out (the append job's is removed by --unlink=1) */
+			char *file = xasprintf("%s/fstune-fio.dat", p.ctx.dir);
+			char *q = shell_quote(file);
+
+			fprintf(out, "# afterwards: remove the %llu-byte file fio laid out\nrm -f -- %s\n",
+				(unsigned long long)p.ctx.span_bytes, q);
+			free(q);
+			free(file);
 		}
 	}
 	bench_prep_free(&p);

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fts.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -251,6 +252,23 @@ static bool is_scratch_name(const char *name, long *pid)
 	return *end == '\0' && *pid > 0;
 }
 
+/* Space allocated to everything below `path`, not following links nor crossing mounts. */
+static uint64_t tree_allocated_bytes(const char *path)
+{
+	char *const roots[] = {(char *)path, NULL};
+	FTS *fts = fts_open(roots, FTS_PHYSICAL | FTS_XDEV | FTS_NOCHDIR, NULL);
+	FTSENT *e;
+	uint64_t bytes = 0;
+
+	if (!fts)
+		return 0;
+	while ((e = fts_read(fts)))
+		if (e->fts_info == FTS_F || e->fts_info == FTS_D)
+			bytes += (uint64_t)e->fts_statp->st_blocks * 512;
+	fts_close(fts);
+	return bytes;
+}
+
 json_t *bench_leftovers_find(const char *dir)
 {
 	json_t *out = json_array();
@@ -260,6 +278,7 @@ json_t *bench_leftovers_find(const char *dir)
 	if (!d)
 		return out;
 	while ((de = readdir(d))) {
+		char *path;
 		long pid;
 
 		if (!is_scratch_name(de->d_name, &pid) || pid == (long)getpid())
@@ -267,10 +286,24 @@ json_t *bench_leftovers_find(const char *dir)
 		/* the owner is alive (kill succeeds or is not permitted): a concurrent run, not a leftover */
 		if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
 			continue;
-		json_array_append_new(out, json_sprintf("%s/%s", strcmp(dir, "/") ? dir : "", de->d_name));
+		path = xasprintf("%s/%s", strcmp(dir, "/") ? dir : "", de->d_name);
+		json_array_append_new(out, json_pack("{s:s, s:I, s:I}", "path", path, "pid", (json_int_t)pid, "bytes",
+						     (json_int_t)tree_allocated_bytes(path)));
+		free(path);
 	}
 	closedir(d);
 	return out;
+}
+
+uint64_t bench_leftovers_bytes(const json_t *leftovers)
+{
+	uint64_t sum = 0;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(leftovers, i, v)
+		sum += (uint64_t)json_integer_value(json_object_get(v, "bytes"));
+	return sum;
 }
 
 int bench_leftover_remove(const char *path)

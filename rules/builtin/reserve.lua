@@ -74,26 +74,51 @@ local function rec_new_reserve(d, out)
 		evidence = fstune.present({"device.size_bytes"})}
 end
 
+-- fstune's own scratch directories of killed benchmark runs (fs.fstune_leftover_bytes) are counted
+-- out of the fullness and named: a report must not blame the admin's data for space fstune took.
+local function rec_leftovers(f, out, share, share_without, usable)
+	local left = f.fstune_leftover_bytes
+	local causes_full = share >= fstune.FULL_SHARE and share_without < fstune.FULL_SHARE
+	out[#out + 1] = {name = "fstune_leftovers", severity = causes_full and "suggest" or "info", confidence = 0.8,
+		title = string.format("%s is held by fstune's own scratch directories of killed benchmark runs", fmt(left)),
+		rationale = string.format("A benchmark run that was killed (SIGKILL, a crash, a power cut) cannot remove "
+			.. "its .fstune-bench.PID directory; %s of this filesystem's %s usable is held by such leftovers, "
+			.. "whose process is gone. With them the filesystem is %.0f%% full, without them %.0f%%%s. "
+			.. "Nothing else uses them: fstune bench --clean %s removes them.",
+			fmt(left), fmt(usable), share * 100, share_without * 100,
+			causes_full and string.format(" (the %.0f%% threshold of the fullness warning lies between)",
+				fstune.FULL_SHARE * 100) or "",
+			f.mount_point or "MOUNTPOINT"),
+		evidence = fstune.present({"fs.fstune_leftover_bytes", "fs.free_bytes", "fs.size_bytes", "fs.mount_point"})}
+end
+
 local function rec_full(f, out)
 	local size, free = f.size_bytes, f.free_bytes
 	if fstune.is_integer(size) and size > 0 and fstune.is_integer(free) and free >= 0 then
 		local res = reserved_bytes(f) or 0
 		local usable = size - res
 		local used = usable - free
+		local left = fstune.is_integer(f.fstune_leftover_bytes) and f.fstune_leftover_bytes > 0
+			and f.fstune_leftover_bytes <= used and f.fstune_leftover_bytes or 0
 		if usable > 0 and used >= 0 then
 			local share = used / usable
-			if share >= 0.90 then
+			local share_without = (used - left) / usable
+			if left > 0 then rec_leftovers(f, out, share, share_without, usable) end
+			if share_without >= fstune.FULL_SHARE then
 				out[#out + 1] = {name = "nearly_full", severity = "warn", confidence = 0.8,
-					title = string.format("the filesystem is %.0f%% full (%s free)", share * 100, fmt(free)),
-					rationale = string.format("%s of %s usable is in use, %.0f%% (a 90%% threshold, a heuristic). "
-						.. "Allocators need free space to place files contiguously; near full, new files "
-						.. "and appends are split into many small extents, reads of them seek, and metadata "
-						.. "work grows, the commonest reason an old server 'feels slow'. Nothing to run: "
-						.. "remove or move data (du -xh --max-depth=2 %s | sort -h), or grow the volume. "
+					title = string.format("the filesystem is %.0f%% full (%s free)", share_without * 100,
+						fmt(free + left)),
+					rationale = string.format("%s of %s usable is in use, %.0f%% (a %.0f%% threshold, a "
+						.. "heuristic)%s. Allocators need free space to place files contiguously; near full, "
+						.. "new files and appends are split into many small extents, reads of them seek, and "
+						.. "metadata work grows, the commonest reason an old server 'feels slow'. Nothing to "
+						.. "run: remove or move data (du -xh --max-depth=2 %s | sort -h), or grow the volume. "
 						.. "Defragmenting a full filesystem does not help until space is freed.",
-						fmt(used), fmt(usable), share * 100, f.mount_point or "MOUNTPOINT"),
+						fmt(used - left), fmt(usable), share_without * 100, fstune.FULL_SHARE * 100,
+						left > 0 and string.format(", not counting %s of fstune's own leftovers", fmt(left)) or "",
+						f.mount_point or "MOUNTPOINT"),
 					evidence = fstune.present({"fs.size_bytes", "fs.free_bytes", "fs.reserved_bytes",
-						"fs.mount_point"})}
+						"fs.mount_point", "fs.fstune_leftover_bytes"})}
 			end
 		end
 	end
@@ -138,6 +163,7 @@ local REC_SOURCES = {
 	mkfs_reserve = {1},
 	nearly_full = {3},
 	inodes_nearly_full = {3, 1},
+	fstune_leftovers = {3},
 }
 
 local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
@@ -151,9 +177,11 @@ return {
   tune2fs -m 1 (online; tune2fs -r sets a block count; mke2fs -r is the revision level, not the
   reserve). Info when the mount point is unknown.
 - A device of 1 TiB or more without a filesystem: mke2fs -m 1 if it will hold data (info).
-- Space used above 90% of what is usable, or inodes above 90% (heuristic thresholds): warn, with
-  advice only (nothing to run): a nearly full filesystem fragments new files, the commonest
-  reason an old server feels slow; inodes running out make creation fail with free space left.
+- Space used above 90% of what is usable (fstune.FULL_SHARE, the line the benchmarks never cross),
+  or inodes above 90% (heuristic thresholds): warn, with advice only (nothing to run): a nearly
+  full filesystem fragments new files, the commonest reason an old server feels slow; inodes
+  running out make creation fail with free space left. fstune's own leftovers of killed benchmark
+  runs (fs.fstune_leftover_bytes) are counted out and named, with the command that removes them.
 The rationale says what the reserve protects: root's daemons on a full disk, and free space that
 keeps the allocator from fragmenting.]],
 	sources = SOURCES,
@@ -161,7 +189,7 @@ keeps the allocator from fragmenting.]],
 	needs = {},
 	uses = {"fs.type", "fs.size_bytes", "fs.free_bytes", "fs.reserved_bytes", "fs.reserved_blocks",
 		"fs.block_size", "fs.mount_point", "fs.inode_count", "fs.inodes_free", "device.size_bytes",
-		"host.target_os"},
+		"host.target_os", "fs.fstune_leftover_bytes"},
 	check = check,
 	tests = {
 		{name = "8 TB data filesystem with 5%",
@@ -196,6 +224,18 @@ keeps the allocator from fragmenting.]],
 		{name = "89% full with the reserve counted out: nothing",
 			facts = {fs = {type = "ext4", size_bytes = 1000 * GiB, reserved_bytes = 50 * GiB,
 				free_bytes = 105 * GiB, mount_point = "/"}},
+			expect = {}},
+		{name = "93% full, 5% of it fstune's own leftovers: no warning, the leftovers named",
+			facts = {fs = {type = "xfs", size_bytes = 1000 * GiB, free_bytes = 70 * GiB, fstune_leftover_bytes = 50 * GiB,
+				mount_point = "/srv"}},
+			expect = {{name = "fstune_leftovers", severity = "suggest"}}},
+		{name = "95% full with 1 GiB of leftovers: still full, leftovers named as info",
+			facts = {fs = {type = "xfs", size_bytes = 1000 * GiB, free_bytes = 50 * GiB, fstune_leftover_bytes = GiB,
+				mount_point = "/srv"}},
+			expect = {{name = "nearly_full", severity = "warn"}, {name = "fstune_leftovers", severity = "info"}}},
+		{name = "no leftovers (0): nothing about them",
+			facts = {fs = {type = "xfs", size_bytes = 1000 * GiB, free_bytes = 500 * GiB, fstune_leftover_bytes = 0,
+				mount_point = "/srv"}},
 			expect = {}},
 		{name = "inodes 96% used",
 			facts = {fs = {type = "ext4", size_bytes = 480103981056, free_bytes = 200 * GiB,
