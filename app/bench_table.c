@@ -110,8 +110,9 @@ static bool test_name(const struct facts *f, const char *name, char *buf, size_t
 
 static void io_row(FILE *out, const struct facts *f, bool md, const char *name, size_t *n_failed)
 {
-	char c1[32], c2[32], c3[UNITS_BUFSZ], c4[UNITS_BUFSZ], c5[32], tname[64];
-	const char *cells[7];
+	char c1[32], c2[32], c3[UNITS_BUFSZ], c4[UNITS_BUFSZ], c5[32], c6[32], tname[64];
+	const char *cells[7], *direct;
+	bool is_suspect = false;
 	char *k;
 
 	*n_failed += !test_name(f, name, tname, sizeof tname);
@@ -125,7 +126,12 @@ static void io_row(FILE *out, const struct facts *f, bool md, const char *name, 
 	cells[3] = lat(c3, get(f, name, "lat_p50_us"));
 	cells[4] = lat(c4, get(f, name, "lat_p99_us"));
 	cells[5] = c5;
-	cells[6] = facts_get_string(f, k) ? facts_get_string(f, k) : "?";
+	direct = facts_get_string(f, k) ? facts_get_string(f, k) : "?";
+	free(k);
+	k = xasprintf("bench.%s.cache_suspect", name);
+	facts_get_bool(f, k, &is_suspect);
+	snprintf(c6, sizeof c6, "%s%s", direct, is_suspect ? " cache?" : "");
+	cells[6] = c6;
 	row(out, md, cells);
 	free(k);
 }
@@ -213,6 +219,27 @@ static bool block_present(const struct facts *f, bool files)
 	return false;
 }
 
+/* What "cache?" means for each test so marked, each distinct reason once. */
+static void suspects_block(FILE *out, const struct facts *f)
+{
+	const char *said[32];
+	size_t i, j, n = 0;
+
+	for (i = 0; i < bench_n_tests && n < sizeof said / sizeof said[0]; i++) {
+		char *k = xasprintf("bench.%s.cache_suspect_reason", bench_tests[i].name);
+		const char *why = facts_get_string(f, k);
+
+		free(k);
+		for (j = 0; why && j < n; j++)
+			if (!strcmp(said[j], why))
+				why = NULL;
+		if (!why)
+			continue;
+		fprintf(out, "%scache? %s: %s\n", n ? "" : "\n", bench_tests[i].name, why);
+		said[n++] = why;
+	}
+}
+
 int bench_table_write(FILE *out, const struct facts *f, bool md)
 {
 	static const char *const head[7] = {"test", "IOPS", "MB/s", "p50", "p99", "±%", "direct"};
@@ -251,6 +278,7 @@ int bench_table_write(FILE *out, const struct facts *f, bool md)
 			free(k);
 		}
 	}
+	suspects_block(out, f);
 	params_block(out, f, md);
 	return ferror(out) ? -1 : 0;
 }

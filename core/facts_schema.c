@@ -57,7 +57,7 @@ static const struct {
 	{"bench.*.lat_max_us", N}, {"bench.*.samples", I}, {"bench.*.spread_pct", N},
 	{"bench.*.runtime_s", N}, {"bench.*.io_size_bytes", I}, {"bench.*.queue_depth", I},
 	{"bench.*.engine", S}, {"bench.*.inflight_mean", N}, {"bench.*.direct", S},
-	{"bench.*.span_bytes", I}, {"bench.*.cache_suspect", B}, {"bench.*.tps", N},
+	{"bench.*.span_bytes", I}, {"bench.*.cache_suspect", B}, {"bench.*.cache_suspect_reason", S}, {"bench.*.tps", N},
 	{"bench.*.create_per_s", N}, {"bench.*.read_per_s", N}, {"bench.*.append_per_s", N},
 	{"bench.*.delete_per_s", N}, {"bench.*.stat_per_s", N}, {"bench.*.unlink_per_s", N},
 	{"bench.*.files", I}, {"bench.*.files_per_dir", I}, {"bench.*.cache", S},

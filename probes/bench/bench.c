@@ -515,6 +515,10 @@ static json_t *params_json(const struct bench_prep *p)
 	}
 	json_object_set_new(o, "span_bytes", json_integer((json_int_t)p->ctx.span_bytes));
 	json_object_set_new(o, "span_floor_bytes", json_integer((json_int_t)p->ctx.min_span));
+	if (!p->ctx.is_raw_device && p->ctx.budget_bytes) {
+		json_object_set_new(o, "budget_bytes", json_integer((json_int_t)p->ctx.budget_bytes));
+		json_object_set_new(o, "free_bytes", json_integer((json_int_t)p->ctx.free_bytes));
+	}
 	json_object_set_new(o, "direct", json_string(bench_direct_name(p->ctx.dio.label)));
 	json_object_set_new(o, "direct_reason", json_string(p->ctx.dio.reason));
 	json_object_set_new(o, "mode", json_string(p->ctx.is_raw_device ? "device-read-only" : "directory"));
@@ -596,6 +600,12 @@ int bench_run(const struct probe_target *t, const struct bench_config *cfg, stru
 
 		if (p.ctx.dio.label != BENCH_DIRECT_YES && p.eff.engine != BENCH_ENGINE_NULL)
 			bench_note(&p.ctx, "direct: %s: %s", bench_direct_name(p.ctx.dio.label), p.ctx.dio.reason);
+		if (p.ctx.is_raw_device && p.eff.engine != BENCH_ENGINE_NULL) {
+			bench_unwritten_check(&p.ctx, t->dev_name);
+			if (p.ctx.unwritten_reason[0])
+				bench_note(&p.ctx, "%s: the read results are marked cache_suspect: %s", t->path,
+					   p.ctx.unwritten_reason);
+		}
 		d = p.ctx.dio.reason;
 		DBG(DEBUG_BENCH, "bench: span %llu, direct %s (%s)", (unsigned long long)p.ctx.span_bytes,
 		    bench_direct_name(p.ctx.dio.label), d);

@@ -14,7 +14,8 @@ libfstune_probes_a_SOURCES += \
 	probes/bench/run.c \
 	probes/bench/scratch.c \
 	probes/bench/stop.c \
-	probes/bench/table.c
+	probes/bench/table.c \
+	probes/bench/unwritten.c
 
 # Unit tests of the histogram and of the driver through the null engine.
 check_PROGRAMS += tests/bench/test-hist tests/bench/test-null-engine
@@ -24,8 +25,8 @@ tests_bench_test_null_engine_SOURCES = tests/bench/test-null-engine.c
 tests_bench_test_null_engine_LDADD = $(FSTUNE_LDADD)
 TESTS += tests/bench/test-hist tests/bench/test-null-engine \
 	tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
-	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh
+	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh
 EXTRA_DIST += tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
-	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench/lib.sh \
+	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh tests/bench/lib.sh \
 	tests/perf/compare-fio.sh tests/perf/bench-time.sh tests/perf/lib.sh doc/bench-vs-fio.md
 include probes/bench/files.mk

@@ -146,6 +146,8 @@ struct bench_ctx {
 	uint64_t avail_floor;    /* f_bavail (bytes) the run never goes below: the file tests stop there */
 	json_t *leftovers;       /* {path, pid, bytes} of killed runs' scratch directories (owned) */
 	uint64_t leftover_bytes; /* their sum */
+	char unwritten_reason[640]; /* a raw device whose span looks never written: why its reads are
+				       cache_suspect; "" otherwise */
 	struct bench_dio dio;
 	uint64_t min_span;       /* the floor: 256 MiB, lower only under FSTUNE_TEST_SCALE */
 	json_t *notes;           /* borrowed from the result */
@@ -167,6 +169,10 @@ void bench_scratch_remove(struct bench_ctx *ctx);
 /* Opens a new file in the scratch directory (for the append test), with the data file's flags. */
 int bench_scratch_open(struct bench_ctx *ctx, const char *name);
 void bench_scratch_unlink(struct bench_ctx *ctx, const char *name);
+
+/* On a raw device open in ctx->data_fd: fills ctx->unwritten_reason when the span looks never written
+ * (blocks reading back all zeros, holes in a loop device's backing file). */
+void bench_unwritten_check(struct bench_ctx *ctx, const char *dev_name);
 
 /* Decides direct I/O for an open file or device (statx STATX_DIOALIGN, then the memory check). */
 void bench_dio_probe(int fd, const char *path, bool is_memory, struct bench_dio *out);

@@ -225,10 +225,21 @@ int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def,
 	} else {
 		json_decref(c.failed);
 	}
-	/* A read faster than any device is the page cache (or memory) answering. */
-	k = key(def, "cache_suspect");
-	facts_set_bool(f, k, !def->is_write && !isnan(p50) && p50 < CACHE_READ_US, SRC);
-	free(k);
+	/* A read faster than any device is the page cache (or memory) answering; a read of never-written
+	 * blocks may be answered without the media at all. */
+	{
+		bool is_fast = !def->is_write && !isnan(p50) && p50 < CACHE_READ_US;
+		bool is_unwritten = !def->is_write && ctx->unwritten_reason[0];
+
+		k = key(def, "cache_suspect");
+		facts_set_bool(f, k, is_fast || is_unwritten, SRC);
+		free(k);
+		if (is_unwritten)
+			set_str(f, def, "cache_suspect_reason", ctx->unwritten_reason);
+		else if (is_fast)
+			set_str(f, def, "cache_suspect_reason", "reads completed in under 5 us at the median: no "
+				"device is that fast; the page cache or memory answered");
+	}
 	return n_failed;
 }
 
