@@ -240,7 +240,12 @@ static void suspects_block(FILE *out, const struct facts *f)
 	}
 }
 
-int bench_table_write(FILE *out, const struct facts *f, bool md)
+bool bench_table_has_rows(const struct facts *f)
+{
+	return block_present(f, false) || block_present(f, true);
+}
+
+int bench_table_write(FILE *out, const struct facts *f, bool md, bool with_parameters)
 {
 	static const char *const head[7] = {"test", "IOPS", "MB/s", "p50", "p99", "±%", "direct"};
 	bool has_files = block_present(f, true), has_io = block_present(f, false);
@@ -279,6 +284,7 @@ int bench_table_write(FILE *out, const struct facts *f, bool md)
 		}
 	}
 	suspects_block(out, f);
-	params_block(out, f, md);
+	if (with_parameters)
+		params_block(out, f, md);
 	return ferror(out) ? -1 : 0;
 }

@@ -8,9 +8,13 @@
 
 #include "fstune/facts.h"
 
-/* Writes one row per bench test present in `f` (measured, or unavailable with its reason), then the
- * parameters used (bench.parameters) and the failed consistency checks. Returns 0, or -1 when writing
+/* Writes one row per bench test present in `f` (measured, or unavailable with its reason), the failed
+ * consistency checks and what "cache?" means, then, `with_parameters`, the parameters used
+ * (bench.parameters; the report shows them on a line of its own). Returns 0, or -1 when writing
  * failed. */
-int bench_table_write(FILE *out, const struct facts *f, bool markdown);
+int bench_table_write(FILE *out, const struct facts *f, bool markdown, bool with_parameters);
+
+/* Whether `f` holds any bench test, measured or unavailable: there is a table to write. */
+bool bench_table_has_rows(const struct facts *f);
 
 #endif

@@ -242,7 +242,7 @@ static int render(const struct bench_args *a, const struct facts *f, FILE *out)
 		free(json);
 		return ferror(out) ? -1 : 0;
 	}
-	return bench_table_write(out, f, a->common.format == CLI_FORMAT_MARKDOWN);
+	return bench_table_write(out, f, a->common.format == CLI_FORMAT_MARKDOWN, true);
 }
 
 int cmd_bench(int argc, char **argv)

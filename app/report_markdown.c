@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/bench_table.h"
 #include "app/facts_render.h"
 #include "app/report_render.h"
 
@@ -271,6 +272,11 @@ int report_write_markdown(const struct session *s, FILE *out)
 	fputs("## What was examined\n\n| | |\n|---|---|\n", out);
 	report_examined_foreach(s, examined_row, out);
 	fputc('\n', out);
+	if (bench_table_has_rows(s->facts)) {
+		fputs("## Benchmark results\n\n", out);
+		bench_table_write(out, s->facts, true, false);
+		fputc('\n', out);
+	}
 	write_groups(s, out);
 	write_tail(s, out);
 	/* Every fact, folded away: a ticket then carries the whole evidence. */

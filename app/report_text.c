@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/bench_table.h"
 #include "app/report_render.h"
 #include "core/xalloc.h"
 
@@ -254,6 +255,11 @@ int report_write_text(const struct session *s, FILE *out)
 	fputs("What was examined\n", out);
 	report_examined_foreach(s, examined_line, out);
 	fputc('\n', out);
+	if (bench_table_has_rows(s->facts)) {
+		underline(out, "Benchmark results", '-');
+		bench_table_write(out, s->facts, false, false);
+		fputc('\n', out);
+	}
 	write_groups(s, out);
 	write_not_evaluated(s, out);
 	write_errors(s, out);

@@ -70,6 +70,15 @@ case $measured in
 esac
 grep -q "^  Parameters  suite quick, runtime_s 300 ms" "$TMP/out" || fail "text: no parameters used: $(cat "$TMP/out")"
 ! grep -q "^  Measured .*\(parameters\|busy_check\)" "$TMP/out" || fail "text: Measured lists non-tests"
+# ... and the numbers themselves, one row per test: IOPS, MB/s, p50, p99, direct
+sed -n '/^Benchmark results$/,/^$/p' "$TMP/out" >"$TMP/table"
+grep -q "^test  *IOPS  *MB/s  *p50  *p99  *±%  *direct$" "$TMP/table" || fail "text: no results table: $(cat "$TMP/out")"
+for t in $QUICK; do
+	grep -Eq "^$t  +[0-9]+  +[0-9.]+  +[0-9.]+ [mu]?s  +([0-9.]+ [mu]?s|-)  +[0-9.]+  +yes" "$TMP/table" ||
+		fail "text: no numbers for $t: $(cat "$TMP/table")"
+done
+run_status 0 "${R[@]}" --bench none "$mnt"
+! grep -q "^Benchmark results" "$TMP/out" || fail "text: a results table with nothing measured"
 bench_no_scratch "$mnt"
 
 # --bench none: the rule is not evaluated, and the report says why.
