@@ -118,7 +118,11 @@ static void io_row(FILE *out, const struct facts *f, bool md, const char *name, 
 	*n_failed += !test_name(f, name, tname, sizeof tname);
 	snprintf(c1, sizeof c1, "%.0f", get(f, name, "iops"));
 	snprintf(c2, sizeof c2, "%.1f", get(f, name, "bw_bytes_per_s") / 1e6);
-	snprintf(c5, sizeof c5, "%.1f", get(f, name, "spread_pct"));
+	/* ±%: the half-width of the rate's 95% confidence interval, the figure's own uncertainty */
+	if (isnan(get(f, name, "ci95_pct")))
+		snprintf(c5, sizeof c5, "-");
+	else
+		snprintf(c5, sizeof c5, "%.1f", get(f, name, "ci95_pct"));
 	k = xasprintf("bench.%s.direct", name);
 	cells[0] = tname;
 	cells[1] = c1;

@@ -54,7 +54,7 @@ static const struct {
 
 	{"bench.*", O}, {"bench.*.iops", N}, {"bench.*.bw_bytes_per_s", N}, {"bench.*.lat_mean_us", N},
 	{"bench.*.lat_p50_us", N}, {"bench.*.lat_p99_us", N}, {"bench.*.lat_p999_us", N},
-	{"bench.*.lat_max_us", N}, {"bench.*.samples", I}, {"bench.*.spread_pct", N},
+	{"bench.*.lat_max_us", N}, {"bench.*.samples", I}, {"bench.*.spread_pct", N}, {"bench.*.ci95_pct", N},
 	{"bench.*.runtime_s", N}, {"bench.*.io_size_bytes", I}, {"bench.*.queue_depth", I},
 	{"bench.*.engine", S}, {"bench.*.inflight_mean", N}, {"bench.*.direct", S},
 	{"bench.*.span_bytes", I}, {"bench.*.cache_suspect", B}, {"bench.*.cache_suspect_reason", S}, {"bench.*.tps", N},

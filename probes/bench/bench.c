@@ -307,6 +307,8 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 	res->leftovers = json_array();
 	p->target = t;
 	p->eff = *cfg;
+	/* no --runtime: each I/O test stops when its rate settles, at most at this cap */
+	ctx->is_adaptive = p->eff.runtime_s == 0;
 	if (p->eff.runtime_s == 0)
 		p->eff.runtime_s = p->eff.suite == BENCH_SUITE_FULL && !p->eff.tests[0] ? 4 : 2;
 	ctx->cfg = &p->eff;
@@ -515,6 +517,9 @@ static json_t *params_json(const struct bench_prep *p)
 	}
 	json_object_set_new(o, "span_bytes", json_integer((json_int_t)p->ctx.span_bytes));
 	json_object_set_new(o, "span_floor_bytes", json_integer((json_int_t)p->ctx.min_span));
+	json_object_set_new(o, "runtime_mode", json_string(p->ctx.is_adaptive ? "adaptive" : "fixed"));
+	if (p->ctx.is_adaptive)
+		json_object_set_new(o, "ci95_target_pct", json_real(BENCH_CI95_TARGET_PCT));
 	if (!p->ctx.is_raw_device && p->ctx.budget_bytes) {
 		json_object_set_new(o, "budget_bytes", json_integer((json_int_t)p->ctx.budget_bytes));
 		json_object_set_new(o, "free_bytes", json_integer((json_int_t)p->ctx.free_bytes));

@@ -140,6 +140,7 @@ struct bench_ctx {
 	int data_fd;             /* the laid-out data file or the device; -1 until opened */
 	bool is_laid_out;        /* the data file holds span_bytes of written data */
 	uint64_t span_bytes;
+	bool is_adaptive;        /* runtime_s was not given: each I/O test stops once its rate settles */
 	uint64_t append_limit;   /* bytes the append test's file may grow to before it starts over */
 	uint64_t free_bytes;     /* f_bavail of the directory at the start, bytes */
 	uint64_t budget_bytes;   /* the most the whole run may write, bytes */

@@ -34,7 +34,7 @@ void bench_stats_merge(struct bench_stats *into, const struct bench_stats *from)
 	into->ios += from->ios;
 	into->bytes += from->bytes;
 	into->lat_sum_ns += from->lat_sum_ns;
-	for (i = 0; i < BENCH_INTERVALS; i++)
+	for (i = 0; i < BENCH_MAX_SLICES; i++)
 		into->intervals[i] += from->intervals[i];
 	if (from->first_done_ns < into->first_done_ns)
 		into->first_done_ns = from->first_done_ns;
@@ -99,20 +99,45 @@ static void set_quantile(struct facts *f, const struct bench_test_def *def, cons
 	free(k);
 }
 
-/* spread_pct: the coefficient of variation of the completions per interval, in percent. */
+/* spread_pct: the coefficient of variation of the completions per slice, in percent. */
 static double spread_pct(const struct bench_stats *s)
 {
 	double mean = 0, var = 0;
 	size_t i;
 
-	for (i = 0; i < BENCH_INTERVALS; i++)
+	if (!s->n_intervals)
+		return 0;
+	for (i = 0; i < s->n_intervals; i++)
 		mean += (double)s->intervals[i];
-	mean /= BENCH_INTERVALS;
+	mean /= s->n_intervals;
 	if (mean <= 0)
 		return 0;
-	for (i = 0; i < BENCH_INTERVALS; i++)
+	for (i = 0; i < s->n_intervals; i++)
 		var += ((double)s->intervals[i] - mean) * ((double)s->intervals[i] - mean);
-	return 100.0 * sqrt(var / BENCH_INTERVALS) / mean;
+	return 100.0 * sqrt(var / s->n_intervals) / mean;
+}
+
+double bench_ci95_pct(const uint64_t *counts, unsigned n)
+{
+	/* Student's t, two-sided 95%, for 1..30 degrees of freedom; 1.96 beyond */
+	static const double t975[31] = {0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+					2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093,
+					2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045,
+					2.042};
+	double mean = 0, var = 0;
+	unsigned i;
+
+	if (n < 2)
+		return INFINITY;
+	for (i = 0; i < n; i++)
+		mean += (double)counts[i];
+	mean /= n;
+	if (mean <= 0)
+		return INFINITY;
+	for (i = 0; i < n; i++)
+		var += ((double)counts[i] - mean) * ((double)counts[i] - mean);
+	var /= n - 1;
+	return 100.0 * (n - 1 <= 30 ? t975[n - 1] : 1.96) * sqrt(var / n) / mean;
 }
 
 struct checks {
@@ -158,6 +183,8 @@ int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def,
 	set_real(f, def, "lat_max_us", max_us);
 	set_int(f, def, "samples", (long long)s->ios);
 	set_real(f, def, "spread_pct", spread_pct(s));
+	if (isfinite(bench_ci95_pct(s->intervals, s->n_intervals)))
+		set_real(f, def, "ci95_pct", bench_ci95_pct(s->intervals, s->n_intervals));
 	set_real(f, def, "runtime_s", window);
 	set_int(f, def, "io_size_bytes", def->io_size);
 	set_int(f, def, "queue_depth", qd);

@@ -28,7 +28,11 @@ struct job {
 	unsigned workers;         /* threads; 1 unless psync-threads */
 	uint64_t blocks;          /* span / io_size: the offsets a random or sequential I/O may take */
 	uint64_t append_limit;    /* bytes: the append file is truncated when it reaches this */
-	uint64_t warmup_ns, runtime_ns;
+	uint64_t warmup_ns;
+	uint64_t runtime_ns;      /* the measured window; an adaptive run shortens it when it settles */
+	uint64_t slice_ns;        /* width of one slice of the window */
+	unsigned slices_max;      /* slices in the longest window (the cap, or a fixed --runtime) */
+	bool is_adaptive;         /* stop once the rate's 95% interval is within the target */
 	uint64_t t0;              /* real start, shared by the workers (a virtual clock starts at 0) */
 	_Atomic uint64_t seq_next;/* the next sequential block, shared by the workers */
 	atomic_bool halt;         /* stop issuing: cancelled, or another worker failed */
@@ -46,6 +50,7 @@ struct worker {
 	void *bufs;
 	struct bench_rng rng;
 	struct bench_stats st;    /* the measured window */
+	unsigned slices_judged;   /* the adaptive check has seen this many complete slices */
 	_Atomic uint64_t live;    /* completions so far, warm-up included: the live rate */
 	atomic_bool is_finished;  /* the loop has ended (read by the monitoring thread) */
 	uint64_t append_pos;      /* bytes */
@@ -113,8 +118,8 @@ static void worker_record(struct worker *w, const struct bench_io *io)
 	w->st.ios++;
 	w->st.bytes += (uint64_t)io->result;
 	w->st.lat_sum_ns += (double)lat;
-	slot = (unsigned)((io->done_ns - warm_end) * BENCH_INTERVALS / j->runtime_ns);
-	if (slot < BENCH_INTERVALS)
+	slot = (unsigned)((io->done_ns - warm_end) / j->slice_ns);
+	if (slot < BENCH_MAX_SLICES)
 		w->st.intervals[slot]++;
 	if (io->done_ns < w->st.first_done_ns)
 		w->st.first_done_ns = io->done_ns;
@@ -216,6 +221,30 @@ static double thread_run_delay_ns(void)
 	return n == 2 ? (double)waited : -1;
 }
 
+/* The adaptive runtime (one worker): before the completions stamped `now` are recorded, every slice
+ * that ended before `now` is complete. Once at least BENCH_MIN_SLICES are, and the 95% confidence
+ * interval of the rate over them is within the target, the window ends at the last complete slice:
+ * the completions of this batch and later ones fall outside it. Returns the new deadline, or 0. */
+static uint64_t worker_adapt(struct worker *w, uint64_t now)
+{
+	struct job *j = w->job;
+	uint64_t warm_end = j->t0 + j->warmup_ns;
+	unsigned done;
+
+	if (!j->is_adaptive || now <= warm_end)
+		return 0;
+	done = (unsigned)((now - warm_end) / j->slice_ns);
+	if (done > j->slices_max)
+		done = j->slices_max;
+	if (done <= w->slices_judged || done < BENCH_MIN_SLICES)
+		return 0;
+	w->slices_judged = done;
+	if (bench_ci95_pct(w->st.intervals, done) > BENCH_CI95_TARGET_PCT)
+		return 0;
+	j->runtime_ns = (uint64_t)done * j->slice_ns;
+	return warm_end + j->runtime_ns;
+}
+
 /* The loop of one worker: prime the queue, then replace each completion at once until the deadline;
  * finally drain whatever is still in flight, so no buffer is freed under the kernel. */
 static void worker_loop(struct worker *w, bool report_progress)
@@ -253,6 +282,12 @@ static void worker_loop(struct worker *w, bool report_progress)
 			break;
 		}
 		now = ops->is_sync ? 0 : worker_now(w);
+		if (n > 0 && !is_stopping) {
+			uint64_t end = worker_adapt(w, ops->is_sync ? w->reaped[0]->done_ns : now);
+
+			if (end)
+				deadline = end;
+		}
 		for (k = 0; k < n; k++) {
 			struct bench_io *io = w->reaped[k];
 
@@ -427,6 +462,16 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 	j.append_limit = span;
 	j.warmup_ns = (uint64_t)(ctx->cfg->warmup_s * 1e9);
 	j.runtime_ns = (uint64_t)(ctx->cfg->runtime_s * 1e9);
+	/* the adaptive check runs in the only worker's loop; psync-threads' workers run the cap */
+	j.is_adaptive = ctx->is_adaptive && j.workers == 1;
+	j.slice_ns = ctx->is_adaptive ? BENCH_SLICE_NS : j.runtime_ns / BENCH_INTERVALS;
+	if (!j.slice_ns)
+		j.slice_ns = 1;
+	j.slices_max = (unsigned)(j.runtime_ns / j.slice_ns);
+	if (j.slices_max > BENCH_MAX_SLICES) {
+		j.slices_max = BENCH_MAX_SLICES;
+		j.slice_ns = j.runtime_ns / BENCH_MAX_SLICES;
+	}
 	atomic_init(&j.seq_next, 0);
 	atomic_init(&j.halt, false);
 	atomic_init(&j.cancel_sig, 0);
@@ -452,6 +497,9 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 
 	bench_stats_init(out);
 	out->runtime_ns = j.runtime_ns;
+	out->n_intervals = (unsigned)(j.runtime_ns / j.slice_ns);
+	if (out->n_intervals > BENCH_MAX_SLICES)
+		out->n_intervals = BENCH_MAX_SLICES;
 	out->warmup_ns = j.warmup_ns;
 	out->t_start_ns = j.t0;
 	out->workers = j.workers;

@@ -5,14 +5,23 @@
 
 #include "probes/bench/bench_int.h"
 
-#define BENCH_INTERVALS 10 /* the measured window is cut into this many intervals for spread_pct */
+/* The measured window is cut into slices: their completion counts give spread_pct and the 95%
+ * confidence interval of the rate (ci95_pct, batch means). A fixed --runtime is cut into
+ * BENCH_INTERVALS slices; the adaptive runtime uses slices of BENCH_SLICE_NS and stops once the interval
+ * is within BENCH_CI95_TARGET_PCT of the rate (at least BENCH_MIN_SLICES, at most the test's cap). */
+#define BENCH_INTERVALS 10
+#define BENCH_MAX_SLICES 64
+#define BENCH_SLICE_NS 100000000ull
+#define BENCH_MIN_SLICES 5
+#define BENCH_CI95_TARGET_PCT 3.0
 
 struct bench_stats {
 	struct bench_hist hist;    /* latencies of the I/Os completed in the window, ns */
 	uint64_t ios;              /* I/Os completed in the window */
 	uint64_t bytes;            /* bytes they transferred */
 	double lat_sum_ns;         /* sum of their latencies (Little's law: / window = mean in flight) */
-	uint64_t intervals[BENCH_INTERVALS]; /* completions per interval */
+	uint64_t intervals[BENCH_MAX_SLICES]; /* completions per slice of the window */
+	unsigned n_intervals;      /* slices in the window */
 	uint64_t first_done_ns, last_done_ns; /* first and last completion in the window */
 	uint64_t stop_ns;          /* when the last worker stopped issuing (deadline noticed) */
 	uint64_t t_start_ns;       /* when the test started (warm-up start) */
@@ -32,6 +41,9 @@ struct bench_run_error {
 };
 
 void bench_stats_init(struct bench_stats *s);
+/* The half-width of the 95% confidence interval of the mean of `n` per-slice counts, in percent of the
+ * mean (Student's t); INFINITY with fewer than two slices or no completions. */
+double bench_ci95_pct(const uint64_t *counts, unsigned n);
 void bench_stats_merge(struct bench_stats *into, const struct bench_stats *from);
 
 /* Runs one test with `engine` on `fd` over `span` bytes. Returns 0, or -errno when the engine could not
