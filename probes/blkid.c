@@ -88,6 +88,9 @@ static void set_values(blkid_probe pr, struct facts *f)
 		facts_set_unavailable(f, "fs.label", FACTS_NOT_FOUND, "no label set");
 	if (lookup(pr, "VERSION"))
 		fs_set_text(f, "fs.version", lookup(pr, "VERSION"), "blkid");
+	/* the member's own UUID inside a multi-device filesystem (btrfs dev_item, bcachefs member) */
+	if (lookup(pr, "UUID_SUB"))
+		fs_set_text(f, "fs.uuid_sub", lookup(pr, "UUID_SUB"), "blkid");
 }
 
 static void blkid_collect(const struct probe_target *t, struct facts *f)
@@ -96,7 +99,8 @@ static void blkid_collect(const struct probe_target *t, struct facts *f)
 	blkid_probe pr;
 	int fd, rc;
 
-	if (fs_content_unreachable(t, f, blkid_keys, "the filesystem signature"))
+	/* under --sysroot the udev probe may already have found no filesystem in the capture */
+	if (fs_branch_absent(f) || fs_content_unreachable(t, f, blkid_keys, "the filesystem signature"))
 		return;
 	path = fs_content_path(t);
 	fd = fs_open_content(t, f, blkid_keys);
