@@ -14,7 +14,8 @@ PROBE_DEVICE_TESTS = \
 	tests/probe-loop.sh \
 	tests/probe-targets.sh \
 	tests/probe-nonroot.sh \
-	tests/probe-udev.sh
+	tests/probe-udev.sh \
+	tests/probe-capture.sh
 TESTS += $(PROBE_DEVICE_TESTS)
 EXTRA_DIST += $(PROBE_DEVICE_TESTS) tests/perf/probe-speed.sh tests/fixtures/sysroot
 

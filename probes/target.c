@@ -188,8 +188,9 @@ static int resolve_live(struct probe_target *t, struct fst_error *err)
 	return FST_EXIT_OK;
 }
 
-/* Under --sysroot: "/dev/NAME" or "NAME" names a block device of the capture; an absolute path is
- * a directory inside it. Only files below the sysroot are read. */
+/* Under --sysroot: "/dev/NAME" or "NAME" names a block device of the capture (path.h finds it in a
+ * capture without sys/class/block too); an absolute path is a directory inside it. Only files below
+ * the sysroot are read. */
 static int resolve_sysroot(struct probe_target *t, struct fst_error *err)
 {
 	const char *name = NULL;
@@ -208,8 +209,9 @@ static int resolve_sysroot(struct probe_target *t, struct fst_error *err)
 
 		if (!*name || !path_exists("/sys/class/block/%s", name))
 			return fst_error_set(err, FST_EXIT_USAGE,
-					     "no block device '%s' in %s/sys/class/block; under --sysroot "
-					     "TARGET is a device name or an absolute path",
+					     "no block device '%s' in %s (sys/class/block, sys/block, "
+					     "sys/dev/block); under --sysroot TARGET is a device name or an "
+					     "absolute path",
 					     name, path_sysroot());
 		dev = path_read_string("/sys/class/block/%s/dev", name);
 		if (!dev || sscanf(dev, "%u:%u", &maj, &min) != 2) {

@@ -42,7 +42,7 @@ struct probe_target {
 };
 
 /* Resolves TARGET (NULL: the current directory). Under --sysroot (path_is_sysroot()), "/dev/NAME"
- * and "NAME" go through DIR/sys/class/block/NAME and paths through DIR/proc/self/mountinfo; nothing is
+ * and "NAME" go through DIR/sys/class/block/NAME (else sys/block, sys/dev/block: path.h) and paths through DIR/proc/self/mountinfo; nothing is
  * opened or stat-ed on the live host. Errors: FST_EXIT_USAGE for a missing path, a FIFO, a character
  * device, a socket; the message names the path and says what is accepted. */
 int target_resolve(const char *arg, struct probe_target *t, struct fst_error *err);
