@@ -105,6 +105,7 @@ static void judge_unmounted(struct ui_target_row *r, const char *swaps, bool has
 {
 	char dev[300];
 	int fd;
+	struct probe_membership m;
 
 	snprintf(dev, sizeof(dev), "/dev/%s", r->name);
 	r->bench = UI_BENCH_NONE;
@@ -112,7 +113,11 @@ static void judge_unmounted(struct ui_target_row *r, const char *swaps, bool has
 		r->why = xstrdup("a captured machine (--sysroot): nothing runs on it");
 	else if (is_swap(swaps, r->name))
 		r->why = xstrdup("in use as swap");
-	else if (has_holders(r->name))
+	else if (probe_membership_find(r->name, &m)) {
+		r->why = xasprintf("in use: a member of the %s mounted on %s", m.type,
+				   m.mount_point ? m.mount_point : "(a mount not visible here)");
+		probe_membership_free(&m);
+	} else if (has_holders(r->name))
 		r->why = xstrdup("held by another device (md, dm)");
 	else if (has_mounted_part)
 		r->why = xstrdup("a partition of it is mounted: pick the partition");
