@@ -19,8 +19,10 @@
 #include "fstune/debug.h"
 #include "fstune/path.h"
 #include "fstune/probe.h"
+#include "probes/btrfs_super.h"
 #include "probes/fs_common.h"
 #include "probes/mountinfo.h"
+#include "probes/probe_util.h"
 #include "probes/registry.h"
 
 #define MAX_DEPTH 16 /* holders of holders: far deeper than any real stack */
@@ -65,18 +67,6 @@ static char *base_of(const char *path)
 	return xstrdup(slash ? slash + 1 : path);
 }
 
-/* The kernel name of the block device major:minor, or NULL. */
-static char *name_of_devno(unsigned major, unsigned minor)
-{
-	char *canon = path_canonical("/sys/dev/block/%u:%u", major, minor), *name;
-
-	if (!canon)
-		return NULL;
-	name = base_of(canon);
-	free(canon);
-	return name;
-}
-
 /* Whether the mount source names a member: "/dev/sdc1", or bcachefs's "/dev/sdc1:/dev/sdc2". */
 static bool source_names_member(const struct probe_membership *m, const char *source)
 {
@@ -101,7 +91,6 @@ static bool btrfs_mount_has_fsid(const char *dir, const char *uuid)
 {
 	struct btrfs_ioctl_fs_info_args info;
 	char fsid[37];
-	const unsigned char *u = info.fsid;
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	bool ok;
 
@@ -112,9 +101,7 @@ static bool btrfs_mount_has_fsid(const char *dir, const char *uuid)
 	close(fd);
 	if (!ok)
 		return false;
-	snprintf(fsid, sizeof(fsid), "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
-		 u[15]);
+	btrfs_super_format_uuid(info.fsid, fsid);
 	return strcmp(fsid, uuid) == 0;
 }
 
@@ -131,7 +118,7 @@ static const struct mountinfo_entry *mount_of(const struct mountinfo *mi, const 
 			continue;
 		if (strcmp(m->type, "btrfs") == 0 && !path_is_sysroot() && btrfs_mount_has_fsid(e->mount_point, m->uuid))
 			return e;
-		name = e->major ? name_of_devno(e->major, e->minor) : NULL;
+		name = e->major ? probe_devno_name(e->major, e->minor) : NULL;
 		hit = (name && has_device(m, name)) || source_names_member(m, e->source);
 		free(name);
 		if (hit)

@@ -16,6 +16,7 @@
 #include "fstune/path.h"
 #include "fstune/probe.h"
 #include "probes/mountinfo.h"
+#include "probes/probe_util.h"
 
 #define ACCEPTED "give a directory, a block device or a filesystem image file"
 
@@ -31,23 +32,9 @@ static void fill_mount(struct probe_target *t, const struct mountinfo_entry *e)
 	t->super_options = xstrdup(e->super_options);
 }
 
-/* The kernel name of the block device major:minor, from the link /sys/dev/block/M:m (the
- * device number is the kernel's own answer; a mount source string can be anything). */
-static char *sysfs_name_of(unsigned major, unsigned minor)
-{
-	char *canon = path_canonical("/sys/dev/block/%u:%u", major, minor), *slash, *name;
-
-	if (!canon)
-		return NULL;
-	slash = strrchr(canon, '/');
-	name = xstrdup(slash ? slash + 1 : canon);
-	free(canon);
-	return name;
-}
-
 static bool set_device(struct probe_target *t, unsigned major, unsigned minor)
 {
-	char *name = sysfs_name_of(major, minor);
+	char *name = probe_devno_name(major, minor);
 
 	if (!name)
 		return false;
