@@ -105,26 +105,41 @@ static bool btrfs_mount_has_fsid(const char *dir, const char *uuid)
 	return strcmp(fsid, uuid) == 0;
 }
 
+static bool mount_is_of(const struct mountinfo_entry *e, const struct probe_membership *m)
+{
+	char *name;
+	bool hit;
+
+	if (strcmp(e->fstype, m->type) != 0)
+		return false;
+	if (strcmp(m->type, "btrfs") == 0 && !path_is_sysroot() && btrfs_mount_has_fsid(e->mount_point, m->uuid))
+		return true;
+	name = e->major ? probe_devno_name(e->major, e->minor) : NULL;
+	hit = (name && has_device(m, name)) || source_names_member(m, e->source);
+	free(name);
+	return hit;
+}
+
 /* The mount of the filesystem `m` describes: live btrfs by its fsid; otherwise (and under
- * --sysroot) a mount of that type whose device number or source names one of its members. */
+ * --sysroot) a mount of that type whose device number or source names one of its members. The
+ * topmost mount of its root wins; a system that mounts only subvolumes (root "/@") gives one of
+ * those. */
 static const struct mountinfo_entry *mount_of(const struct mountinfo *mi, const struct probe_membership *m)
 {
+	const struct mountinfo_entry *any = NULL;
+
 	for (size_t i = mi->n; i-- > 0;) {
 		const struct mountinfo_entry *e = &mi->v[i];
-		char *name;
-		bool hit;
 
-		if (strcmp(e->fstype, m->type) != 0 || strcmp(e->root, "/") != 0)
+		if (strcmp(e->root, "/") != 0 && any)
 			continue;
-		if (strcmp(m->type, "btrfs") == 0 && !path_is_sysroot() && btrfs_mount_has_fsid(e->mount_point, m->uuid))
+		if (!mount_is_of(e, m))
+			continue;
+		if (strcmp(e->root, "/") == 0)
 			return e;
-		name = e->major ? probe_devno_name(e->major, e->minor) : NULL;
-		hit = (name && has_device(m, name)) || source_names_member(m, e->source);
-		free(name);
-		if (hit)
-			return e;
+		any = e;
 	}
-	return NULL;
+	return any;
 }
 
 /* The members filed under /sys/fs/<type>/<uuid>: btrfs "devices/<name>" links, bcachefs

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/xalloc.h"
 #include "fstune/debug.h"
@@ -66,22 +67,37 @@ static void props_parse(struct udev_props *p, char *text, const char *prefix)
 	}
 }
 
+/* A capture file, only when it is a regular file: a capture that copied /dev with its nodes must
+ * not make fstune read a live device. */
+static char *read_capture_file(const char *dir, const char *name)
+{
+	char *p = path_resolve("%s/%s", dir, name);
+	struct stat st;
+	bool is_file = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+
+	free(p);
+	return is_file ? path_read_string("%s/%s", dir, name) : NULL;
+}
+
 /* The capture's udev properties of the block device `name`. False when it holds none. */
 static bool props_from_capture(struct udev_props *p, const char *name)
 {
-	char *devno = path_read_string("/sys/class/block/%s/dev", name), *text = NULL, *dm;
+	char *devno = path_read_string("/sys/class/block/%s/dev", name), *text = NULL, *dm, *file;
 
-	if (devno)
-		text = path_read_string("/run/udev/data/b%s", devno);
+	if (devno) {
+		file = xasprintf("b%s", devno);
+		text = read_capture_file("/run/udev/data", file);
+		free(file);
+	}
 	free(devno);
 	if (text) {
 		props_parse(p, text, "E:");
 		return true;
 	}
-	text = path_read_string("/dev/%s", name);
+	text = read_capture_file("/dev", name);
 	/* lsblk names a device-mapper device by its /dev/mapper link, so the capture does too */
 	if (!text && (dm = path_read_string("/sys/class/block/%s/dm/name", name))) {
-		text = path_read_string("/dev/mapper/%s", dm);
+		text = read_capture_file("/dev/mapper", dm);
 		free(dm);
 	}
 	if (!text)

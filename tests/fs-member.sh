@@ -62,8 +62,15 @@ run_status 4 "$FSTUNE" bench "$b"
 grep -q "member of the btrfs mounted on $mnt (2 devices)" "$TMP/err" || fail "bench: message $(cat "$TMP/err")"
 run_status 4 "$FSTUNE" report --no-system-rules --bench quick "$b"
 
-# Unmounted, the kernel lists the devices no more: a plain unmounted btrfs again.
+# Only a subvolume mounted (mountinfo root "/@"), as many distributions mount /: still a member.
+btrfs subvolume create "$mnt/@" >/dev/null || fail "btrfs subvolume create failed"
 umount "$mnt"
+sub=$(mount_tmp "$a" -o subvol=@)
+probe_json "$TMP/sub.json" "$b"
+want "$TMP/sub.json" .fs.member_of.mount_point "\"$sub\"" "subvolume mount"
+umount "$sub"
+
+# Unmounted, the kernel lists the devices no more: a plain unmounted btrfs again.
 probe_json "$TMP/off.json" "$b"
 want "$TMP/off.json" '.fs.member_of // "absent"' '"absent"'
 want "$TMP/off.json" .fs.type '"btrfs"'
