@@ -15,7 +15,8 @@ PROBE_DEVICE_TESTS = \
 	tests/probe-targets.sh \
 	tests/probe-nonroot.sh \
 	tests/probe-udev.sh \
-	tests/probe-capture.sh
+	tests/probe-capture.sh \
+	tests/probe-lsblk-dumps.sh
 TESTS += $(PROBE_DEVICE_TESTS)
 EXTRA_DIST += $(PROBE_DEVICE_TESTS) tests/perf/probe-speed.sh tests/fixtures/sysroot
 
