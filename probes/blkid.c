@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fstune/debug.h"
+#include "fstune/path.h"
 #include "fstune/probe.h"
 #include "probes/fs_common.h"
 #include "probes/probe_util.h"
@@ -99,8 +100,9 @@ static void blkid_collect(const struct probe_target *t, struct facts *f)
 	blkid_probe pr;
 	int fd, rc;
 
-	/* under --sysroot the udev probe may already have found no filesystem in the capture */
-	if (fs_branch_absent(f) || fs_content_unreachable(t, f, blkid_keys, "the filesystem signature"))
+	/* under --sysroot the capture's udev data may already have said what the signature is */
+	if (fs_branch_absent(f) || (path_is_sysroot() && facts_has(f, "fs.type")) ||
+	    fs_content_unreachable(t, f, blkid_keys, "the filesystem signature"))
 		return;
 	path = fs_content_path(t);
 	fd = fs_open_content(t, f, blkid_keys);

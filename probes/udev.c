@@ -193,6 +193,8 @@ static void set_signature(const struct probe_target *t, struct facts *f, const s
 	}
 	enrich(f, p, "fs.type", "ID_FS_TYPE", NULL, false, NULL);
 	enrich(f, p, "fs.uuid", "ID_FS_UUID", NULL, false, NULL);
+	if (!facts_has(f, "fs.uuid"))
+		facts_set_unavailable(f, "fs.uuid", FACTS_NOT_FOUND, "%s has no UUID (the capture's udev data)", type);
 	enrich(f, p, "fs.uuid_sub", "ID_FS_UUID_SUB", NULL, false, NULL);
 	enrich(f, p, "fs.label", "ID_FS_LABEL_ENC", "ID_FS_LABEL", true, NULL);
 	if (!facts_has(f, "fs.label"))

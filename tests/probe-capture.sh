@@ -20,6 +20,7 @@ want "$j" '.sources["fs.type"]' '"udev"'
 want "$j" .fs.uuid "\"$uuid\""
 want "$j" .fs.uuid_sub '"22a706ba-9c4b-488e-b0c3-d8de6393cfa6"'
 want "$j" .fs.version '"1.28"'
+want "$j" '.unavailable["fs.label"].status' '"not_found"' "no ID_FS_LABEL in the udev data"
 want "$j" .fs.member_of "{\"type\":\"bcachefs\",\"uuid\":\"$uuid\",\"devices\":[\"sdc1\",\"sdc2\"],\"mount_point\":\"/mnt/test\"}"
 want "$j" '.unavailable["fs.mount_point"].reason' '"not mounted through this device: a member of the bcachefs mounted on /mnt/test (fs.member_of)"'
 # identity as libudev gives it live: model from ID_MODEL_ENC, serial and WWN with their property
