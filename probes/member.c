@@ -313,6 +313,10 @@ static void member_collect(const struct probe_target *t, struct facts *f)
 	type = facts_get_string(f, "fs.type");
 	if (!type && m.uuid && !m.via)
 		facts_set_string(f, "fs.type", m.type, "sysfs");
+	/* an unmounted superblock knows only how many devices there are; the kernel's list names them */
+	type = facts_get_string(f, "fs.type");
+	if (m.uuid && !m.via && type && strcmp(type, m.type) == 0 && !facts_has(f, "fs.devices"))
+		facts_set_strings(f, "fs.devices", (const char *const *)m.devices, m.n_devices, "sysfs");
 	probe_membership_free(&m);
 }
 

@@ -31,6 +31,8 @@ want "$j" .fs.member_of.type '"btrfs"'
 want "$j" .fs.member_of.uuid "\"$uuid\""
 want "$j" .fs.member_of.mount_point "\"$mnt\""
 want "$j" .fs.member_of.devices "$devs"
+want "$j" .fs.devices "$devs"
+want "$j" .fs.device_count 2
 want "$j" '.sources["fs.member_of.devices"]' '"sysfs"'
 want "$j" '.unavailable["fs.mount_point"].reason | test("member of the btrfs mounted on")' true
 # The first device is a member too: a btrfs mount's device number is anonymous (0:NN).
