@@ -63,7 +63,8 @@ struct probe_membership {
 	char *mount_point; /* NULL when no mount of it is in this namespace's mountinfo */
 	char **devices;    /* its member devices (via md/dm: the mounted holder's slaves), sorted */
 	size_t n_devices;
-	char *via;         /* the holder the device is reached through (md0, dm-1), or NULL */
+	char *via;         /* through holders/: the highest device above it that is mounted or a
+			    * member itself (md0, dm-1); NULL when the kernel lists the device itself */
 };
 
 /* Whether the block device `name` (a kernel name) is a member of a mounted filesystem; fills `m`
