@@ -63,7 +63,7 @@ struct probe_membership {
 	char *mount_point; /* NULL when no mount of it is in this namespace's mountinfo */
 	char **devices;    /* its member devices (via md/dm: the mounted holder's slaves), sorted */
 	size_t n_devices;
-	char *via;         /* through holders/: the highest device above it that is mounted or a
+	char *via;         /* through holders/: the nearest device above it that is mounted or a
 			    * member itself (md0, dm-1); NULL when the kernel lists the device itself */
 };
 
