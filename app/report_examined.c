@@ -174,6 +174,23 @@ static void examined_device(const struct session *s, emit_fn fn, void *arg)
 	line_emit(&l, "", fn, arg);
 }
 
+/* "member of the btrfs mounted on /srv (2 devices)": the device is in use although no mount names it. */
+static void member_text(struct line *l, const struct session *s)
+{
+	const char *type = facts_get_string(s->facts, "fs.member_of.type");
+	const char *mp = facts_get_string(s->facts, "fs.member_of.mount_point");
+	const json_t *devs = facts_get(s->facts, "fs.member_of.devices");
+	size_t n = json_array_size(devs);
+	char *t;
+
+	if (!type)
+		return;
+	t = xasprintf("member of the %s %s%s (%zu device%s)", type, mp ? "mounted on " : "open in the kernel, "
+		      "mounted in no namespace visible here", mp ? mp : "", n, n == 1 ? "" : "s");
+	line_text(l, t);
+	free(t);
+}
+
 static void examined_fs(const struct session *s, emit_fn fn, void *arg)
 {
 	struct line l;
@@ -196,6 +213,7 @@ static void examined_fs(const struct session *s, emit_fn fn, void *arg)
 	line_open(&l);
 	line_fact(&l, s, "fs.type", "", "");
 	line_fact(&l, s, "fs.mount_point", "mounted on ", "");
+	member_text(&l, s);
 	line_size(&l, s, "fs.block_size", "block ", "");
 	if (facts_get_int(s->facts, "fs.fragment_size", &size) &&
 	    facts_get_int(s->facts, "fs.block_size", &avail) && size != avail)

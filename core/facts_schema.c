@@ -33,6 +33,7 @@ static const struct {
 	{"device.md_data_disks", I}, {"device.holders", SL}, {"device.vendor", S},
 	{"device.zoned", S}, {"device.loop_backing_file", S}, {"device.wwn", S}, {"device.id_bus", S},
 	{"device.id_path", S}, {"device.discard_max_bytes", I}, {"device.max_sectors_kb", I},
+	{"device.serial_udev_property", S}, {"device.wwn_udev_property", S},
 
 	{"fs.type", S}, {"fs.version", S}, {"fs.uuid", S}, {"fs.label", S}, {"fs.block_size", I},
 	{"fs.fragment_size", I}, {"fs.sector_size", I}, {"fs.inode_size", I}, {"fs.inode_count", I},
@@ -41,7 +42,9 @@ static const struct {
 	{"fs.super_options", SL}, {"fs.stripe_unit_bytes", I}, {"fs.stripe_width_bytes", I},
 	{"fs.ag_count", I}, {"fs.node_size", I}, {"fs.devices", SL}, {"fs.log_size_bytes", I},
 	{"fs.reserved_blocks", I}, {"fs.fstrim_timer", B}, {"fs.device_count", I},
-	{"fs.log_external", B}, {"fs.inode_max_pct", I}, {"fs.fstune_leftover_bytes", I},
+	{"fs.log_external", B}, {"fs.inode_max_pct", I}, {"fs.fstune_leftover_bytes", I}, {"fs.uuid_sub", S},
+	{"fs.member_of", O}, {"fs.member_of.mount_point", S}, {"fs.member_of.uuid", S}, {"fs.member_of.type", S},
+	{"fs.member_of.devices", SL},
 
 	{"vm.dirty_ratio", I}, {"vm.dirty_background_ratio", I}, {"vm.dirty_bytes", I},
 	{"vm.dirty_background_bytes", I}, {"vm.dirty_expire_centisecs", I},

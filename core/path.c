@@ -32,14 +32,80 @@ void path_set_sysroot(const char *dir)
 const char *path_sysroot(void) { return sysroot; }
 bool path_is_sysroot(void) { return sysroot != NULL; }
 
+#define CLASS_BLOCK "/sys/class/block"
+
+/* The last component of the link `dir`/`entry` points to, or NULL. Caller frees. */
+static char *link_basename(const char *dir, const char *entry)
+{
+	char *p = xasprintf("%s/%s", dir, entry), buf[PATH_MAX], *slash;
+	ssize_t n = readlink(p, buf, sizeof(buf) - 1);
+
+	free(p);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	return xstrdup(slash ? slash + 1 : buf);
+}
+
+/* A capture made as util-linux makes them has no sys/class/block: the kernel's other two names for
+ * a block device are sys/block/NAME (whole disks) and the sys/dev/block/MAJ:MIN link (every device,
+ * partitions and holders too), which is the order lsblk tries. Returns the sysroot-relative
+ * directory of NAME ("sys/block/sda", "sys/dev/block/8:1"), or NULL when the capture has
+ * sys/class/block itself or does not know NAME. */
+static char *capture_block_dir(const char *name, size_t name_len)
+{
+	char *p, *hit = NULL;
+	DIR *d;
+	struct dirent *de;
+	bool has_class;
+
+	p = xasprintf("%s" CLASS_BLOCK, sysroot);
+	has_class = access(p, F_OK) == 0;
+	free(p);
+	if (has_class || name_len == 0)
+		return NULL;
+	p = xasprintf("%s/sys/block/%.*s", sysroot, (int)name_len, name);
+	if (access(p, F_OK) == 0)
+		hit = xasprintf("sys/block/%.*s", (int)name_len, name);
+	free(p);
+	if (hit)
+		return hit;
+	p = xasprintf("%s/sys/dev/block", sysroot);
+	d = opendir(p);
+	while (d && !hit && (de = readdir(d))) {
+		char *base = de->d_name[0] == '.' ? NULL : link_basename(p, de->d_name);
+
+		if (base && strlen(base) == name_len && strncmp(base, name, name_len) == 0)
+			hit = xasprintf("sys/dev/block/%s", de->d_name);
+		free(base);
+	}
+	if (d)
+		closedir(d);
+	free(p);
+	return hit;
+}
+
 static char *vresolve(const char *fmt, va_list ap)
 {
-	char *rel = NULL, *full;
+	char *rel = NULL, *full, *alias = NULL;
+	size_t cb = strlen(CLASS_BLOCK);
 
 	if (vasprintf(&rel, fmt, ap) < 0)
 		return xstrdup("");
 	if (!sysroot)
 		return rel;
+	if (strncmp(rel, CLASS_BLOCK "/", cb + 1) == 0) {
+		const char *name = rel + cb + 1, *rest = name + strcspn(name, "/");
+
+		alias = capture_block_dir(name, (size_t)(rest - name));
+		if (alias) {
+			full = xasprintf("%s/%s%s", sysroot, alias, rest);
+			free(alias);
+			free(rel);
+			return full;
+		}
+	}
 	full = xasprintf("%s%s%s", sysroot, rel[0] == '/' ? "" : "/", rel);
 	free(rel);
 	return full;
@@ -226,6 +292,45 @@ char *path_readlink(const char *fmt, ...)
 	}
 	buf[n] = '\0';
 	return xstrdup(buf);
+}
+
+/* Version order, as a person counts: loop2 before loop10, sda2 before sda10. */
+static int cmp_names(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **path_list_block(size_t *n)
+{
+	bool by_number = false;
+	DIR *d = path_opendir(CLASS_BLOCK);
+	char *dir = NULL, **names = NULL;
+	struct dirent *de;
+
+	*n = 0;
+	if (!d && sysroot) {
+		dir = path_resolve("/sys/dev/block");
+		d = opendir(dir);
+		by_number = true;
+	}
+	while (d && (de = readdir(d))) {
+		char *name;
+
+		if (de->d_name[0] == '.')
+			continue;
+		name = by_number ? link_basename(dir, de->d_name) : xstrdup(de->d_name);
+		if (!name)
+			continue;
+		names = xrealloc(names, (*n + 2) * sizeof(*names));
+		names[(*n)++] = name;
+		names[*n] = NULL;
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	if (*n)
+		qsort(names, *n, sizeof(*names), cmp_names);
+	return names;
 }
 
 char *path_canonical(const char *fmt, ...)

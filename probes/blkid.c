@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fstune/debug.h"
+#include "fstune/path.h"
 #include "fstune/probe.h"
 #include "probes/fs_common.h"
 #include "probes/probe_util.h"
@@ -88,6 +89,9 @@ static void set_values(blkid_probe pr, struct facts *f)
 		facts_set_unavailable(f, "fs.label", FACTS_NOT_FOUND, "no label set");
 	if (lookup(pr, "VERSION"))
 		fs_set_text(f, "fs.version", lookup(pr, "VERSION"), "blkid");
+	/* the member's own UUID inside a multi-device filesystem (btrfs dev_item, bcachefs member) */
+	if (lookup(pr, "UUID_SUB"))
+		fs_set_text(f, "fs.uuid_sub", lookup(pr, "UUID_SUB"), "blkid");
 }
 
 static void blkid_collect(const struct probe_target *t, struct facts *f)
@@ -96,7 +100,9 @@ static void blkid_collect(const struct probe_target *t, struct facts *f)
 	blkid_probe pr;
 	int fd, rc;
 
-	if (fs_content_unreachable(t, f, blkid_keys, "the filesystem signature"))
+	/* under --sysroot the capture's udev data may already have said what the signature is */
+	if (fs_branch_absent(f) || (path_is_sysroot() && facts_has(f, "fs.type")) ||
+	    fs_content_unreachable(t, f, blkid_keys, "the filesystem signature"))
 		return;
 	path = fs_content_path(t);
 	fd = fs_open_content(t, f, blkid_keys);

@@ -68,13 +68,6 @@ static void free_list(char **v)
 	free(v);
 }
 
-static void format_uuid(const unsigned char *u, char out[37])
-{
-	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
-		 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
-		 u[15]);
-}
-
 /* The device branch of a mounted btrfs whose device target.c could not name: the sysfs probe run
  * again on its first device. */
 static void fill_device_branch(const struct probe_target *t, struct facts *f, const char *dev)
@@ -134,7 +127,7 @@ static bool collect_mounted(const struct probe_target *t, struct facts *f)
 	facts_set_int(f, "fs.fragment_size", info.sectorsize, "btrfs");
 	facts_set_int(f, "fs.node_size", info.nodesize, "btrfs");
 	facts_set_int(f, "fs.device_count", (long long)info.num_devices, "btrfs");
-	format_uuid(info.fsid, fsid);
+	btrfs_super_format_uuid(info.fsid, fsid);
 	if (!facts_has(f, "fs.uuid"))
 		facts_set_string(f, "fs.uuid", fsid, "btrfs");
 	if (ioctl(fd, BTRFS_IOC_GET_FEATURES, &feat) == 0) {

@@ -86,7 +86,7 @@ size_t btrfs_super_feature_names(uint64_t incompat, uint64_t compat_ro, const ch
 	return n;
 }
 
-static void format_uuid(const unsigned char *u, char out[37])
+void btrfs_super_format_uuid(const unsigned char *u, char out[37])
 {
 	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
 		 u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
@@ -159,7 +159,7 @@ enum btrfs_super_result btrfs_super_parse(const void *buf, size_t len, struct bt
 	if ((r = check_csum(sb, out)) != BTRFS_SUPER_OK)
 		return r;
 
-	format_uuid(sb + SB_OFF_FSID, out->fsid);
+	btrfs_super_format_uuid(sb + SB_OFF_FSID, out->fsid);
 	memcpy(out->label, sb + SB_OFF_LABEL, SB_LABEL_SIZE);
 	out->label[SB_LABEL_SIZE] = '\0';
 	out->n_features = btrfs_super_feature_names(le64(sb + SB_OFF_INCOMPAT), le64(sb + SB_OFF_COMPAT_RO),

@@ -36,6 +36,9 @@ struct btrfs_super_info {
 	char why[160];             /* for NOT_BTRFS and DAMAGED: what was wrong, one phrase */
 };
 
+/* The 16 bytes of a btrfs UUID as text, lower-case, as /sys/fs/btrfs names a filesystem. */
+void btrfs_super_format_uuid(const unsigned char *u, char out[37]);
+
 /* Parses `len` bytes holding the superblock (from BTRFS_SUPER_OFFSET of the device). */
 enum btrfs_super_result btrfs_super_parse(const void *buf, size_t len, struct btrfs_super_info *out);
 

@@ -14,7 +14,9 @@ PROBE_DEVICE_TESTS = \
 	tests/probe-loop.sh \
 	tests/probe-targets.sh \
 	tests/probe-nonroot.sh \
-	tests/probe-udev.sh
+	tests/probe-udev.sh \
+	tests/probe-capture.sh \
+	tests/probe-lsblk-dumps.sh
 TESTS += $(PROBE_DEVICE_TESTS)
 EXTRA_DIST += $(PROBE_DEVICE_TESTS) tests/perf/probe-speed.sh tests/fixtures/sysroot
 

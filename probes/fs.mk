@@ -6,13 +6,14 @@ libfstune_probes_a_SOURCES += \
 	probes/ext2fs.c \
 	probes/xfs_super.c probes/xfs_super.h probes/xfs.c \
 	probes/btrfs_super.c probes/btrfs_super.h probes/btrfs.c \
+	probes/member.c \
 	probes/mounted.c \
 	probes/stack.c
 
 TESTS += tests/fs-ext.sh tests/fs-xfs.sh tests/fs-btrfs.sh tests/fs-bad.sh tests/fs-nonroot.sh \
-	tests/fs-stack.sh
+	tests/fs-stack.sh tests/fs-member.sh
 EXTRA_DIST += tests/fs-ext.sh tests/fs-xfs.sh tests/fs-btrfs.sh tests/fs-bad.sh tests/fs-nonroot.sh \
-	tests/fs-stack.sh tests/fs-lib.sh
+	tests/fs-stack.sh tests/fs-member.sh tests/fs-lib.sh
 
 # The fuzz corpora are replayed by make check in the ordinary build: the same LLVMFuzzerTestOneInput
 # behind a small main() (tests/fuzz/replay.c).

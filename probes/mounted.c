@@ -151,7 +151,16 @@ static void mounted_collect(const struct probe_target *t, struct facts *f)
 		return;
 	set_fstrim_timer(f);
 	if (!t->is_mounted) {
+		const char *type = facts_get_string(f, "fs.member_of.type");
+		const char *mp = facts_get_string(f, "fs.member_of.mount_point");
+		char member[600];
 		const char *why = t->kind == TARGET_IMAGE ? "an image file" : "not mounted";
+
+		if (type) {
+			snprintf(member, sizeof(member), "not mounted through this device: a member of the %s%s%s "
+				 "(fs.member_of)", type, mp ? " mounted on " : "", mp ? mp : "");
+			why = member;
+		}
 
 		facts_set_unavailable(f, "fs.mount_point", FACTS_NOT_APPLICABLE, "%s", why);
 		facts_set_unavailable(f, "fs.mount_options", FACTS_NOT_APPLICABLE, "%s", why);

@@ -1,4 +1,5 @@
-/* Helpers shared by the probes: errno to unavailable status, one-value reads into facts. */
+/* Helpers shared by the probes: errno to unavailable status, one-value reads into facts, the name
+ * of a device number. */
 #include "config.h"
 
 #include <errno.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/xalloc.h"
 #include "fstune/path.h"
 #include "probes/probe_util.h"
 
@@ -62,4 +64,16 @@ bool probe_read_string(struct facts *f, const char *key, const char *source, boo
 	}
 	free(s);
 	return false;
+}
+
+char *probe_devno_name(unsigned major, unsigned minor)
+{
+	char *canon = path_canonical("/sys/dev/block/%u:%u", major, minor), *slash, *name;
+
+	if (!canon)
+		return NULL;
+	slash = strrchr(canon, '/');
+	name = xstrdup(slash ? slash + 1 : canon);
+	free(canon);
+	return name;
 }

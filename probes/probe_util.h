@@ -24,4 +24,9 @@ bool probe_read_int(struct facts *f, const char *key, long long mult, const char
 bool probe_read_string(struct facts *f, const char *key, const char *source, bool required,
 		       const char *path);
 
+/* The kernel name of the block device major:minor, from the link /sys/dev/block/M:m (the device
+ * number is the kernel's own answer; a mount source string can be anything). NULL when the kernel
+ * lists no such device; caller frees. */
+char *probe_devno_name(unsigned major, unsigned minor);
+
 #endif

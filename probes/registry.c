@@ -9,7 +9,8 @@
 
 /* Order matters where a probe reads what an earlier one set:
  *  - sysfs_device sets device.disk, which udev and vm (the disk's bdi) read;
- *  - udev only fills what sysfs left unset, so it comes after sysfs_device;
+ *  - udev only fills what sysfs left unset, so it comes after sysfs_device; under --sysroot it
+ *    also sets the device's signature (fs.type, fs.uuid) that blkid cannot read there;
  *  - host depends on nothing and goes first, so its branch leads the output. */
 static const struct probe_ops *const probes[] = {
 	&probe_host,
@@ -19,11 +20,13 @@ static const struct probe_ops *const probes[] = {
 	/* ---- filesystem and stack probes (helper B): add them below, in their order ---- */
 	/* blkid names the type that ext2fs/xfs/btrfs dispatch on; they read the superblock, so
 	 * mounted (statfs) only fills what they could not; btrfs may fill the device branch of a
-	 * mounted btrfs, which stack then reads. */
+	 * mounted btrfs, which stack then reads. member reads the signature blkid (or, under
+	 * --sysroot, udev) found and comes before mounted, which says why a member has no mount. */
 	&probe_blkid,
 	&probe_ext2fs,
 	&probe_xfs,
 	&probe_btrfs,
+	&probe_member,
 	&probe_mounted,
 	&probe_stack,
 

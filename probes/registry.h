@@ -15,6 +15,7 @@ extern const struct probe_ops probe_blkid;         /* blkid.c */
 extern const struct probe_ops probe_ext2fs;        /* ext2fs.c */
 extern const struct probe_ops probe_xfs;           /* xfs.c */
 extern const struct probe_ops probe_btrfs;         /* btrfs.c */
+extern const struct probe_ops probe_member;        /* member.c */
 extern const struct probe_ops probe_mounted;       /* mounted.c */
 extern const struct probe_ops probe_stack;         /* stack.c */
 

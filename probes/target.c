@@ -16,6 +16,7 @@
 #include "fstune/path.h"
 #include "fstune/probe.h"
 #include "probes/mountinfo.h"
+#include "probes/probe_util.h"
 
 #define ACCEPTED "give a directory, a block device or a filesystem image file"
 
@@ -31,23 +32,9 @@ static void fill_mount(struct probe_target *t, const struct mountinfo_entry *e)
 	t->super_options = xstrdup(e->super_options);
 }
 
-/* The kernel name of the block device major:minor, from the link /sys/dev/block/M:m (the
- * device number is the kernel's own answer; a mount source string can be anything). */
-static char *sysfs_name_of(unsigned major, unsigned minor)
-{
-	char *canon = path_canonical("/sys/dev/block/%u:%u", major, minor), *slash, *name;
-
-	if (!canon)
-		return NULL;
-	slash = strrchr(canon, '/');
-	name = xstrdup(slash ? slash + 1 : canon);
-	free(canon);
-	return name;
-}
-
 static bool set_device(struct probe_target *t, unsigned major, unsigned minor)
 {
-	char *name = sysfs_name_of(major, minor);
+	char *name = probe_devno_name(major, minor);
 
 	if (!name)
 		return false;
@@ -188,8 +175,9 @@ static int resolve_live(struct probe_target *t, struct fst_error *err)
 	return FST_EXIT_OK;
 }
 
-/* Under --sysroot: "/dev/NAME" or "NAME" names a block device of the capture; an absolute path is
- * a directory inside it. Only files below the sysroot are read. */
+/* Under --sysroot: "/dev/NAME" or "NAME" names a block device of the capture (path.h finds it in a
+ * capture without sys/class/block too); an absolute path is a directory inside it. Only files below
+ * the sysroot are read. */
 static int resolve_sysroot(struct probe_target *t, struct fst_error *err)
 {
 	const char *name = NULL;
@@ -208,8 +196,9 @@ static int resolve_sysroot(struct probe_target *t, struct fst_error *err)
 
 		if (!*name || !path_exists("/sys/class/block/%s", name))
 			return fst_error_set(err, FST_EXIT_USAGE,
-					     "no block device '%s' in %s/sys/class/block; under --sysroot "
-					     "TARGET is a device name or an absolute path",
+					     "no block device '%s' in %s (sys/class/block, sys/block, "
+					     "sys/dev/block); under --sysroot TARGET is a device name or an "
+					     "absolute path",
 					     name, path_sysroot());
 		dev = path_read_string("/sys/class/block/%s/dev", name);
 		if (!dev || sscanf(dev, "%u:%u", &maj, &min) != 2) {

@@ -242,6 +242,18 @@ static int f_is_ext(lua_State *L)
 	return 1;
 }
 
+/* is_blank(): the device carries no filesystem that rules may replace: no fs.type and not a member
+ * of a mounted filesystem (fs.member_of). The one test every rule proposing mkfs makes. */
+static int f_is_blank(lua_State *L)
+{
+	const struct sandbox *sb = sandbox_of(L);
+	const json_t *type = sb->facts ? facts_get(sb->facts, "fs.type") : NULL;
+	const json_t *member = sb->facts ? facts_get(sb->facts, "fs.member_of") : NULL;
+
+	lua_pushboolean(L, (!type || json_is_null(type)) && (!member || json_is_null(member)));
+	return 1;
+}
+
 static int f_is_integer(lua_State *L)
 {
 	lua_pushboolean(L, lua_isinteger(L, 1));
@@ -353,6 +365,7 @@ void lua_host_open(lua_State *L)
 				       {"is_power_of_two", f_is_power_of_two},
 				       {"is_integer", f_is_integer},
 				       {"is_ext", f_is_ext},
+				       {"is_blank", f_is_blank},
 				       {"positive", f_positive},
 				       {"is_assumed", f_is_assumed},
 				       {"present", f_present},

@@ -138,38 +138,10 @@ static const struct mountinfo_entry *mount_of(const struct mountinfo *mi, const 
 	return NULL;
 }
 
-/* Version order, as a person counts: loop2 before loop10, sda2 before sda10. */
-static int cmp_names(const void *a, const void *b)
-{
-	return strverscmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Kernel names under /sys/class/block, sorted; partitions sort after their disk ("sda" < "sda1"). */
-static char **block_names(size_t *n)
-{
-	DIR *d = path_opendir(SYSBLK);
-	struct dirent *de;
-	char **names = NULL;
-
-	*n = 0;
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		names = xrealloc(names, (*n + 1) * sizeof(*names));
-		names[(*n)++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(names, *n, sizeof(*names), cmp_names);
-	return names;
-}
-
 static void scan_block(struct ui_targets *t, const struct mountinfo *mi, bool *used)
 {
 	size_t n;
-	char **names = block_names(&n);
+	char **names = path_list_block(&n);
 
 	for (size_t i = 0; i < n; i++) {
 		long long sectors;

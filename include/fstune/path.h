@@ -2,13 +2,16 @@
  * program at a captured machine (as util-linux's ul_path prefix does for `lsblk --sysroot`).
  *
  * Paths are given as on the live system ("/sys/class/block/%s/queue/rotational") and are prefixed
- * with the sysroot when one is set. The sysroot is process-wide: set once by the command line before
+ * with the sysroot when one is set. A capture without sys/class/block (as util-linux's
+ * mk-input.sh makes them) has "/sys/class/block/NAME/..." read from sys/block/NAME, else from the
+ * sys/dev/block/MAJ:MIN link whose target is named NAME, as lsblk does. The sysroot is process-wide: set once by the command line before
  * any probe runs. Functions return -errno / NULL with errno set; they never print. */
 #ifndef FSTUNE_PATH_H
 #define FSTUNE_PATH_H
 
 #include <dirent.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* NULL or "" means the live system. The directory must exist (checked by the caller). */
@@ -30,6 +33,10 @@ int path_read_s64(long long *out, const char *fmt, ...) __attribute__((format(pr
 int path_read_u64(uint64_t *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The target of a symbolic link, caller frees. */
 char *path_readlink(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The kernel names of every block device (/sys/class/block; in a capture without it, the names the
+ * sys/dev/block links point to), sorted by strverscmp so a partition follows its disk. NULL-terminated,
+ * caller frees each name and the array; NULL with *n == 0 when there are none. */
+char **path_list_block(size_t *n);
 /* The canonical path with every link resolved, relative to the sysroot (the prefix is removed), so
  * "/sys/class/block/sda" becomes "/sys/devices/pci0000:00/.../block/sda". Caller frees. */
 char *path_canonical(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -5,6 +5,7 @@
 #define FSTUNE_PROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "fstune/error.h"
@@ -41,7 +42,7 @@ struct probe_target {
 };
 
 /* Resolves TARGET (NULL: the current directory). Under --sysroot (path_is_sysroot()), "/dev/NAME"
- * and "NAME" go through DIR/sys/class/block/NAME and paths through DIR/proc/self/mountinfo; nothing is
+ * and "NAME" go through DIR/sys/class/block/NAME (else sys/block, sys/dev/block: path.h) and paths through DIR/proc/self/mountinfo; nothing is
  * opened or stat-ed on the live host. Errors: FST_EXIT_USAGE for a missing path, a FIFO, a character
  * device, a socket; the message names the path and says what is accepted. */
 int target_resolve(const char *arg, struct probe_target *t, struct fst_error *err);
@@ -53,6 +54,24 @@ struct probe_ops {
 	/* Fills facts. May read what earlier probes set (the registry's order says which). */
 	void (*collect)(const struct probe_target *t, struct facts *f);
 };
+
+/* A mounted filesystem that has a block device as one of its members (a btrfs, a multi-device
+ * bcachefs, or the filesystem on an md/dm device above it), as the kernel's member lists say. */
+struct probe_membership {
+	char *type;        /* "btrfs", "bcachefs", or the mounted holder's filesystem type */
+	char *uuid;        /* the filesystem UUID its members are filed under; NULL via md/dm */
+	char *mount_point; /* NULL when no mount of it is in this namespace's mountinfo */
+	char **devices;    /* its member devices (via md/dm: the mounted holder's slaves), sorted */
+	size_t n_devices;
+	char *via;         /* through holders/: the nearest device above it that is mounted or a
+			    * member itself (md0, dm-1); NULL when the kernel lists the device itself */
+};
+
+/* Whether the block device `name` (a kernel name) is a member of a mounted filesystem; fills `m`
+ * (free it with probe_membership_free) when it is. Reads sysfs and mountinfo only (--sysroot aware);
+ * this is the one answer the member probe, bench and the wizard share. */
+bool probe_membership_find(const char *name, struct probe_membership *m);
+void probe_membership_free(struct probe_membership *m);
 
 /* Runs every registered probe in order on the target; sets "schema", "host.*" and the rest. */
 void probe_all(const struct probe_target *t, struct facts *f);

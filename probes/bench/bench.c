@@ -279,6 +279,30 @@ static int prep_raw_device(struct bench_prep *p, struct fst_error *err)
 	return FST_EXIT_OK;
 }
 
+/* A device no mount names may still be a member of a mounted filesystem (btrfs, bcachefs, under
+ * md/dm): it is in use, not an idle disk to read across. */
+static int refuse_member(const struct probe_target *t, struct fst_error *err)
+{
+	struct probe_membership m;
+	int r;
+
+	if (!probe_membership_find(t->dev_name, &m))
+		return FST_EXIT_OK;
+	if (m.mount_point)
+		r = fst_error_set(err, FST_EXIT_REFUSED,
+				  "%s is a member of the %s mounted on %s (%zu device%s%s%s): it is in use, not an "
+				  "idle disk; benchmark the filesystem through its mount point: fstune bench %s",
+				  t->path, m.type, m.mount_point, m.n_devices, m.n_devices == 1 ? "" : "s",
+				  m.via ? ", through " : "", m.via ? m.via : "", m.mount_point);
+	else
+		r = fst_error_set(err, FST_EXIT_REFUSED,
+				  "%s is a member of the %s %s, which the kernel has open although no mount of "
+				  "it is visible here: it is in use, not an idle disk",
+				  t->path, m.type, m.uuid ? m.uuid : "");
+	probe_membership_free(&m);
+	return r;
+}
+
 static bool any_write_named(const struct bench_prep *p, const char **name)
 {
 	size_t i;
@@ -333,6 +357,8 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 				     "%s is an image file: attach it (losetup --direct-io=on --find --show %s) and "
 				     "name the loop device or its mount point, or use `fstune trial`", t->path, t->path);
 	if (t->kind == TARGET_BLOCKDEV && !t->is_mounted) {
+		if ((r = refuse_member(t, err)) != FST_EXIT_OK)
+			return r;
 		if (any_write_named(p, &wname))
 			return fst_error_set(err, FST_EXIT_REFUSED,
 					     "%s is an unmounted block device: only read tests run on it, and %s "

@@ -88,6 +88,7 @@ local function size_range(w)
 end
 
 local function rec_newfs(facts, out)
+	if facts.fs ~= nil and facts.fs.member_of ~= nil then return end
 	local w = facts.workload
 	local lo, hi, keys = size_range(w)
 	if lo == nil then return end

@@ -17,7 +17,7 @@ local function check(facts)
 	local host = facts.host or {}
 	if host.target_os == "freebsd" then return out end
 	local f = facts.fs
-	if f ~= nil and f.type ~= nil then return out end
+	if not fstune.is_blank() then return out end
 	local d = facts.device
 	local size = d.size_bytes
 	if not fstune.is_integer(size) or size <= 0 then return out end
@@ -137,6 +137,10 @@ thresholds are heuristics, and fstune trial measures the candidates on the real 
 		{name = "default workload: no choice",
 			facts = {device = {size_bytes = TB18}, workload = {access = "mixed", file_size_p50_bytes = 4096},
 				sources = {["workload.access"] = "default", ["workload.file_size_p50_bytes"] = "default"}},
+			expect = {}},
+		{name = "member of a mounted btrfs, signature unread: nothing",
+			facts = {device = {size_bytes = TB18}, fs = {member_of = {type = "btrfs", mount_point = "/srv",
+				devices = {"sdb", "sdc"}}}, workload = {access = "sequential", file_size_p50_bytes = 900 * MiB}},
 			expect = {}},
 		{name = "existing filesystem: nothing",
 			facts = {device = {size_bytes = TB18}, fs = {type = "ext4"},

@@ -197,12 +197,12 @@ local function check_inner(facts)
 	local d = facts.device
 	local new_size = d and fstune.positive(d.size_bytes) or nil
 	if host.target_os == "freebsd" then
-		if (f == nil or f.type == nil) and new_size then rec_freebsd(facts, new_size, out) end
+		if fstune.is_blank() and new_size then rec_freebsd(facts, new_size, out) end
 		return out
 	end
 	if f and is_ext(f.type) then
 		rec_existing_ext(facts, out)
-	elseif (f == nil or f.type == nil) and new_size and new_size >= 512 * MiB then
+	elseif fstune.is_blank() and new_size and new_size >= 512 * MiB then
 		rec_new_ext(facts, new_size, out)
 	end
 	return out
@@ -274,6 +274,10 @@ XFS allocates inodes on demand (up to -i maxpct) and is not judged here.]],
 				file_size_mean_bytes = 6000}},
 			expect = {{name = "ratio_for_small_files", severity = "suggest", setting = "mkfs.inode_ratio",
 				recommended = 4096}}},
+		{name = "member of a mounted bcachefs: no mkfs",
+			facts = {device = {size_bytes = GB480}, fs = {member_of = {type = "bcachefs", mount_point = "/mnt",
+				devices = {"sdc1", "sdc2"}}}, workload = {files_total = 40000000, file_size_mean_bytes = 6000}},
+			expect = {}},
 		{name = "new disk, files from the mean size only",
 			facts = {device = {size_bytes = TB4}, workload = {file_size_mean_bytes = 2048}},
 			expect = {{name = "ratio_for_small_files", setting = "mkfs.inode_count"}}},

@@ -149,7 +149,7 @@ local function check_inner(facts)
 	if f and f.type then
 		if is_ext(f.type) then rec_existing_reserve(f, out) end
 		rec_full(f, out)
-	elseif facts.device and host.target_os ~= "freebsd" then
+	elseif facts.device and host.target_os ~= "freebsd" and fstune.is_blank() then
 		rec_new_reserve(facts.device, out)
 	end
 	return out
@@ -218,6 +218,10 @@ keeps the allocator from fragmenting.]],
 		{name = "new 18 TB device",
 			facts = {device = {size_bytes = 18000207937536}},
 			expect = {{name = "mkfs_reserve", setting = "mkfs.reserved_percent", recommended = 1}}},
+		{name = "18 TB md member under a mounted filesystem: no mkfs",
+			facts = {device = {size_bytes = 18000207937536},
+				fs = {member_of = {type = "ext4", mount_point = "/srv", devices = {"sdb", "sdc"}}}},
+			expect = {}},
 		{name = "95% full",
 			facts = {fs = {type = "xfs", size_bytes = 1000 * GiB, free_bytes = 50 * GiB, mount_point = "/srv"}},
 			expect = {{name = "nearly_full", severity = "warn"}}},

@@ -331,7 +331,7 @@ local function check_all(facts)
 
 	local g = geometry(d)
 	if g and g.chunk % 4096 == 0 then
-		if f == nil or f.type == nil then
+		if fstune.is_blank() then
 			if g.hidden then rec_new_fs(d, g, out) end
 		elseif is_ext(f.type) or f.type == "xfs" then
 			rec_existing_fs(facts, d, g, out)
