@@ -38,7 +38,7 @@ static const char usage_head[] =
 	"unverified), or are RAM (memory).\n"
 	"\n"
 	"Options:\n"
-	"  --quick                      the quick suite (default): 5 tests, about 15 s\n"
+	"  --quick                      the quick suite (default): 5 tests, at most about 10 s\n"
 	"  --full                       every test with the file tests, about 90 s\n"
 	"  --fio-commands               print the equivalent fio command lines; run nothing\n"
 	"  --clean                      remove the scratch directories that killed runs left in TARGET;\n"

@@ -331,10 +331,11 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 	res->leftovers = json_array();
 	p->target = t;
 	p->eff = *cfg;
-	/* no --runtime: each I/O test stops when its rate settles, at most at this cap */
+	/* no --runtime: each I/O test stops when its rate settles, at most at this cap (the quick suite's
+	 * is what keeps it within 10 s: a 1 s busy check, the layout, 5 x (warm-up + cap)) */
 	ctx->is_adaptive = p->eff.runtime_s == 0;
 	if (p->eff.runtime_s == 0)
-		p->eff.runtime_s = p->eff.suite == BENCH_SUITE_FULL && !p->eff.tests[0] ? 4 : 2;
+		p->eff.runtime_s = p->eff.suite == BENCH_SUITE_FULL && !p->eff.tests[0] ? 3 : 1.3;
 	ctx->cfg = &p->eff;
 	ctx->stop = cfg->stop ? cfg->stop : bench_stop_flag();
 	ctx->notes = res->notes;

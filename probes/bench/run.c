@@ -460,8 +460,8 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 	j.depth = engine == BENCH_ENGINE_PSYNC_THREADS ? 1 : def->queue_depth;
 	j.blocks = span / def->io_size;
 	j.append_limit = span;
-	j.warmup_ns = (uint64_t)(ctx->cfg->warmup_s * 1e9);
-	j.runtime_ns = (uint64_t)(ctx->cfg->runtime_s * 1e9);
+	j.warmup_ns = (uint64_t)llround(ctx->cfg->warmup_s * 1e9);
+	j.runtime_ns = (uint64_t)llround(ctx->cfg->runtime_s * 1e9);
 	/* the adaptive check runs in the only worker's loop; psync-threads' workers run the cap */
 	j.is_adaptive = ctx->is_adaptive && j.workers == 1;
 	j.slice_ns = ctx->is_adaptive ? BENCH_SLICE_NS : j.runtime_ns / BENCH_INTERVALS;
