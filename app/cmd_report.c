@@ -430,8 +430,10 @@ int cmd_report(int argc, char **argv)
 		return status >= 128 ? status : 128 + *bench_stop_flag();
 	}
 	if (status == FST_EXIT_OK) {
-		bool is_written = render(s, a.common.format, cli_output_stream(out)) == 0;
+		bool is_written;
 
+		s->is_verbose = a.common.verbose;
+		is_written = render(s, a.common.format, cli_output_stream(out)) == 0;
 		status = cli_output_close(out, is_written);
 		out = NULL;
 		if (status == FST_EXIT_OK)

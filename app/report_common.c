@@ -9,6 +9,7 @@
 
 #include "app/facts_render.h"
 #include "app/report_render.h"
+#include "core/facts_schema.h"
 #include "core/xalloc.h"
 #include "fstune/units.h"
 
@@ -248,6 +249,51 @@ void report_commands_foreach(const json_t *v, void (*fn)(const char *label, cons
 			}
 		}
 	}
+}
+
+char *report_headline(const struct session *s)
+{
+	enum facts_status st;
+	const char *reason = NULL;
+
+	if (session_no_rule_ran(s)) {
+		const json_t *e = json_array_get(s->result.errors, 0);
+		const char *file = rec_str(e, "file"), *msg = rec_str(e, "message"), *fix = rec_str(e, "fix");
+
+		return xasprintf("No advice: no rule could be evaluated, so nothing was judged. %s: %s.%s%s",
+				 file ? file : "?", msg ? msg : "?", fix ? " To fix it, run: " : "",
+				 fix ? fix : "");
+	}
+	/* Only the branch itself: "fs.type" unavailable alone is a filesystem fstune half-knows. */
+	if (!facts_get(s->facts, "fs") && facts_unavailable(s->facts, "fs", &st, &reason) &&
+	    st == FACTS_NOT_FOUND)
+		return xasprintf("No filesystem found: %s. Nothing about a filesystem could be judged; "
+				 "only host-wide rules ran.", reason && *reason ? reason : "no signature");
+	return NULL;
+}
+
+bool report_not_evaluated_is_shown(const struct session *s, const json_t *entry)
+{
+	const json_t *missing = json_object_get(entry, "missing"), *k;
+	size_t i;
+
+	if (s->is_verbose || !json_array_size(missing) || session_facts_are_hand_written(s))
+		return true;
+	json_array_foreach(missing, i, k)
+		if (!facts_schema_is_hand_written_only(json_string_value(k) ? json_string_value(k) : ""))
+			return true;
+	return false;
+}
+
+size_t report_not_evaluated_hidden(const struct session *s)
+{
+	size_t i, n = 0;
+	const json_t *e;
+
+	json_array_foreach(s->result.not_evaluated, i, e)
+		if (!report_not_evaluated_is_shown(s, e))
+			n++;
+	return n;
 }
 
 char *report_generated_line(void)

@@ -37,6 +37,8 @@ struct session {
 	struct rules_set *rules;     /* NULL until session_load_rules */
 	struct rules_result result;  /* all NULL members until session_evaluate */
 	bool is_evaluated;           /* session_evaluate has filled `result` */
+	bool is_verbose;             /* --verbose: renderers also show what only hand-written facts
+					could change */
 };
 
 /* Resolves TARGET (NULL: the current directory) and runs every probe on it. Returns NULL with `err`
@@ -86,8 +88,16 @@ size_t session_rule_errors(const struct session *s);
 /* Severity order: info 0, suggest 1, warn 2, critical 3; -1 for anything else. */
 int session_severity_rank(const char *severity);
 
-/* The status of the finished run (DESIGN.md): FST_EXIT_PARTIAL when a fact has status `failed`, or
- * when `strict` and a rule had an error; else FST_EXIT_OK. Thresholds are the caller's. */
+/* Whether no rule could run at all: none loaded, and loading reported errors (e.g. the built-in
+ * rules refused as writable by group). An empty rule set without errors is not this. */
+bool session_no_rule_ran(const struct session *s);
+
+/* Whether the facts were written by hand: read from a file, and some value has source "user" (a
+ * saved probe records a probe's source for each value). */
+bool session_facts_are_hand_written(const struct session *s);
+
+/* The status of the finished run (DESIGN.md): FST_EXIT_PARTIAL when a fact has status `failed`,
+ * when no rule could run at all, or when `strict` and a rule had an error; else FST_EXIT_OK. Thresholds are the caller's. */
 int session_status(const struct session *s, bool strict);
 
 void session_free(struct session *s);

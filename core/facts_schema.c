@@ -14,9 +14,14 @@
 #define IL FACTS_T_INTLIST
 #define O FACTS_T_OBJECT
 
+/* Keys no probe of a live Linux host ever sets: an old kernel's bdflush, a FreeBSD target's tunables.
+ * Only an admin writes them, so a rule that needs one says nothing useful about a probed machine. */
+#define HW FACTS_F_HAND_WRITTEN
+
 static const struct {
 	const char *key;
 	enum facts_type type;
+	unsigned flags; /* FACTS_F_* */
 } known_keys[] = {
 	{"host.kernel", S}, {"host.os", S}, {"host.target_os", S}, {"host.virtualization", S},
 	{"host.container", B}, {"host.mem_total_bytes", I}, {"host.page_size_bytes", I}, {"host.cpus", I},
@@ -46,11 +51,11 @@ static const struct {
 	{"vm.dirty_ratio", I}, {"vm.dirty_background_ratio", I}, {"vm.dirty_bytes", I},
 	{"vm.dirty_background_bytes", I}, {"vm.dirty_expire_centisecs", I},
 	{"vm.dirty_writeback_centisecs", I}, {"vm.vfs_cache_pressure", I}, {"vm.bdi", O},
-	{"vm.bdflush", IL}, {"vm.dirtytime_expire_seconds", I}, {"vm.swappiness", I},
+	{"vm.bdflush", IL, HW}, {"vm.dirtytime_expire_seconds", I}, {"vm.swappiness", I},
 	{"vm.min_free_kbytes", I}, {"vm.bdi.*", I},
 
-	{"freebsd.nbuf", I}, {"freebsd.dirhash_maxmem_bytes", I}, {"freebsd.vmiodirenable", I},
-	{"freebsd.newfs_block_size", I}, {"freebsd.newfs_fragment_size", I},
+	{"freebsd.nbuf", I, HW}, {"freebsd.dirhash_maxmem_bytes", I, HW}, {"freebsd.vmiodirenable", I, HW},
+	{"freebsd.newfs_block_size", I, HW}, {"freebsd.newfs_fragment_size", I, HW},
 
 	{"bench.*", O}, {"bench.*.iops", N}, {"bench.*.bw_bytes_per_s", N}, {"bench.*.lat_mean_us", N},
 	{"bench.*.lat_p50_us", N}, {"bench.*.lat_p99_us", N}, {"bench.*.lat_p999_us", N},
@@ -104,15 +109,29 @@ static bool key_matches(const char *pattern, const char *key)
 	return *pattern == '\0' && *key == '\0';
 }
 
+static int find_key(const char *key)
+{
+	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
+		if (key_matches(known_keys[i].key, key))
+			return (int)i;
+	return -1;
+}
+
 bool facts_schema_lookup(const char *key, enum facts_type *type)
 {
-	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++) {
-		if (key_matches(known_keys[i].key, key)) {
-			*type = known_keys[i].type;
-			return true;
-		}
-	}
-	return false;
+	int i = find_key(key);
+
+	if (i < 0)
+		return false;
+	*type = known_keys[i].type;
+	return true;
+}
+
+bool facts_schema_is_hand_written_only(const char *key)
+{
+	int i = find_key(key);
+
+	return i >= 0 && (known_keys[i].flags & FACTS_F_HAND_WRITTEN);
 }
 
 static bool all_items(const json_t *list, int (*is_type)(const json_t *))

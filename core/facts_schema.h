@@ -17,9 +17,15 @@ enum facts_type {
 	FACTS_T_OBJECT,  /* a subtree */
 };
 
+enum {
+	FACTS_F_HAND_WRITTEN = 1, /* only in hand-written facts: no live probe sets it */
+};
+
 /* The expected type of a dotted key, false when the key is not a known one. Patterns in the table may
  * use "*" for one segment (bench.*.iops). */
 bool facts_schema_lookup(const char *key, enum facts_type *type);
+/* Whether `key` is a known key that only hand-written facts hold (vm.bdflush, freebsd.*). */
+bool facts_schema_is_hand_written_only(const char *key);
 /* Whether `value` has type `type`. */
 bool facts_schema_matches(enum facts_type type, const json_t *value);
 /* "an integer", "a list of strings", ... for messages. */

@@ -38,6 +38,8 @@ struct rules_result {
 	json_t *not_evaluated;   /* array of {"rule", "file", "reason", "missing": [keys]} */
 	json_t *errors;          /* array of {"rule", "file", "line", "message"}; load errors too */
 	json_t *notices;         /* array of {"rule", "file", "replaces"}: replaced file ids */
+	size_t n_loaded;         /* rule files that loaded and were not replaced: 0 with `errors`
+				    means no rule could run at all (e.g. refused as unsafe) */
 };
 
 /* Evaluates every loaded rule file on the facts. Never fails as a whole: a rule's failure is an

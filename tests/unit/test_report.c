@@ -191,6 +191,7 @@ int main(void)
 	s.result.not_evaluated = json_incref(json_object_get(res, "not_evaluated"));
 	s.result.errors = json_incref(json_object_get(res, "errors"));
 	s.result.notices = json_incref(json_object_get(res, "notices"));
+	s.result.n_loaded = 12;
 	s.is_evaluated = true;
 
 	test_text(&s);
@@ -201,6 +202,11 @@ int main(void)
 	CHECK(session_count_severity_at_least(&s, "critical") == 1);
 	CHECK(session_status(&s, false) == FST_EXIT_OK);
 	CHECK(session_status(&s, true) == FST_EXIT_PARTIAL);
+	/* rule errors and not one rule loaded: no advice is not "nothing to change" */
+	s.result.n_loaded = 0;
+	CHECK(session_no_rule_ran(&s));
+	CHECK(session_status(&s, false) == FST_EXIT_PARTIAL);
+	s.result.n_loaded = 12;
 
 	json_decref(s.result.recommendations);
 	json_decref(s.result.mkfs);
