@@ -96,8 +96,13 @@ static void examined_input(const struct session *s, emit_fn fn, void *arg)
 	char *t;
 
 	if (s->origin == SESSION_FROM_FILE) {
-		t = xasprintf("facts read from %s (nothing was probed)",
-			      strcmp(s->facts_path, "-") == 0 ? "standard input" : s->facts_path);
+		char *unknown = json_array_size(s->facts_warnings) ? session_join_messages(s->facts_warnings)
+								  : NULL;
+
+		t = xasprintf("facts read from %s (nothing was probed)%s%s",
+			      strcmp(s->facts_path, "-") == 0 ? "standard input" : s->facts_path,
+			      unknown ? "; not understood, so ignored: " : "", unknown ? unknown : "");
+		free(unknown);
 	} else {
 		const struct probe_target *pt = s->target;
 		enum facts_status st;

@@ -2,9 +2,11 @@
  * errors, the status of the run. Apart from session.c so that renderers link without the engine. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/session.h"
+#include "core/xalloc.h"
 
 int session_severity_rank(const char *severity)
 {
@@ -34,6 +36,20 @@ size_t session_count_severity_at_least(const struct session *s, const char *seve
 size_t session_rule_errors(const struct session *s)
 {
 	return json_array_size(s->result.errors);
+}
+
+char *session_join_messages(const json_t *messages)
+{
+	char *out = xstrdup(""), *next;
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(messages, i, m) {
+		next = xasprintf("%s%s%s", out, i ? ", " : "", json_string_value(m) ? json_string_value(m) : "?");
+		free(out);
+		out = next;
+	}
+	return out;
 }
 
 bool session_no_rule_ran(const struct session *s)

@@ -13,6 +13,7 @@
 #define SL FACTS_T_STRLIST
 #define IL FACTS_T_INTLIST
 #define O FACTS_T_OBJECT
+#define A FACTS_T_ANY
 
 /* Keys no probe of a live Linux host ever sets: an old kernel's bdflush, a FreeBSD target's tunables.
  * Only an admin writes them, so a rule that needs one says nothing useful about a probed machine. */
@@ -67,6 +68,11 @@ static const struct {
 	{"bench.*.delete_per_s", N}, {"bench.*.stat_per_s", N}, {"bench.*.unlink_per_s", N},
 	{"bench.*.files", I}, {"bench.*.files_per_dir", I}, {"bench.*.cache", S},
 	{"bench.*.write_s", N}, {"bench.*.read_s", N}, {"bench.*.bytes", I},
+	{"bench.*.checks_failed", I}, {"bench.*.cpu_us_per_io", N}, {"bench.*.cpu_wait_pct", N},
+	{"bench.*.ci95_pct", N},
+	/* Below the keys above, each test and bench.parameters carry the bench layer's own detail
+	 * (counts, seeds, reasons), which changes with the engines: known, of any type. */
+	{"bench.*.*", A}, {"bench.*.*.*", A},
 
 	{"workload.profile", S}, {"workload.io_mode", S}, {"workload.access", S},
 	{"workload.io_size_bytes", I}, {"workload.sync_heavy", B}, {"workload.file_size_min_bytes", I},
@@ -134,6 +140,49 @@ bool facts_schema_is_hand_written_only(const char *key)
 	return i >= 0 && (known_keys[i].flags & FACTS_F_HAND_WRITTEN);
 }
 
+static bool is_known_group(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
+		if (strncmp(known_keys[i].key, name, n) == 0 && known_keys[i].key[n] == '.')
+			return true;
+	return false;
+}
+
+static void unknown_in(const json_t *node, const char *prefix, json_t *out)
+{
+	const char *name;
+	json_t *v;
+
+	json_object_foreach((json_t *)node, name, v) {
+		char key[512];
+		enum facts_type type;
+
+		snprintf(key, sizeof(key), "%s.%s", prefix, name);
+		if (!facts_schema_lookup(key, &type))
+			json_array_append_new(out, json_sprintf("unknown key %s", key));
+		else if (type == FACTS_T_OBJECT && json_is_object(v))
+			unknown_in(v, key, out);
+	}
+}
+
+json_t *facts_schema_unknown(const json_t *doc)
+{
+	json_t *out = json_array(), *v;
+	const char *name;
+
+	json_object_foreach((json_t *)doc, name, v) {
+		if (!strcmp(name, "schema") || !strcmp(name, "sources") || !strcmp(name, "unavailable"))
+			continue;
+		if (!is_known_group(name))
+			json_array_append_new(out, json_sprintf("unknown group \"%s\"", name));
+		else if (json_is_object(v))
+			unknown_in(v, name, out);
+	}
+	return out;
+}
+
 static bool all_items(const json_t *list, int (*is_type)(const json_t *))
 {
 	size_t i;
@@ -160,6 +209,7 @@ bool facts_schema_matches(enum facts_type type, const json_t *value)
 	case FACTS_T_STRLIST: return all_items(value, is_string);
 	case FACTS_T_INTLIST: return all_items(value, is_integer);
 	case FACTS_T_OBJECT: return json_is_object(value);
+	case FACTS_T_ANY: return true;
 	}
 	return false;
 }
@@ -174,6 +224,7 @@ const char *facts_schema_type_name(enum facts_type type)
 	case FACTS_T_STRLIST: return "a list of strings";
 	case FACTS_T_INTLIST: return "a list of integers";
 	case FACTS_T_OBJECT: return "an object";
+	case FACTS_T_ANY: return "any value";
 	}
 	return "?";
 }

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Reports that could not judge what they were asked to say so first, with the right status: a file
-# with no filesystem (0, headline "No filesystem found"), built-in rules refused as root (3, headline
+# Reports that could not judge what they were asked to say so first, with the right status: a facts
+# file with nothing to judge (2) or with keys the schema does not know (warnings; 2 with --strict), a
+# file with no filesystem (0, headline "No filesystem found"), built-in rules refused as root (3, headline
 # with the command that fixes it, never "Nothing to change"); and rules that need facts only
 # hand-written files hold (vm.bdflush) are left out of text and Markdown on a probed machine unless
 # --verbose, while JSON lists them always.
@@ -35,6 +36,31 @@ grep -q '^  legacy: needs vm.bdflush' "$TMP/out" || fail "hand-written facts: te
 for cmd in probe workload "rules list"; do
 	# shellcheck disable=SC2086
 	run_status 0 "$FSTUNE" $cmd --verbose --sysroot "$NVME" --json
+done
+
+# --- --facts checked against the schema: unknown keys and groups named (2 with --strict); a file
+# with neither a device nor a filesystem judges nothing (2) ---
+echo '{}' >"$TMP/empty-object.json"
+run_status 2 "${R[@]}" --facts "$TMP/empty-object.json"
+grep -q "nothing could be judged" "$TMP/err" || fail "{}: stderr does not say nothing could be judged"
+[ ! -s "$TMP/out" ] || fail "{}: a report was written"
+echo '{"host": {"kernel": "6.1"}, "filesystem": {"type": "ext4"}}' >"$TMP/no-fs.json"
+run_status 2 "${R[@]}" --facts "$TMP/no-fs.json"
+grep -q 'nothing could be judged.*unknown group "filesystem"' "$TMP/err" ||
+	fail "a filesystem group: the message does not name it"
+echo '{"fs": {"type": "ext4", "tpye": "ext4", "block_size": 4096}, "filesystem": {}}' >"$TMP/typos.json"
+run_status 0 "${R[@]}" --facts "$TMP/typos.json"
+grep -q "^fstune: warning: .*typos.json: unknown key fs.tpye$" "$TMP/err" || fail "fs.tpye: no warning"
+grep -q '^fstune: warning: .*typos.json: unknown group "filesystem"$' "$TMP/err" || fail "filesystem: no warning"
+tr '\n' ' ' <"$TMP/out" | grep -q "not understood, so ignored: unknown key fs.tpye" ||
+	fail "typos: the report does not say what it ignored"
+run_status 2 "${R[@]}" --facts "$TMP/typos.json" --strict
+[ ! -s "$TMP/out" ] || fail "typos --strict: a report was written"
+grep -q "unknown keys or groups (--strict)" "$TMP/err" || fail "typos --strict: no final message"
+# What fstune writes itself is known to its schema: no warning.
+for f in "$FSTUNE_SRCDIR"/tests/facts/*.json "$TMP/saved.json"; do
+	run_status 0 "${R[@]}" --facts "$f"
+	[ ! -s "$TMP/err" ] || { cat "$TMP/err" >&2; fail "$(basename "$f"): warnings on fstune's own keys"; }
 done
 
 # --- a file with no filesystem signature: fs not_found, said first, status 0 ---
