@@ -86,18 +86,6 @@ const char *report_severity_label(const char *severity)
 	}
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
-static bool key_is_bytes(const char *key)
-{
-	return key && (ends_with(key, "_bytes") || ends_with(key, "_size"));
-}
-
 /* Booleans of settings read "on"/"off": a feature, a mount option, a timer. */
 static void put_scalar(FILE *m, const char *key, const json_t *v)
 {
@@ -108,12 +96,10 @@ static void put_scalar(FILE *m, const char *key, const json_t *v)
 		fputs(json_string_value(v), m);
 		break;
 	case JSON_INTEGER:
-		fprintf(m, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		if (key_is_bytes(key) && json_integer_value(v) >= 1024)
-			fprintf(m, " (%s)", units_bytes(ub, sizeof(ub), (uint64_t)json_integer_value(v)));
-		break;
 	case JSON_REAL:
-		fprintf(m, "%.6g", json_real_value(v));
+		fputs(units_value(ub, sizeof(ub), units_of_key(rules_setting_unit_key(key)), json_number_value(v),
+				  json_is_integer(v)),
+		      m);
 		break;
 	case JSON_TRUE:
 		fputs("on", m);

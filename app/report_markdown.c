@@ -55,14 +55,20 @@ static void evidence_row(const struct report_evidence *ev, void *arg)
 
 struct cmd_ctx {
 	FILE *out;
+	const char *title;      /* "Apply", "Revert": written before the first command, never alone */
 	const char *last_label;
 	bool is_open;
+	bool has_title;
 };
 
 static void command_line(const char *label, const char *cmd, void *arg)
 {
 	struct cmd_ctx *c = arg;
 
+	if (!c->has_title) {
+		fprintf(c->out, "\n**%s**\n\n", c->title);
+		c->has_title = true;
+	}
 	if (c->is_open && (label ? !c->last_label || strcmp(label, c->last_label) : c->last_label != NULL)) {
 		fputs("```\n", c->out);
 		c->is_open = false;
@@ -79,11 +85,8 @@ static void command_line(const char *label, const char *cmd, void *arg)
 
 static void commands(FILE *out, const char *title, const json_t *v)
 {
-	struct cmd_ctx c = {out, NULL, false};
+	struct cmd_ctx c = {out, title, NULL, false, false};
 
-	if (!v)
-		return;
-	fprintf(out, "\n**%s**\n\n", title);
 	report_commands_foreach(v, command_line, &c);
 	if (c.is_open)
 		fputs("```\n", out);

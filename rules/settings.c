@@ -772,3 +772,10 @@ bool settings_build(const struct setting *s, struct setting_ctx *c)
 	}
 	return true;
 }
+
+const char *rules_setting_unit_key(const char *setting)
+{
+	const struct setting *st = setting ? settings_find(setting) : NULL;
+
+	return st && st->fact_key && !st->fact_per ? st->fact_key : setting;
+}

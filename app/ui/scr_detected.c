@@ -66,13 +66,6 @@ static bool is_problem(const struct ui_wizard *w, const char *key)
 	return false;
 }
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 struct walk {
 	struct ui_wizard *w;
 	const char *branch;
@@ -92,21 +85,6 @@ static void add_fact(const char *key, const json_t *value, void *arg)
 		return;
 	source = facts_source(f, key);
 	text = facts_render_value(key, value);
-	/* Sizes show the exact number too: the admin compares it with what mkfs -b was given. */
-	if (json_is_integer(value) && (has_suffix(key, "_size") || has_suffix(key, "_bytes"))) {
-		char raw[32];
-
-		snprintf(raw, sizeof(raw), "%" JSON_INTEGER_FORMAT, json_integer_value(value));
-		size_t n = strlen(raw);
-
-		if (!strchr(text, '(') && strcmp(text, raw) != 0 &&
-		    !(strncmp(text, raw, n) == 0 && strcmp(text + n, " B") == 0)) {
-			char *both = xasprintf("%s (%s)", raw, text);
-
-			free(text);
-			text = both;
-		}
-	}
 	problem = is_problem(wk->w, key);
 	ui_lines_add(&wk->w->detected, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s [%s]",
 		     problem ? "!" : " ", key + wk->prefix + 1, text, source ? source : "default");

@@ -64,6 +64,11 @@ const json_t *rules_load_notices(const struct rules_set *set);
  * whose facts satisfy its needs gets a failed entry "(coverage)". */
 json_t *rules_run_tests(const struct rules_set *set);
 
+/* The key that says which unit a setting's value is in (for units_of_key): the fact holding its
+ * current value when the setting takes that fact's unit (freebsd.vfs.ufs.dirhash_maxmem: bytes, from
+ * freebsd.dirhash_maxmem_bytes), else the setting's own name. */
+const char *rules_setting_unit_key(const char *setting);
+
 /* The setting table for documentation: [{"name", "type", "range", "disruption", "help"}], new. */
 json_t *rules_settings_describe(void);
 
