@@ -779,3 +779,22 @@ const char *rules_setting_unit_key(const char *setting)
 
 	return st && st->fact_key && !st->fact_per ? st->fact_key : setting;
 }
+
+const char *rules_setting_fact(const char *setting)
+{
+	const struct setting *st = setting ? settings_find(setting) : NULL;
+
+	if (!st)
+		return NULL;
+	if (st->fact_key)
+		return st->fact_key;
+	/* these hold one member of a list fact, which fact_key (a value read as the current one)
+	 * cannot name */
+	if (st->build == build_ext_feature)
+		return "fs.features";
+	if (st->build == build_mount)
+		return "fs.mount_options";
+	if (st->build == build_timer)
+		return "fs.fstrim_timer";
+	return NULL;
+}

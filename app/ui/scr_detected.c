@@ -53,8 +53,17 @@ static bool is_problem(const struct ui_wizard *w, const char *key)
 	if (!w->session || !w->session->is_evaluated)
 		return false;
 	json_array_foreach(w->session->result.recommendations, i, rec) {
+		const char *fact = rules_setting_fact(json_string_value(json_object_get(rec, "setting")));
+
 		if (session_severity_rank(json_string_value(json_object_get(rec, "severity"))) < 2)
 			continue;
+		/* the fact the change is about, not every fact the rule read (fs.type told it the
+		 * filesystem is ext4; fs.features lacks dir_index) */
+		if (fact) {
+			if (strcmp(fact, key) == 0)
+				return true;
+			continue;
+		}
 		json_array_foreach(json_object_get(rec, "evidence"), j, ev) {
 			const char *k = json_is_string(ev) ? json_string_value(ev)
 							   : json_string_value(json_object_get(ev, "key"));

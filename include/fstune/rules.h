@@ -69,6 +69,11 @@ json_t *rules_run_tests(const struct rules_set *set);
  * freebsd.dirhash_maxmem_bytes), else the setting's own name. */
 const char *rules_setting_unit_key(const char *setting);
 
+/* The fact an admin reads a setting's current state in (fs.feature.dir_index: fs.features;
+ * mount.option.noatime: fs.mount_options; sysctl.vm.dirty_bytes: vm.dirty_bytes), NULL when no fact
+ * holds it (mkfs.inode_ratio). */
+const char *rules_setting_fact(const char *setting);
+
 /* The setting table for documentation: [{"name", "type", "range", "disruption", "help"}], new. */
 json_t *rules_settings_describe(void);
 
