@@ -182,7 +182,11 @@ static void emit_evidence(const struct session *s, const char *key, const json_t
 	if (!ev.source)
 		ev.source = facts_source(s->facts, key);
 	if (v) {
+		char *from = xasprintf("%s_from", key);
+
 		ev.value = report_fact_value(key, v);
+		ev.origin = facts_get_string(s->facts, from);
+		free(from);
 	} else if (status && facts_status_parse(status, &st)) {
 		ev.unavailable = unav = report_unavailable_text(st, reason);
 	} else if (!status && facts_unavailable(s->facts, key, &st, &reason)) {

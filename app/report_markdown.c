@@ -50,6 +50,10 @@ static void evidence_row(const struct report_evidence *ev, void *arg)
 	md_text(out, ev->value ? ev->value : "—");
 	fputs(" | ", out);
 	md_text(out, ev->value ? (ev->source ? ev->source : "not recorded") : ev->unavailable);
+	if (ev->value && ev->origin) {
+		fputs("; ", out);
+		md_text(out, ev->origin);
+	}
 	fputs(" |\n", out);
 }
 

@@ -48,6 +48,8 @@ struct report_evidence {
 	const char *key;
 	char *value;            /* formatted, owned by the iterator, valid during the callback */
 	const char *source;     /* "sysfs", "user", ...; NULL when not recorded */
+	const char *origin;     /* the fact `<key>_from`: where the value came from, in words, when
+				   the source name alone would mislead; NULL when there is none */
 	const char *unavailable; /* "needs_root: open /dev/sda: ..." style; NULL when known */
 };
 void report_evidence_foreach(const struct session *s, const json_t *rec,

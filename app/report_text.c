@@ -33,7 +33,8 @@ static void evidence_line(const struct report_evidence *ev, void *arg)
 {
 	FILE *out = arg;
 	char *first = xasprintf("      %s%s ", ev->key, ev->value ? " =" : ":");
-	char *text = ev->value ? xasprintf("%s [%s]", ev->value, ev->source ? ev->source : "source not recorded")
+	char *text = ev->value ? xasprintf("%s [%s%s%s]", ev->value, ev->source ? ev->source : "source not recorded",
+					   ev->origin ? "; " : "", ev->origin ? ev->origin : "")
 			       : xstrdup(ev->unavailable);
 
 	report_wrap_hanging(out, first, text, 8, WIDTH);

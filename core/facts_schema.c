@@ -46,7 +46,7 @@ static const struct {
 	{"fs.features", SL}, {"fs.mount_point", S}, {"fs.mount_options", SL},
 	{"fs.super_options", SL}, {"fs.stripe_unit_bytes", I}, {"fs.stripe_width_bytes", I},
 	{"fs.ag_count", I}, {"fs.node_size", I}, {"fs.devices", SL}, {"fs.log_size_bytes", I},
-	{"fs.reserved_blocks", I}, {"fs.fstrim_timer", B}, {"fs.device_count", I},
+	{"fs.reserved_blocks", I}, {"fs.fstrim_timer", B}, {"fs.fstrim_timer_from", S}, {"fs.device_count", I},
 	{"fs.log_external", B}, {"fs.inode_max_pct", I},
 
 	{"vm.dirty_ratio", I}, {"vm.dirty_background_ratio", I}, {"vm.dirty_bytes", I},

@@ -62,8 +62,9 @@ static void add_evidence(const struct report_evidence *ev, void *arg)
 	if (ev->unavailable)
 		ui_lines_add(c->l, UI_UNAVAILABLE, 2, "%s: unavailable (%s)", ev->key, ev->unavailable);
 	else
-		ui_lines_add(c->l, UI_NORMAL, 2, "%s = %s   [%s]", ev->key, ev->value ? ev->value : "?",
-			     ev->source ? ev->source : "default");
+		ui_lines_add(c->l, UI_NORMAL, 2, "%s = %s   [%s%s%s]", ev->key, ev->value ? ev->value : "?",
+			     ev->source ? ev->source : "default", ev->origin ? "; " : "",
+			     ev->origin ? ev->origin : "");
 	c->count++;
 }
 
