@@ -68,7 +68,7 @@ static const struct {
 	{"bench.*.delete_per_s", N}, {"bench.*.stat_per_s", N}, {"bench.*.unlink_per_s", N},
 	{"bench.*.files", I}, {"bench.*.files_per_dir", I}, {"bench.*.cache", S},
 	{"bench.*.write_s", N}, {"bench.*.read_s", N}, {"bench.*.bytes", I},
-	{"bench.*.checks_failed", I}, {"bench.*.cpu_us_per_io", N}, {"bench.*.cpu_wait_pct", N},
+	{"bench.*.cpu_us_per_io", N}, {"bench.*.cpu_wait_pct", N},
 	{"bench.*.ci95_pct", N},
 	/* Below the keys above, each test and bench.parameters carry the bench layer's own detail
 	 * (counts, seeds, reasons), which changes with the engines: known, of any type. */
