@@ -97,7 +97,7 @@ static void put_scalar(FILE *m, const char *key, const json_t *v)
 		break;
 	case JSON_INTEGER:
 	case JSON_REAL:
-		fputs(units_value(ub, sizeof(ub), units_of_key(rules_setting_unit_key(key)), json_number_value(v),
+		fputs(units_value(ub, sizeof(ub), rules_setting_unit(key), json_number_value(v),
 				  json_is_integer(v)),
 		      m);
 		break;

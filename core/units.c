@@ -180,7 +180,7 @@ char *units_value(char *buf, size_t len, enum units_kind kind, double v, bool is
 			snprintf(buf, len, "%.0f%%", v);
 			return buf;
 		}
-		snprintf(buf, len, "%.1f%%", v);
+		snprintf(buf, len, "%.4g%%", v);
 		return buf;
 	case UNITS_SHARE:
 		if (v >= 0 && v <= 1) {

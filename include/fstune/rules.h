@@ -12,6 +12,7 @@
 
 #include "fstune/error.h"
 #include "fstune/facts.h"
+#include "fstune/units.h"
 
 struct rules_options {
 	const char *const *rules_dirs; /* --rules-dir DIR..., loaded last, in order */
@@ -64,10 +65,10 @@ const json_t *rules_load_notices(const struct rules_set *set);
  * whose facts satisfy its needs gets a failed entry "(coverage)". */
 json_t *rules_run_tests(const struct rules_set *set);
 
-/* The key that says which unit a setting's value is in (for units_of_key): the fact holding its
- * current value when the setting takes that fact's unit (freebsd.vfs.ufs.dirhash_maxmem: bytes, from
- * freebsd.dirhash_maxmem_bytes), else the setting's own name. */
-const char *rules_setting_unit_key(const char *setting);
+/* The unit of a setting's value: the unit of the fact holding its current value when the setting
+ * takes that fact's unit (freebsd.vfs.ufs.dirhash_maxmem: bytes, from freebsd.dirhash_maxmem_bytes),
+ * else the setting table's own word for it (mkfs.inode_ratio: bytes per inode). */
+enum units_kind rules_setting_unit(const char *setting);
 
 /* The fact an admin reads a setting's current state in (fs.feature.dir_index: fs.features;
  * mount.option.noatime: fs.mount_options; sysctl.vm.dirty_bytes: vm.dirty_bytes), NULL when no fact

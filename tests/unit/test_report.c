@@ -165,6 +165,31 @@ static void test_helpers(void)
 	t = report_setting_value("x", NULL);
 	CHECK_STR(t, "(not set)");
 	free(t);
+	/* a setting's value in its unit, as facts are shown: never a bare byte count, never "16384%" */
+	{
+		static const struct {
+			const char *setting;
+			json_int_t value;
+			const char *want;
+		} units[] = {
+			{"mkfs.inode_ratio", 16384, "16 KiB"},
+			{"sysctl.vm.dirty_bytes", 1073741824, "1 GiB"},
+			{"freebsd.vfs.ufs.dirhash_maxmem", 2097152, "2 MiB"},
+			{"queue.read_ahead_kb", 4096, "4 MiB"},
+			{"mount.option.commit", 30, "30 s"},
+			{"fs.reserved_percent", 5, "5%"},
+			{"layout.files_per_dir", 1000, "1000"},
+		};
+
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+			json_t *n = json_integer(units[i].value);
+
+			t = report_setting_value(units[i].setting, n);
+			CHECK_STR(t, units[i].want);
+			free(t);
+			json_decref(n);
+		}
+	}
 	json_decref(v);
 	CHECK(session_severity_rank("critical") == 3);
 	CHECK(session_severity_rank("bogus") == -1);
