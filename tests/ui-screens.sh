@@ -78,4 +78,26 @@ tmux_keys q
 status=$(tmux_wait_exit)
 assert_eq "$status" 0 "the wizard's exit status after q"
 ui_assert_no_sanitizer_report
+tmux_ kill-server
+
+# As root, built-in rules in a directory writable by group are refused: Advice says no rule ran, with
+# the command that fixes it, not "Nothing to change".
+if [ "$(id -u)" = 0 ]; then
+	cp -r "${FSTUNE_RULES_BUILTIN:-$FSTUNE_SRCDIR/rules/builtin}" "$TMP/rules"
+	chmod -R go-w "$TMP/rules"
+	chmod g+w "$TMP/rules"
+	tmux_start 80 24 env "FSTUNE_RULES_BUILTIN=$TMP/rules" "$FSTUNE" --no-system-rules --facts "$TMP/ext4.json"
+	tmux_wait "Target:"
+	tmux_keys Enter
+	tmux_wait "Workload:"
+	tmux_keys Enter
+	tmux_wait "Detected:"
+	tmux_keys Enter
+	tmux_wait "No advice: no rule could be evaluated"
+	tmux_capture | tr -s ' \n' ' ' | grep -qF "chmod -R go-w $TMP/rules" ||
+		{ tmux_capture >&2; fail "Advice: the refusal does not give the command that fixes it"; }
+	! tmux_capture | grep -q "Nothing to change" || fail "Advice says 'Nothing to change' when no rule ran"
+	tmux_keys q
+	tmux_wait_exit >/dev/null
+fi
 exit 0

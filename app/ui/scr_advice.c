@@ -136,8 +136,18 @@ static void advice_draw(struct ui_wizard *w, const struct ui_area *a)
 		 w->preset ? w->preset->name : "general");
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), head);
 	if (n == 0) {
-		ui_put(y, a->left + 2, a->cols - 2, ui_attr(UI_OK),
-		       "Nothing to change: no rule found anything to recommend on these facts.");
+		char *headline = w->session ? report_headline(w->session) : NULL;
+		size_t nl = 0;
+		char **lines = headline ? ui_wrap(headline, a->cols - 2, &nl) : NULL;
+
+		/* nothing judged is not "nothing to change": the report's headline says why */
+		for (size_t i = 0; i < nl && (int)i < rows; i++)
+			ui_put(y + (int)i, a->left + 2, a->cols - 2, ui_attr(UI_ERROR), lines[i]);
+		if (!headline)
+			ui_put(y, a->left + 2, a->cols - 2, ui_attr(UI_OK),
+			       "Nothing to change: no rule found anything to recommend on these facts.");
+		ui_lines_free(lines, nl);
+		free(headline);
 	}
 	ui_list_clamp(&w->advice_list, rows);
 	for (int i = 0; i < rows && w->advice_list.top + i < w->advice_list.n; i++) {
