@@ -61,10 +61,9 @@ static void params_block(FILE *out, const struct facts *f, bool md)
 			snprintf(val, sizeof val, "%s", json_string_value(v));
 		else if (json_is_integer(v) && !json_integer_value(v) && !strcmp(k, "size_bytes"))
 			snprintf(val, sizeof val, "auto");
-		else if (json_is_integer(v) && strstr(k, "_bytes"))
-			snprintf(val, sizeof val, "%s", units_bytes(buf, sizeof buf, (uint64_t)json_integer_value(v)));
 		else if (json_is_number(v))
-			snprintf(val, sizeof val, "%g", json_number_value(v));
+			snprintf(val, sizeof val, "%s",
+				 units_value(buf, sizeof buf, units_of_key(k), json_number_value(v), json_is_integer(v)));
 		else
 			continue;
 		fprintf(out, md ? "- %s: %s\n" : "  %-18s %s\n", k, val);

@@ -22,6 +22,8 @@ const char cli_common_help[] =
 	"  --json                       same as --format json\n"
 	"  -o, --output FILE            write to FILE instead of standard output\n"
 	"  -q, --quiet                  no progress or notes on standard error\n"
+	"  --verbose                    also list what only hand-written facts could change (rules\n"
+	"                               needing facts a live Linux host never has)\n"
 	"  --sysroot DIR                read /sys and /proc from DIR (a captured machine)\n"
 	"  --target-os linux|freebsd    advise for this operating system\n"
 	"  -h, --help                   this help\n";
@@ -51,6 +53,9 @@ int cli_common_option(struct cli_common *c, int opt, const char *arg, const char
 	case 'q':
 	case CLI_OPT_QUIET:
 		c->quiet = true;
+		return 1;
+	case CLI_OPT_VERBOSE:
+		c->verbose = true;
 		return 1;
 	case CLI_OPT_SYSROOT:
 		c->sysroot = arg;

@@ -1,5 +1,5 @@
 /* The command line shared by every command: the command table, the common flags of DESIGN.md
- * (--format, --json, --output, --quiet, --sysroot, --target-os) and the output file. */
+ * (--format, --json, --output, --quiet, --verbose, --sysroot, --target-os) and the output file. */
 #ifndef FSTUNE_APP_CLI_H
 #define FSTUNE_APP_CLI_H
 
@@ -13,6 +13,7 @@ struct cli_common {
 	enum cli_format format;
 	const char *output;    /* --output FILE, NULL for stdout */
 	bool quiet;
+	bool verbose;          /* --verbose: also what only matters to hand-written facts */
 	const char *sysroot;   /* --sysroot DIR */
 	const char *target_os; /* --target-os linux|freebsd, NULL when not given */
 };
@@ -28,6 +29,7 @@ enum {
 	CLI_OPT_SYSROOT,
 	CLI_OPT_TARGET_OS,
 	CLI_OPT_HELP,
+	CLI_OPT_VERBOSE,
 	CLI_OPT_COMMAND_BASE = 0x1100, /* a command's own long-only options start here */
 };
 #define CLI_COMMON_OPTIONS                                          \
@@ -35,6 +37,7 @@ enum {
 	{"json", no_argument, NULL, CLI_OPT_JSON},                  \
 	{"output", required_argument, NULL, CLI_OPT_OUTPUT},        \
 	{"quiet", no_argument, NULL, CLI_OPT_QUIET},                \
+	{"verbose", no_argument, NULL, CLI_OPT_VERBOSE},            \
 	{"sysroot", required_argument, NULL, CLI_OPT_SYSROOT},      \
 	{"target-os", required_argument, NULL, CLI_OPT_TARGET_OS},  \
 	{"help", no_argument, NULL, CLI_OPT_HELP}

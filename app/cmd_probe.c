@@ -74,11 +74,11 @@ static bool render(const struct probe_args *a, const struct facts *f, FILE *out)
 		free(json);
 		break;
 	case CLI_FORMAT_MARKDOWN:
-		facts_render_markdown(out, f, a->show_sources);
+		facts_render_markdown(out, f, a->show_sources || a->common.verbose);
 		break;
 	case CLI_FORMAT_TEXT:
 	default:
-		facts_render_text(out, f, a->show_sources);
+		facts_render_text(out, f, a->show_sources || a->common.verbose);
 		break;
 	}
 	return !ferror(out);

@@ -42,7 +42,8 @@ static const char usage_text[] =
 	"  --rules-dir DIR              also load the rule files in DIR, last (repeatable)\n"
 	"  --no-system-rules            do not load /etc/fstune/rules.d\n"
 	"  --fail-on warn|critical      exit 1 when a recommendation of this severity or higher is made\n"
-	"  --strict                     exit 3 when a rule file has an error\n"
+	"  --strict                     exit 3 when a rule file has an error, 2 when the --facts file\n"
+	"                               has keys or groups the schema does not know\n"
 	"\n"
 	"Benchmark parameters (as for 'fstune bench'; they imply --bench quick unless --bench says):\n";
 
@@ -323,6 +324,21 @@ static int bench_step(struct report_args *a, struct session *s, struct fst_error
 	return status;
 }
 
+/* The facts file's keys the schema does not know: a warning each (a typo would otherwise pass
+ * silently); under --strict an input error, before anything is evaluated. */
+static int facts_warnings(const struct report_args *a, const struct session *s, struct fst_error *err)
+{
+	size_t i, n = json_array_size(s->facts_warnings);
+
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "fstune: warning: %s: %s\n", a->facts,
+			json_string_value(json_array_get(s->facts_warnings, i)));
+	if (n && a->is_strict)
+		return fst_error_set(err, FST_EXIT_USAGE, "%s: %zu unknown key%s or group%s (--strict)",
+				     a->facts, n, n == 1 ? "" : "s", n == 1 ? "" : "s");
+	return FST_EXIT_OK;
+}
+
 /* Builds the session: probe (or read the facts), the workload, the benchmarks, the rules. Returns the
  * status so far with *out set: FST_EXIT_OK, or FST_EXIT_PARTIAL / FST_EXIT_REFUSED from steps after
  * which a report is still worth writing (their message already printed). Or, with *out NULL: a usage
@@ -341,6 +357,10 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 	*out = NULL;
 	if (!s)
 		return err->status != FST_EXIT_OK ? err->status : FST_EXIT_USAGE;
+	if (facts_warnings(a, s, err) != FST_EXIT_OK) {
+		session_free(s);
+		return FST_EXIT_USAGE;
+	}
 	if (a->common.target_os)
 		session_set_target_os(s, a->common.target_os);
 	status = workload_step(a, s, err);
@@ -432,8 +452,10 @@ int cmd_report(int argc, char **argv)
 		return status >= 128 ? status : 128 + *bench_stop_flag();
 	}
 	if (status == FST_EXIT_OK) {
-		bool is_written = render(s, a.common.format, cli_output_stream(out)) == 0;
+		bool is_written;
 
+		s->is_verbose = a.common.verbose;
+		is_written = render(s, a.common.format, cli_output_stream(out)) == 0;
 		status = cli_output_close(out, is_written);
 		out = NULL;
 		if (status == FST_EXIT_OK)

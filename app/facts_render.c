@@ -23,72 +23,24 @@ struct rows {
 	size_t n, cap;
 };
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static bool is_size_key(const char *leaf)
-{
-	return (has_suffix(leaf, "_bytes") && !has_suffix(leaf, "_per_s")) || has_suffix(leaf, "_size") ||
-	       strcmp(leaf, "discard_granularity") == 0 || strcmp(leaf, "alignment_offset") == 0;
-}
-
-static char *render_bytes(long long v)
+static char *render_number(const char *key, double v, bool is_int)
 {
 	char buf[UNITS_BUFSZ];
 
-	if (v < 0)
-		return xasprintf("%lld", v);
-	units_bytes(buf, sizeof(buf), (uint64_t)v);
-	/* A rounded figure keeps the exact count beside it: alignment checks need every byte. */
-	if (strchr(buf, '.'))
-		return xasprintf("%s (%lld)", buf, v);
-	return xstrdup(buf);
-}
-
-static char *render_number(const char *leaf, double v, bool is_int, long long iv)
-{
-	char buf[UNITS_BUFSZ];
-
-	if (is_int && is_size_key(leaf))
-		return render_bytes(iv);
-	if (is_int && (has_suffix(leaf, "_kb") || has_suffix(leaf, "_kbytes")))
-		return render_bytes(iv * 1024);
-	if (has_suffix(leaf, "_us"))
-		return xstrdup(units_duration_us(buf, sizeof(buf), v, false));
-	if (has_suffix(leaf, "_bytes_per_s"))
-		return xstrdup(units_rate(buf, sizeof(buf), v));
-	if (has_suffix(leaf, "_per_s"))
-		return xasprintf("%s/s", units_count(buf, sizeof(buf), v));
-	if (has_suffix(leaf, "_s") || has_suffix(leaf, "_seconds"))
-		return xstrdup(units_duration_us(buf, sizeof(buf), v * 1e6, false));
-	if (is_int && has_suffix(leaf, "_centisecs"))
-		return xasprintf("%lld (%s)", iv, units_duration_us(buf, sizeof(buf), v * 1e4, false));
-	if (is_int && (has_suffix(leaf, "_ratio") || has_suffix(leaf, "_pct")))
-		return xasprintf("%lld%%", iv);
-	if (is_int)
-		return xasprintf("%lld", iv);
-	return xasprintf("%g", v);
+	return xstrdup(units_value(buf, sizeof(buf), units_of_key(key), v, is_int));
 }
 
 char *facts_render_value(const char *key, const json_t *value)
 {
-	const char *dot = strrchr(key, '.');
-	const char *leaf = dot ? dot + 1 : key;
-
 	switch (json_typeof(value)) {
 	case JSON_TRUE:
 		return xstrdup("yes");
 	case JSON_FALSE:
 		return xstrdup("no");
 	case JSON_INTEGER:
-		return render_number(leaf, (double)json_integer_value(value), true,
-				     (long long)json_integer_value(value));
+		return render_number(key, (double)json_integer_value(value), true);
 	case JSON_REAL:
-		return render_number(leaf, json_real_value(value), false, 0);
+		return render_number(key, json_real_value(value), false);
 	case JSON_STRING:
 		return xstrdup(json_string_value(value));
 	case JSON_ARRAY: {

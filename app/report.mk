@@ -19,8 +19,9 @@ TESTS += tests/unit/test_report \
 	tests/report-manpage.sh \
 	tests/report-target.sh \
 	tests/report-output-special.sh \
-	tests/report-bench.sh
-EXTRA_DIST += tests/report-output-special.sh tests/report-bench.sh
+	tests/report-bench.sh \
+	tests/report-judge.sh
+EXTRA_DIST += tests/report-output-special.sh tests/report-bench.sh tests/report-judge.sh
 EXTRA_DIST += tests/report-golden.sh tests/report-formats.sh tests/report-errors.sh \
 	tests/report-manpage.sh tests/report-target.sh tests/report-update-goldens.sh tests/report-lib.sh \
 	tests/perf/report-speed.sh tests/facts tests/golden

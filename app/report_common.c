@@ -9,6 +9,7 @@
 
 #include "app/facts_render.h"
 #include "app/report_render.h"
+#include "core/facts_schema.h"
 #include "core/xalloc.h"
 #include "fstune/units.h"
 
@@ -85,18 +86,6 @@ const char *report_severity_label(const char *severity)
 	}
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
-static bool key_is_bytes(const char *key)
-{
-	return key && (ends_with(key, "_bytes") || ends_with(key, "_size"));
-}
-
 /* Booleans of settings read "on"/"off": a feature, a mount option, a timer. */
 static void put_scalar(FILE *m, const char *key, const json_t *v)
 {
@@ -107,12 +96,10 @@ static void put_scalar(FILE *m, const char *key, const json_t *v)
 		fputs(json_string_value(v), m);
 		break;
 	case JSON_INTEGER:
-		fprintf(m, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		if (key_is_bytes(key) && json_integer_value(v) >= 1024)
-			fprintf(m, " (%s)", units_bytes(ub, sizeof(ub), (uint64_t)json_integer_value(v)));
-		break;
 	case JSON_REAL:
-		fprintf(m, "%.6g", json_real_value(v));
+		fputs(units_value(ub, sizeof(ub), rules_setting_unit(key), json_number_value(v),
+				  json_is_integer(v)),
+		      m);
 		break;
 	case JSON_TRUE:
 		fputs("on", m);
@@ -195,7 +182,11 @@ static void emit_evidence(const struct session *s, const char *key, const json_t
 	if (!ev.source)
 		ev.source = facts_source(s->facts, key);
 	if (v) {
+		char *from = xasprintf("%s_from", key);
+
 		ev.value = report_fact_value(key, v);
+		ev.origin = facts_get_string(s->facts, from);
+		free(from);
 	} else if (status && facts_status_parse(status, &st)) {
 		ev.unavailable = unav = report_unavailable_text(st, reason);
 	} else if (!status && facts_unavailable(s->facts, key, &st, &reason)) {
@@ -248,6 +239,51 @@ void report_commands_foreach(const json_t *v, void (*fn)(const char *label, cons
 			}
 		}
 	}
+}
+
+char *report_headline(const struct session *s)
+{
+	enum facts_status st;
+	const char *reason = NULL;
+
+	if (session_no_rule_ran(s)) {
+		const json_t *e = json_array_get(s->result.errors, 0);
+		const char *file = rec_str(e, "file"), *msg = rec_str(e, "message"), *fix = rec_str(e, "fix");
+
+		return xasprintf("No advice: no rule could be evaluated, so nothing was judged. %s: %s.%s%s",
+				 file ? file : "?", msg ? msg : "?", fix ? " To fix it, run: " : "",
+				 fix ? fix : "");
+	}
+	/* Only the branch itself: "fs.type" unavailable alone is a filesystem fstune half-knows. */
+	if (!facts_get(s->facts, "fs") && facts_unavailable(s->facts, "fs", &st, &reason) &&
+	    st == FACTS_NOT_FOUND)
+		return xasprintf("No filesystem found: %s. Nothing about a filesystem could be judged; "
+				 "only host-wide rules ran.", reason && *reason ? reason : "no signature");
+	return NULL;
+}
+
+bool report_not_evaluated_is_shown(const struct session *s, const json_t *entry)
+{
+	const json_t *missing = json_object_get(entry, "missing"), *k;
+	size_t i;
+
+	if (s->is_verbose || !json_array_size(missing) || session_facts_are_hand_written(s))
+		return true;
+	json_array_foreach(missing, i, k)
+		if (!facts_schema_is_hand_written_only(json_string_value(k) ? json_string_value(k) : ""))
+			return true;
+	return false;
+}
+
+size_t report_not_evaluated_hidden(const struct session *s)
+{
+	size_t i, n = 0;
+	const json_t *e;
+
+	json_array_foreach(s->result.not_evaluated, i, e)
+		if (!report_not_evaluated_is_shown(s, e))
+			n++;
+	return n;
 }
 
 char *report_generated_line(void)

@@ -96,13 +96,23 @@ static void examined_input(const struct session *s, emit_fn fn, void *arg)
 	char *t;
 
 	if (s->origin == SESSION_FROM_FILE) {
-		t = xasprintf("facts read from %s (nothing was probed)",
-			      strcmp(s->facts_path, "-") == 0 ? "standard input" : s->facts_path);
+		char *unknown = json_array_size(s->facts_warnings) ? session_join_messages(s->facts_warnings)
+								  : NULL;
+
+		t = xasprintf("facts read from %s (nothing was probed)%s%s",
+			      strcmp(s->facts_path, "-") == 0 ? "standard input" : s->facts_path,
+			      unknown ? "; not understood, so ignored: " : "", unknown ? unknown : "");
+		free(unknown);
 	} else {
 		const struct probe_target *pt = s->target;
+		enum facts_status st;
+		/* A regular file is taken for an image until blkid looks; without a signature it is not one. */
+		bool is_plain = pt->kind == TARGET_IMAGE && !facts_get(s->facts, "fs") &&
+				facts_unavailable(s->facts, "fs", &st, NULL) && st == FACTS_NOT_FOUND;
 
 		t = xasprintf("%s (%s)", pt->path ? pt->path : pt->arg ? pt->arg : ".",
-			      kinds[pt->kind <= TARGET_IMAGE ? pt->kind : 0]);
+			      is_plain ? "a file without a filesystem"
+				       : kinds[pt->kind <= TARGET_IMAGE ? pt->kind : 0]);
 	}
 	fn("Input", t, arg);
 	free(t);

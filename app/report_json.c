@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,10 +40,15 @@ static json_t *array_or_empty(json_t *a)
 json_t *report_json(const struct session *s, bool generated)
 {
 	json_t *doc = json_object();
+	char *headline;
 
 	json_object_set_new(doc, "schema", json_string(REPORT_SCHEMA));
 	if (generated)
 		json_object_set_new(doc, "generated", generated_block(s));
+	headline = report_headline(s);
+	if (headline)
+		json_object_set_new(doc, "headline", json_string(headline));
+	free(headline);
 	json_object_set(doc, "facts", s->facts->doc);
 	json_object_set_new(doc, "recommendations", array_or_empty(s->result.recommendations));
 	json_object_set_new(doc, "mkfs", array_or_empty(s->result.mkfs));

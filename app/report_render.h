@@ -48,6 +48,8 @@ struct report_evidence {
 	const char *key;
 	char *value;            /* formatted, owned by the iterator, valid during the callback */
 	const char *source;     /* "sysfs", "user", ...; NULL when not recorded */
+	const char *origin;     /* the fact `<key>_from`: where the value came from, in words, when
+				   the source name alone would mislead; NULL when there is none */
 	const char *unavailable; /* "needs_root: open /dev/sda: ..." style; NULL when known */
 };
 void report_evidence_foreach(const struct session *s, const json_t *rec,
@@ -63,6 +65,18 @@ void report_commands_foreach(const json_t *v, void (*fn)(const char *label, cons
  * repeat for continuation lines (then `label` is ""). */
 void report_examined_foreach(const struct session *s,
 			     void (*fn)(const char *label, const char *text, void *arg), void *arg);
+
+/* The sentence a report opens with when it could not judge what it was asked to judge: no rule
+ * could run at all (with the error and its fix), or there is no filesystem on the TARGET. NULL when
+ * the report is an ordinary one. Caller frees. */
+char *report_headline(const struct session *s);
+
+/* Whether the text and Markdown reports list a `not_evaluated` entry: not when every fact it
+ * misses is one only hand-written facts hold (vm.bdflush, freebsd.*: no live Linux host has them),
+ * unless --verbose or the facts are hand-written. JSON lists every entry. */
+bool report_not_evaluated_is_shown(const struct session *s, const json_t *entry);
+/* How many entries report_not_evaluated_is_shown leaves out. */
+size_t report_not_evaluated_hidden(const struct session *s);
 
 /* One line on the run: "fstune 0.1.0, 2026-11-29T22:40:00Z, host db1". Tests remove it. */
 char *report_generated_line(void);

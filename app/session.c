@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "app/session.h"
+#include "core/facts_schema.h"
 #include "core/xalloc.h"
 #include "fstune/debug.h"
 #include "fstune/path.h"
@@ -36,16 +37,40 @@ struct session *session_from_target(const char *target, struct fst_error *err)
 	return s;
 }
 
+/* A group the facts say something about: values, or an unavailable entry for the whole branch
+ * (a saved probe of a file with no filesystem says fs is not_found: that is a verdict). */
+static bool has_group(const struct facts *f, const char *name)
+{
+	enum facts_status st;
+
+	return json_is_object(facts_get(f, name)) || facts_unavailable(f, name, &st, NULL);
+}
+
 struct session *session_from_facts_file(const char *path, struct fst_error *err)
 {
 	struct facts *f = facts_load_file(path, err);
+	json_t *unknown;
 	struct session *s;
 
 	if (!f)
 		return NULL;
+	unknown = facts_schema_unknown(f->doc);
+	if (!has_group(f, "device") && !has_group(f, "fs")) {
+		char *list = json_array_size(unknown) ? session_join_messages(unknown) : NULL;
+
+		fst_error_set(err, FST_EXIT_USAGE,
+			      "%s: nothing could be judged: the facts have neither a \"device\" nor an \"fs\" "
+			      "group (the disk, or the filesystem on it)%s%s", path, list ? "; " : "",
+			      list ? list : "");
+		free(list);
+		json_decref(unknown);
+		facts_free(f);
+		return NULL;
+	}
 	s = session_new(SESSION_FROM_FILE);
 	s->facts = f;
 	s->facts_path = xstrdup(path);
+	s->facts_warnings = unknown;
 	return s;
 }
 
@@ -154,6 +179,7 @@ void session_free(struct session *s)
 		free(s->target);
 	}
 	free(s->facts_path);
+	json_decref(s->facts_warnings);
 	facts_free(s->facts);
 	json_decref(s->bench_params);
 	json_decref(s->bench_notes);

@@ -29,6 +29,8 @@ struct session {
 	enum session_origin origin;
 	struct probe_target *target; /* the resolved TARGET; NULL for SESSION_FROM_FILE */
 	char *facts_path;            /* the --facts FILE; NULL for SESSION_FROM_TARGET */
+	json_t *facts_warnings;      /* the file's keys the schema does not know, as messages
+					("unknown key fs.tpye"); NULL for SESSION_FROM_TARGET */
 	struct facts *facts;         /* never NULL once created; benchmark results land in bench.* */
 	enum session_bench bench;    /* the suite that ran (SESSION_BENCH_NONE: none) */
 	json_t *bench_params;        /* the parameters the benchmarks used, for the report; NULL: none */
@@ -39,6 +41,8 @@ struct session {
 	struct rules_set *rules;     /* NULL until session_load_rules */
 	struct rules_result result;  /* all NULL members until session_evaluate */
 	bool is_evaluated;           /* session_evaluate has filled `result` */
+	bool is_verbose;             /* --verbose: renderers also show what only hand-written facts
+					could change */
 };
 
 /* Resolves TARGET (NULL: the current directory) and runs every probe on it. Returns NULL with `err`
@@ -47,8 +51,9 @@ struct session {
 struct session *session_from_target(const char *target, struct fst_error *err);
 
 /* Reads facts saved earlier (`probe --format json`, a `fstune.report/1` document, or a hand-written
- * file). Returns NULL with `err` set by the facts core (FST_EXIT_USAGE, naming the file, the line or
- * the key). */
+ * file). Returns NULL with `err` set (FST_EXIT_USAGE): by the facts core, naming the file, the line or
+ * the key; or when the file has neither a "device" nor an "fs" group, so nothing could be judged.
+ * Unknown keys and groups are not errors: they are in s->facts_warnings. */
 struct session *session_from_facts_file(const char *path, struct fst_error *err);
 
 /* Overrides host.target_os ("linux" or "freebsd"; validated by the caller), source "user". */
@@ -92,8 +97,19 @@ size_t session_rule_errors(const struct session *s);
 /* Severity order: info 0, suggest 1, warn 2, critical 3; -1 for anything else. */
 int session_severity_rank(const char *severity);
 
-/* The status of the finished run (DESIGN.md): FST_EXIT_PARTIAL when a fact has status `failed`, or
- * when `strict` and a rule had an error; else FST_EXIT_OK. Thresholds are the caller's. */
+/* The strings of a JSON array joined by ", " (facts_warnings in a message). Caller frees. */
+char *session_join_messages(const json_t *messages);
+
+/* Whether no rule could run at all: none loaded, and loading reported errors (e.g. the built-in
+ * rules refused as writable by group). An empty rule set without errors is not this. */
+bool session_no_rule_ran(const struct session *s);
+
+/* Whether the facts were written by hand: read from a file, and some value has source "user" (a
+ * saved probe records a probe's source for each value). */
+bool session_facts_are_hand_written(const struct session *s);
+
+/* The status of the finished run (DESIGN.md): FST_EXIT_PARTIAL when a fact has status `failed`,
+ * when no rule could run at all, or when `strict` and a rule had an error; else FST_EXIT_OK. Thresholds are the caller's. */
 int session_status(const struct session *s, bool strict);
 
 void session_free(struct session *s);

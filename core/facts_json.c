@@ -115,7 +115,7 @@ static bool check_objects(const json_t *node, const char *prefix, struct check_c
 		}
 		if (!json_is_object(v))
 			continue;
-		if (facts_schema_lookup(key, &type) && type != FACTS_T_OBJECT) {
+		if (facts_schema_lookup(key, &type) && type != FACTS_T_OBJECT && type != FACTS_T_ANY) {
 			fst_error_set(c->err, FST_EXIT_USAGE, "%s: %s must be %s", c->name, key,
 				      facts_schema_type_name(type));
 			return false;

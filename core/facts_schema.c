@@ -13,10 +13,16 @@
 #define SL FACTS_T_STRLIST
 #define IL FACTS_T_INTLIST
 #define O FACTS_T_OBJECT
+#define A FACTS_T_ANY
+
+/* Keys no probe of a live Linux host ever sets: an old kernel's bdflush, a FreeBSD target's tunables.
+ * Only an admin writes them, so a rule that needs one says nothing useful about a probed machine. */
+#define HW FACTS_F_HAND_WRITTEN
 
 static const struct {
 	const char *key;
 	enum facts_type type;
+	unsigned flags; /* FACTS_F_* */
 } known_keys[] = {
 	{"host.kernel", S}, {"host.os", S}, {"host.target_os", S}, {"host.virtualization", S},
 	{"host.container", B}, {"host.mem_total_bytes", I}, {"host.page_size_bytes", I}, {"host.cpus", I},
@@ -41,7 +47,7 @@ static const struct {
 	{"fs.features", SL}, {"fs.mount_point", S}, {"fs.mount_options", SL},
 	{"fs.super_options", SL}, {"fs.stripe_unit_bytes", I}, {"fs.stripe_width_bytes", I},
 	{"fs.ag_count", I}, {"fs.node_size", I}, {"fs.devices", SL}, {"fs.log_size_bytes", I},
-	{"fs.reserved_blocks", I}, {"fs.fstrim_timer", B}, {"fs.device_count", I},
+	{"fs.reserved_blocks", I}, {"fs.fstrim_timer", B}, {"fs.fstrim_timer_from", S}, {"fs.device_count", I},
 	{"fs.log_external", B}, {"fs.inode_max_pct", I}, {"fs.fstune_leftover_bytes", I}, {"fs.uuid_sub", S},
 	{"fs.member_of", O}, {"fs.member_of.mount_point", S}, {"fs.member_of.uuid", S}, {"fs.member_of.type", S},
 	{"fs.member_of.devices", SL},
@@ -49,11 +55,11 @@ static const struct {
 	{"vm.dirty_ratio", I}, {"vm.dirty_background_ratio", I}, {"vm.dirty_bytes", I},
 	{"vm.dirty_background_bytes", I}, {"vm.dirty_expire_centisecs", I},
 	{"vm.dirty_writeback_centisecs", I}, {"vm.vfs_cache_pressure", I}, {"vm.bdi", O},
-	{"vm.bdflush", IL}, {"vm.dirtytime_expire_seconds", I}, {"vm.swappiness", I},
+	{"vm.bdflush", IL, HW}, {"vm.dirtytime_expire_seconds", I}, {"vm.swappiness", I},
 	{"vm.min_free_kbytes", I}, {"vm.bdi.*", I},
 
-	{"freebsd.nbuf", I}, {"freebsd.dirhash_maxmem_bytes", I}, {"freebsd.vmiodirenable", I},
-	{"freebsd.newfs_block_size", I}, {"freebsd.newfs_fragment_size", I},
+	{"freebsd.nbuf", I, HW}, {"freebsd.dirhash_maxmem_bytes", I, HW}, {"freebsd.vmiodirenable", I, HW},
+	{"freebsd.newfs_block_size", I, HW}, {"freebsd.newfs_fragment_size", I, HW},
 
 	{"bench.*", O}, {"bench.*.iops", N}, {"bench.*.bw_bytes_per_s", N}, {"bench.*.lat_mean_us", N},
 	{"bench.*.lat_p50_us", N}, {"bench.*.lat_p99_us", N}, {"bench.*.lat_p999_us", N},
@@ -65,6 +71,11 @@ static const struct {
 	{"bench.*.delete_per_s", N}, {"bench.*.stat_per_s", N}, {"bench.*.unlink_per_s", N},
 	{"bench.*.files", I}, {"bench.*.files_per_dir", I}, {"bench.*.cache", S},
 	{"bench.*.write_s", N}, {"bench.*.read_s", N}, {"bench.*.bytes", I},
+	{"bench.*.cpu_us_per_io", N}, {"bench.*.cpu_wait_pct", N},
+	{"bench.*.ci95_pct", N},
+	/* Below the keys above, each test and bench.parameters carry the bench layer's own detail
+	 * (counts, seeds, reasons), which changes with the engines: known, of any type. */
+	{"bench.*.*", A}, {"bench.*.*.*", A},
 
 	{"workload.profile", S}, {"workload.io_mode", S}, {"workload.access", S},
 	{"workload.io_size_bytes", I}, {"workload.sync_heavy", B}, {"workload.file_size_min_bytes", I},
@@ -107,15 +118,72 @@ static bool key_matches(const char *pattern, const char *key)
 	return *pattern == '\0' && *key == '\0';
 }
 
+static int find_key(const char *key)
+{
+	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
+		if (key_matches(known_keys[i].key, key))
+			return (int)i;
+	return -1;
+}
+
 bool facts_schema_lookup(const char *key, enum facts_type *type)
 {
-	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++) {
-		if (key_matches(known_keys[i].key, key)) {
-			*type = known_keys[i].type;
+	int i = find_key(key);
+
+	if (i < 0)
+		return false;
+	*type = known_keys[i].type;
+	return true;
+}
+
+bool facts_schema_is_hand_written_only(const char *key)
+{
+	int i = find_key(key);
+
+	return i >= 0 && (known_keys[i].flags & FACTS_F_HAND_WRITTEN);
+}
+
+static bool is_known_group(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
+		if (strncmp(known_keys[i].key, name, n) == 0 && known_keys[i].key[n] == '.')
 			return true;
-		}
-	}
 	return false;
+}
+
+static void unknown_in(const json_t *node, const char *prefix, json_t *out)
+{
+	const char *name;
+	json_t *v;
+
+	json_object_foreach((json_t *)node, name, v) {
+		char key[512];
+		enum facts_type type;
+
+		snprintf(key, sizeof(key), "%s.%s", prefix, name);
+		if (!facts_schema_lookup(key, &type))
+			json_array_append_new(out, json_sprintf("unknown key %s", key));
+		else if (type == FACTS_T_OBJECT && json_is_object(v))
+			unknown_in(v, key, out);
+	}
+}
+
+json_t *facts_schema_unknown(const json_t *doc)
+{
+	json_t *out = json_array(), *v;
+	const char *name;
+
+	json_object_foreach((json_t *)doc, name, v) {
+		if (!strcmp(name, "schema") || !strcmp(name, "sources") || !strcmp(name, "unavailable"))
+			continue;
+		if (!is_known_group(name))
+			json_array_append_new(out, json_sprintf("unknown group \"%s\"", name));
+		else if (json_is_object(v))
+			unknown_in(v, name, out);
+	}
+	return out;
 }
 
 static bool all_items(const json_t *list, int (*is_type)(const json_t *))
@@ -144,6 +212,7 @@ bool facts_schema_matches(enum facts_type type, const json_t *value)
 	case FACTS_T_STRLIST: return all_items(value, is_string);
 	case FACTS_T_INTLIST: return all_items(value, is_integer);
 	case FACTS_T_OBJECT: return json_is_object(value);
+	case FACTS_T_ANY: return true;
 	}
 	return false;
 }
@@ -158,6 +227,7 @@ const char *facts_schema_type_name(enum facts_type type)
 	case FACTS_T_STRLIST: return "a list of strings";
 	case FACTS_T_INTLIST: return "a list of integers";
 	case FACTS_T_OBJECT: return "an object";
+	case FACTS_T_ANY: return "any value";
 	}
 	return "?";
 }

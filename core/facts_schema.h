@@ -1,6 +1,6 @@
 /* The types of the known fact keys (DESIGN.md's key table), used to check facts read from files so
- * that a wrong type names the dotted key and the type expected. Unknown keys are accepted as they are:
- * rule authors may add facts. */
+ * that a wrong type names the dotted key and the type expected. Unknown keys are accepted as they are
+ * (rule authors may add facts) and listed for a warning: a misspelled key would otherwise go unseen. */
 #ifndef FSTUNE_FACTS_SCHEMA_H
 #define FSTUNE_FACTS_SCHEMA_H
 
@@ -15,13 +15,25 @@ enum facts_type {
 	FACTS_T_STRLIST, /* a list of strings */
 	FACTS_T_INTLIST, /* a list of whole numbers */
 	FACTS_T_OBJECT,  /* a subtree */
+	FACTS_T_ANY,     /* anything: the bench layer's own detail under bench.<test> */
+};
+
+enum {
+	FACTS_F_HAND_WRITTEN = 1, /* only in hand-written facts: no live probe sets it */
 };
 
 /* The expected type of a dotted key, false when the key is not a known one. Patterns in the table may
  * use "*" for one segment (bench.*.iops). */
 bool facts_schema_lookup(const char *key, enum facts_type *type);
+/* Whether `key` is a known key that only hand-written facts hold (vm.bdflush, freebsd.*). */
+bool facts_schema_is_hand_written_only(const char *key);
 /* Whether `value` has type `type`. */
 bool facts_schema_matches(enum facts_type type, const json_t *value);
+/* The keys of a facts document (its branches, not "schema", "sources" or "unavailable") that the
+ * schema does not know, as a new array of messages naming each: "unknown group \"filesystem\"" for a
+ * branch no known key starts with (its keys are not listed one by one), "unknown key fs.tpye" for the
+ * rest. A subtree under an unknown key is named once. Empty when everything is known. */
+json_t *facts_schema_unknown(const json_t *doc);
 /* "an integer", "a list of strings", ... for messages. */
 const char *facts_schema_type_name(enum facts_type type);
 

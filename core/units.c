@@ -28,8 +28,38 @@ char *units_bytes(char *buf, size_t len, uint64_t bytes)
 	return buf;
 }
 
+/* "12 h", "1 h 30 min", "2 min 5 s", "3 d 4 h": the two largest non-zero parts. */
+static void human_seconds(char *buf, size_t len, double s)
+{
+	static const struct {
+		const char *name;
+		double secs;
+	} parts[] = {{"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}};
+	unsigned long long left = (unsigned long long)llround(s);
+	size_t used = 0;
+	int shown = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && shown < 2; i++) {
+		unsigned long long n = left / (unsigned long long)parts[i].secs;
+
+		if (n == 0 && !(shown == 0 && i + 1 == sizeof(parts) / sizeof(parts[0])))
+			continue;
+		if (shown && n == 0)
+			break;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%llu %s", shown ? " " : "",
+					 n, parts[i].name);
+		left -= n * (unsigned long long)parts[i].secs;
+		shown++;
+		if (used >= len)
+			break;
+	}
+}
+
 char *units_duration_us(char *buf, size_t len, double us, bool ascii)
 {
+	double s = us / 1e6;
+
 	if (us < 1.0)
 		snprintf(buf, len, "%.0f ns", us * 1000.0);
 	else if (us < 1000.0)
@@ -37,10 +67,134 @@ char *units_duration_us(char *buf, size_t len, double us, bool ascii)
 			 ascii ? "us" : "\xc2\xb5s");
 	else if (us < 1e6)
 		snprintf(buf, len, us < 1e4 ? "%.2f ms" : us < 1e5 ? "%.1f ms" : "%.0f ms", us / 1e3);
+	else if (us < 60e6 && fabs(s - round(s)) >= 0.005)
+		snprintf(buf, len, "%.2f s", s);
 	else if (us < 60e6)
-		snprintf(buf, len, "%.2f s", us / 1e6);
+		snprintf(buf, len, "%.0f s", s);
+	else {
+		/* the seconds stay exact (what a sysctl takes); the parts say how long that is */
+		char human[UNITS_BUFSZ];
+
+		human_seconds(human, sizeof(human), s);
+		snprintf(buf, len, "%.0f s (%s)", s, human);
+	}
+	return buf;
+}
+
+char *units_size(char *buf, size_t len, uint64_t bytes)
+{
+	char human[UNITS_BUFSZ];
+
+	units_bytes(human, sizeof(human), bytes);
+	if (strchr(human, '.'))
+		snprintf(buf, len, "%s (%llu B)", human, (unsigned long long)bytes);
 	else
-		snprintf(buf, len, "%.0f min %.0f s", floor(us / 60e6), fmod(us / 1e6, 60.0));
+		snprintf(buf, len, "%s", human);
+	return buf;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The unit of one segment of a key, by DESIGN.md's naming contract. */
+static enum units_kind segment_unit(const char *seg, size_t n)
+{
+	char leaf[128];
+
+	snprintf(leaf, sizeof(leaf), "%.*s", (int)n, seg);
+	if (ends_with(leaf, "_bytes_per_s"))
+		return UNITS_BYTES_PER_S;
+	if (ends_with(leaf, "_per_s"))
+		return UNITS_PER_S;
+	if (ends_with(leaf, "_bytes") || ends_with(leaf, "_size") || !strcmp(leaf, "discard_granularity") ||
+	    !strcmp(leaf, "alignment_offset"))
+		return UNITS_BYTES;
+	if (ends_with(leaf, "_kb") || ends_with(leaf, "_kbytes"))
+		return UNITS_KIB;
+	if (ends_with(leaf, "_us"))
+		return UNITS_US;
+	if (ends_with(leaf, "_s") || ends_with(leaf, "_seconds"))
+		return UNITS_SECONDS;
+	if (ends_with(leaf, "_centisecs"))
+		return UNITS_CENTISECS;
+	if (ends_with(leaf, "_ratio") || ends_with(leaf, "_pct"))
+		return UNITS_PERCENT;
+	if (ends_with(leaf, "_share") || !strncmp(leaf, "share_", 6))
+		return UNITS_SHARE;
+	return UNITS_PLAIN;
+}
+
+enum units_kind units_of_key(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+	const char *leaf = dot ? dot + 1 : key;
+	enum units_kind k = segment_unit(leaf, strlen(leaf));
+
+	/* a subtree keyed by name (workload.tail_waste_bytes.u4k) takes its parent's unit */
+	if (k == UNITS_PLAIN && dot) {
+		const char *p = dot;
+
+		while (p > key && p[-1] != '.')
+			p--;
+		k = segment_unit(p, (size_t)(dot - p));
+		if (k != UNITS_BYTES && k != UNITS_KIB)
+			k = UNITS_PLAIN;
+	}
+	return k;
+}
+
+char *units_value(char *buf, size_t len, enum units_kind kind, double v, bool is_int)
+{
+	char t[UNITS_BUFSZ];
+
+	switch (kind) {
+	case UNITS_BYTES:
+		if (is_int && v >= 0)
+			return units_size(buf, len, (uint64_t)v);
+		break;
+	case UNITS_KIB:
+		if (is_int && v >= 0)
+			return units_size(buf, len, (uint64_t)v * 1024);
+		break;
+	case UNITS_US:
+		return units_duration_us(buf, len, v, false);
+	case UNITS_SECONDS:
+		return units_duration_us(buf, len, v * 1e6, false);
+	case UNITS_CENTISECS:
+		if (is_int) {
+			snprintf(buf, len, "%.0f (%s)", v, units_duration_us(t, sizeof(t), v * 1e4, false));
+			return buf;
+		}
+		break;
+	case UNITS_BYTES_PER_S:
+		return units_rate(buf, len, v);
+	case UNITS_PER_S:
+		snprintf(buf, len, "%s/s", units_count(t, sizeof(t), v));
+		return buf;
+	case UNITS_PERCENT:
+		if (is_int) {
+			snprintf(buf, len, "%.0f%%", v);
+			return buf;
+		}
+		snprintf(buf, len, "%.4g%%", v);
+		return buf;
+	case UNITS_SHARE:
+		if (v >= 0 && v <= 1) {
+			snprintf(buf, len, "%.1f%%", v * 100);
+			return buf;
+		}
+		break;
+	case UNITS_PLAIN:
+		break;
+	}
+	if (is_int)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
 	return buf;
 }
 

@@ -100,6 +100,19 @@ static void set_statfs(const struct probe_target *t, struct facts *f)
 	facts_set_int(f, "fs.inodes_free", (long long)sv.f_ffree, "statfs");
 }
 
+/* Where the fstrim.timer answer came from, in words, as fs.fstrim_timer_from. The probe reads the
+ * unit files, never asks systemd; when systemd is not running (no /run/systemd/system, as
+ * sd_booted() tests) the source "systemd" alone would read as if it had been asked. */
+static void set_fstrim_from(struct facts *f, const char *what)
+{
+	bool is_running = path_exists("/run/systemd/system");
+	char *t = xasprintf("%s%s", is_running ? "" : "systemd is not running: read from the unit files on disk, ",
+			    what);
+
+	facts_set_string(f, "fs.fstrim_timer_from", t, "systemd");
+	free(t);
+}
+
 /* Whether fstrim.timer is enabled: an enablement link in a .wants directory of systemd's unit
  * search path, and no mask. Presets (system-preset/) only say what `systemctl preset` would do,
  * so they are not enablement. */
@@ -115,8 +128,12 @@ static void set_fstrim_timer(struct facts *f)
 		char *target = path_readlink("%s/fstrim.timer", unit_dirs[i]);
 
 		if (target && strcmp(target, "/dev/null") == 0) {
+			char *what = xasprintf("masked: %s/fstrim.timer links to /dev/null", unit_dirs[i]);
+
 			free(target);
 			facts_set_bool(f, "fs.fstrim_timer", false, "systemd");
+			set_fstrim_from(f, what);
+			free(what);
 			return;
 		}
 		free(target);
@@ -133,16 +150,22 @@ static void set_fstrim_timer(struct facts *f)
 
 			free(link);
 			if (enabled) {
+				char *what = xasprintf("enabled by %s/%s/fstrim.timer", unit_dirs[i], wants[w]);
+
 				facts_set_bool(f, "fs.fstrim_timer", true, "systemd");
+				set_fstrim_from(f, what);
+				free(what);
 				return;
 			}
 		}
 	}
-	if (any_dir)
+	if (any_dir) {
 		facts_set_bool(f, "fs.fstrim_timer", false, "systemd");
-	else
+		set_fstrim_from(f, "no fstrim.timer link in a .wants directory of the unit directories");
+	} else {
 		facts_set_unavailable(f, "fs.fstrim_timer", FACTS_NOT_FOUND,
 				      "no systemd unit directory (/etc/systemd/system): not a systemd host");
+	}
 }
 
 static void mounted_collect(const struct probe_target *t, struct facts *f)

@@ -74,6 +74,16 @@ json_t *rules_error_entry(const char *rule, const char *file, int line, const ch
 	return e;
 }
 
+/* An error entry with the loader's fix command, when it has one, as its "fix" member. */
+static json_t *load_error_entry(const char *rule, const char *file, const struct rules_load_msg *m)
+{
+	json_t *e = rules_error_entry(rule, file, 0, m->text);
+
+	if (m->fix[0])
+		json_object_set_new(e, "fix", json_string(m->fix));
+	return e;
+}
+
 const char *rules_file_id(const struct rule_file *rf)
 {
 	const char *id = json_string_value(json_object_get(rf->meta, "id"));
@@ -120,6 +130,7 @@ static void load_paths(struct rules_set *set, char **paths, size_t n, const stru
 {
 	size_t first = set->n_files, n_read = 0;
 	struct load_batch b = {xcalloc(n + 1, sizeof(struct rule_file *)), lim};
+	struct rules_load_msg lm;
 	char msg[512];
 	json_t *answers;
 	double t0;
@@ -128,10 +139,10 @@ static void load_paths(struct rules_set *set, char **paths, size_t n, const stru
 	for (size_t i = 0; i < n; i++) {
 		struct rule_file *rf = &set->files[set->n_files++];
 
-		if (rules_read_file(paths[i], rf, msg, sizeof(msg)))
+		if (rules_read_file(paths[i], rf, &lm))
 			n_read++;
 		else
-			rf->error = rules_error_entry(rules_file_id(rf), rf->path, 0, msg);
+			rf->error = load_error_entry(rules_file_id(rf), rf->path, &lm);
 	}
 	for (size_t i = first, k = 0; i < set->n_files; i++)
 		if (!set->files[i].error)
@@ -190,16 +201,17 @@ static void mark_replacements(struct rules_set *set)
 static void load_dir(struct rules_set *set, const char *dir, bool optional, const char *hint,
 		     const struct rules_limits *lim)
 {
-	char msg[512];
+	struct rules_load_msg lm;
 	size_t n, used;
-	char **names = rules_list_dir(dir, &n, msg, sizeof(msg));
+	char **names = rules_list_dir(dir, &n, &lm);
 
 	if (!names) {
-		used = strlen(msg);
-		if (hint)
-			snprintf(msg + used, sizeof(msg) - used, " (%s)", hint);
+		used = strlen(lm.text);
+		/* the hint says how to provide a missing directory, not how to make one safe */
+		if (hint && !lm.fix[0])
+			snprintf(lm.text + used, sizeof(lm.text) - used, " (%s)", hint);
 		if (!optional)
-			json_array_append_new(set->errors, rules_error_entry("", dir, 0, msg));
+			json_array_append_new(set->errors, load_error_entry("", dir, &lm));
 		return;
 	}
 	load_paths(set, names, n, lim);
@@ -433,6 +445,7 @@ void rules_evaluate(const struct rules_set *set, const struct facts *facts, stru
 	double t0;
 
 	rules_limits_get(&lim);
+	out->n_loaded = 0;
 	out->not_evaluated = json_array();
 	out->errors = json_deep_copy(set->errors);
 	out->notices = json_deep_copy(set->notices);
@@ -440,6 +453,8 @@ void rules_evaluate(const struct rules_set *set, const struct facts *facts, stru
 	for (size_t i = 0; i < set->n_files; i++) {
 		const struct rule_file *rf = &set->files[i];
 
+		if (rf->meta && !rf->is_replaced)
+			out->n_loaded++;
 		if (rf->meta && !rf->is_replaced && rules_needs_met(rf, facts, out->not_evaluated))
 			jobs[n++] = (struct check_job){rf, facts};
 	}

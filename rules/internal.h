@@ -35,12 +35,18 @@ struct rules_set {
 	json_t *notices;         /* {"rule", "file", "replaces"} */
 };
 
+/* Why a file or directory could not be loaded, and the one command that fixes it when there is one
+ * (a refusal for unsafe permissions: "chmod go-w DIR"; else empty). */
+struct rules_load_msg {
+	char text[512];
+	char fix[320];
+};
 /* loader.c: reads one file (regular, at most 1 MiB, not group/world-writable as root) into `rf`;
- * false with `msg` (and the path in rf) on refusal. */
-bool rules_read_file(const char *path, struct rule_file *rf, char *msg, size_t msglen);
-/* Lists the *.lua files of `dir`, sorted by name; NULL with `msg` when the directory cannot be read
+ * false with `m` (and the path in rf) on refusal. */
+bool rules_read_file(const char *path, struct rule_file *rf, struct rules_load_msg *m);
+/* Lists the *.lua files of `dir`, sorted by name; NULL with `m` when the directory cannot be read
  * or is refused. The caller frees each string and the array. */
-char **rules_list_dir(const char *dir, size_t *n, char *msg, size_t msglen);
+char **rules_list_dir(const char *dir, size_t *n, struct rules_load_msg *m);
 /* Removes control characters other than newline and tab from `s` in place; returns the new length. */
 size_t rules_strip_controls(char *s, size_t len);
 

@@ -65,20 +65,26 @@ size_t rules_strip_controls(char *s, size_t len)
 
 /* As root, a file or directory another user or group could write would let them run code in a
  * root process's rule (and steer its advice): refuse it. */
-static bool mode_is_safe(const struct stat *st, const char *what, const char *path, char *msg,
-			 size_t len)
+static bool mode_is_safe(const struct stat *st, const char *what, const char *path,
+			 struct rules_load_msg *m)
 {
 	if (geteuid() != 0)
 		return true;
 	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(msg, len, "refused: %s %s is writable by group or others (chmod go-w)", what,
+		char *q = rules_shell_quote(path);
+
+		snprintf(m->text, sizeof(m->text), "refused: %s %s is writable by group or others", what,
 			 path);
+		/* the files of a directory made under the same umask are writable too: one command for
+		 * both, so the next run is not refused file by file */
+		snprintf(m->fix, sizeof(m->fix), "chmod %sgo-w %s", strcmp(what, "directory") ? "" : "-R ", q);
+		free(q);
 		return false;
 	}
 	return true;
 }
 
-bool rules_read_file(const char *path, struct rule_file *rf, char *msg, size_t len)
+bool rules_read_file(const char *path, struct rule_file *rf, struct rules_load_msg *m)
 {
 	struct stat st, dst;
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
@@ -87,32 +93,33 @@ bool rules_read_file(const char *path, struct rule_file *rf, char *msg, size_t l
 	int fd;
 
 	memset(rf, 0, sizeof(*rf));
+	m->fix[0] = '\0';
 	rf->path = xstrdup(path);
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';
 	else
 		strcpy(dir, ".");
-	if (stat(dir, &dst) == 0 && !mode_is_safe(&dst, "directory", dir, msg, len)) {
+	if (stat(dir, &dst) == 0 && !mode_is_safe(&dst, "directory", dir, m)) {
 		free(dir);
 		return false;
 	}
 	free(dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
-		snprintf(msg, len, "cannot open: %s", strerror(errno));
+		snprintf(m->text, sizeof(m->text), "cannot open: %s", strerror(errno));
 		return false;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(msg, len, "not a regular file");
+		snprintf(m->text, sizeof(m->text), "not a regular file");
 		close(fd);
 		return false;
 	}
-	if (!mode_is_safe(&st, "file", path, msg, len)) {
+	if (!mode_is_safe(&st, "file", path, m)) {
 		close(fd);
 		return false;
 	}
 	if (st.st_size > RULE_FILE_MAX) {
-		snprintf(msg, len, "larger than %d bytes", RULE_FILE_MAX);
+		snprintf(m->text, sizeof(m->text), "larger than %d bytes", RULE_FILE_MAX);
 		close(fd);
 		return false;
 	}
@@ -123,7 +130,7 @@ bool rules_read_file(const char *path, struct rule_file *rf, char *msg, size_t l
 	/* Lua's own refusal (mode "t") would see the stripped signature as a syntax error; say what
 	 * it really is. */
 	if (got >= 4 && !memcmp(rf->text, "\x1bLua", 4)) {
-		snprintf(msg, len, "precompiled Lua (bytecode) is refused: rules must be text");
+		snprintf(m->text, sizeof(m->text), "precompiled Lua (bytecode) is refused: rules must be text");
 		return false;
 	}
 	rf->len = rules_strip_controls(rf->text, got);
@@ -135,7 +142,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **rules_list_dir(const char *dir, size_t *n, char *msg, size_t len)
+char **rules_list_dir(const char *dir, size_t *n, struct rules_load_msg *m)
 {
 	struct stat st;
 	struct dirent *de;
@@ -144,12 +151,13 @@ char **rules_list_dir(const char *dir, size_t *n, char *msg, size_t len)
 	DIR *d;
 
 	*n = 0;
+	m->fix[0] = '\0';
 	d = opendir(dir);
 	if (!d) {
-		snprintf(msg, len, "cannot open the rules directory: %s", strerror(errno));
+		snprintf(m->text, sizeof(m->text), "cannot open the rules directory: %s", strerror(errno));
 		return NULL;
 	}
-	if (fstat(dirfd(d), &st) != 0 || !mode_is_safe(&st, "directory", dir, msg, len)) {
+	if (fstat(dirfd(d), &st) != 0 || !mode_is_safe(&st, "directory", dir, m)) {
 		closedir(d);
 		return NULL;
 	}

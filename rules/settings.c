@@ -772,3 +772,46 @@ bool settings_build(const struct setting *s, struct setting_ctx *c)
 	}
 	return true;
 }
+
+/* Settings whose value has a unit neither a fact nor their name says. */
+static const struct {
+	const char *name;
+	enum units_kind unit;
+} setting_units[] = {
+	{"mkfs.inode_ratio", UNITS_BYTES},           /* mke2fs -i bytes-per-inode */
+	{"freebsd.newfs.bytes_per_inode", UNITS_BYTES},
+	{"mount.option.commit", UNITS_SECONDS},
+	{"fs.reserved_percent", UNITS_PERCENT},
+	{"mkfs.reserved_percent", UNITS_PERCENT},
+};
+
+enum units_kind rules_setting_unit(const char *setting)
+{
+	const struct setting *st = setting ? settings_find(setting) : NULL;
+
+	for (size_t i = 0; setting && i < sizeof(setting_units) / sizeof(setting_units[0]); i++)
+		if (!strcmp(setting_units[i].name, setting))
+			return setting_units[i].unit;
+	if (st && st->fact_key && !st->fact_per)
+		return units_of_key(st->fact_key);
+	return UNITS_PLAIN;
+}
+
+const char *rules_setting_fact(const char *setting)
+{
+	const struct setting *st = setting ? settings_find(setting) : NULL;
+
+	if (!st)
+		return NULL;
+	if (st->fact_key)
+		return st->fact_key;
+	/* these hold one member of a list fact, which fact_key (a value read as the current one)
+	 * cannot name */
+	if (st->build == build_ext_feature)
+		return "fs.features";
+	if (st->build == build_mount)
+		return "fs.mount_options";
+	if (st->build == build_timer)
+		return "fs.fstrim_timer";
+	return NULL;
+}

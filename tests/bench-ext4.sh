@@ -29,8 +29,14 @@ assert_eq "$(json_get "$TMP/r.json" '.bench.rand_read_4k_qd32.engine')" io_uring
 jq -e '.bench.busy_check.busy | type == "boolean"' "$TMP/r.json" >/dev/null || fail "busy check did not run"
 jq -e '.bench.busy_check.busy_share >= 0 and .bench.busy_check.busy_share <= 1' "$TMP/r.json" >/dev/null || fail "busy share"
 assert_eq "$(json_get "$TMP/r.json" '.bench.busy_check.device')" "${dev#/dev/}" "busy check device"
-# the results are facts: `report --facts` reads them back
-run_status 0 "$FSTUNE" report --no-system-rules --facts "$TMP/r.json" --format json
+# the results are facts: `report --facts` reads them back beside the probed ones (alone, with no
+# device or filesystem to judge, they are status 2)
+"$FSTUNE" probe --json "$mnt" >"$TMP/p.json" || fail "probe --json $mnt failed"
+jq -s '.[0] * .[1]' "$TMP/p.json" "$TMP/r.json" >"$TMP/pr.json" || fail "cannot merge the probe and the results"
+run_status 0 "$FSTUNE" report --no-system-rules --facts "$TMP/pr.json" --format json
+jq -e '.facts.bench.rand_read_4k_qd1.iops > 0' "$TMP/out" >/dev/null || fail "report --facts lost the results"
+run_status 2 "$FSTUNE" report --no-system-rules --facts "$TMP/r.json" --format json
+grep -q "nothing could be judged" "$TMP/err" || fail "bench results alone: no 'nothing could be judged'"
 bench_no_scratch "$mnt"
 
 # the mounted device itself: its mount point is benchmarked, and the user is told

@@ -57,6 +57,21 @@ ln -s /lib/systemd/system/fstrim.timer "$root/etc/systemd/system/timers.target.w
 probe_json "$TMP/trim.json" /srv --sysroot "$root"
 want "$TMP/trim.json" .fs.fstrim_timer true
 want "$TMP/trim.json" '.sources["fs.fstrim_timer"]' '"systemd"'
+# The capture has no /run/systemd/system: systemd was not running, and the answer says it was read
+# from the unit files, naming the link; the report's evidence carries that.
+want "$TMP/trim.json" '.fs.fstrim_timer_from | startswith("systemd is not running: read from the unit files on disk")' true
+want "$TMP/trim.json" '.fs.fstrim_timer_from | endswith("/etc/systemd/system/timers.target.wants/fstrim.timer")' true
+printf '%s\n' '{"schema": "fstune.report/1", "facts": {"fs": {"fstrim_timer": false, "mount_options": ["rw"],
+	"type": "ext4", "fstrim_timer_from": "systemd is not running: read from the unit files on disk"},
+	"device": {"rotational": false, "discard_granularity": 4096}, "host": {"target_os": "linux"}}}' >"$TMP/trim-facts.json"
+"$FSTUNE" report --no-system-rules --facts "$TMP/trim-facts.json" >"$TMP/trim-report.txt" ||
+	fail "report on fstrim facts failed"
+tr -s ' \n' ' ' <"$TMP/trim-report.txt" |
+	grep -qF "fs.fstrim_timer = no [user; systemd is not running: read from the unit files on disk]" || { cat "$TMP/trim-report.txt" >&2; fail "the evidence does not say where fstrim_timer came from"; }
+mkdir -p "$root/run/systemd/system"
+probe_json "$TMP/trim-running.json" /srv --sysroot "$root"
+want "$TMP/trim-running.json" '.fs.fstrim_timer_from | contains("not running")' false
+rmdir "$root/run/systemd/system"
 ln -s /dev/null "$root/etc/systemd/system/fstrim.timer"
 probe_json "$TMP/mask.json" /srv --sysroot "$root"
 want "$TMP/mask.json" .fs.fstrim_timer false

@@ -36,13 +36,16 @@ int main(void)
 	char *text;
 	const char *const sched[] = {"none", "mq-deadline"};
 
-	check_value("device.size_bytes", json_integer(240057409536LL), "223.6 GiB (240057409536)");
+	check_value("device.size_bytes", json_integer(240057409536LL), "223.6 GiB (240057409536 B)");
 	check_value("device.logical_block_size", json_integer(4096), "4 KiB");
 	check_value("device.alignment_offset", json_integer(0), "0 B");
 	check_value("device.discard_granularity", json_integer(512), "512 B");
 	check_value("device.read_ahead_kb", json_integer(128), "128 KiB");
 	check_value("vm.dirty_ratio", json_integer(20), "20%");
-	check_value("vm.dirty_expire_centisecs", json_integer(3000), "3000 (30.00 s)");
+	check_value("vm.dirty_expire_centisecs", json_integer(3000), "3000 (30 s)");
+	check_value("vm.dirtytime_expire_seconds", json_integer(43200), "43200 s (12 h)");
+	check_value("workload.tail_waste_bytes.u32k", json_integer(139755), "136.5 KiB (139755 B)");
+	check_value("workload.sample.elapsed_s", json_real(0.31144), "311 ms");
 	check_value("device.nr_requests", json_integer(1023), "1023");
 	check_value("device.rotational", json_true(), "yes");
 	check_value("host.container", json_false(), "no");

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The three formats of one report agree: on every facts file, text, Markdown and JSON show the same
-# recommendation ids (same count) and the same rules not evaluated; --json is --format json; --output
+# recommendation ids (same count) and, with --verbose, the same rules not evaluated (without it text
+# and Markdown leave out rules that need facts only hand-written files hold); --json is --format json; --output
 # writes what stdout would; a JSON report read back with --facts gives the same report; --target-os
-# overrides the facts.
+# overrides the facts; sizes and durations take one form, and Markdown has no empty command headings.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
 . "$FSTUNE_SRCDIR/tests/report-lib.sh" || exit 99
 require_cmd jq
@@ -11,8 +12,8 @@ require_cmd jq
 total=0
 for facts in $(report_facts_files); do
 	report_run "$facts" json >"$TMP/r.json"
-	report_run "$facts" text >"$TMP/r.txt"
-	report_run "$facts" markdown >"$TMP/r.md"
+	report_run "$facts" text --verbose >"$TMP/r.txt"
+	report_run "$facts" markdown --verbose >"$TMP/r.md"
 
 	jq -r '.recommendations[].id' "$TMP/r.json" | sort >"$TMP/ids.json"
 	# Text: the line after "[SEVERITY] title" is the id.
@@ -35,6 +36,14 @@ for facts in $(report_facts_files); do
 	else
 		! grep -q '^Rules not evaluated$' "$TMP/r.txt" || fail "$facts: text lists rules not evaluated, JSON none"
 	fi
+	# One formatter for sizes and durations: no bare byte count beside a rounded size, no
+	# "720 min 0 s", no real with five decimals; Markdown has no heading without commands under it.
+	for r in "$TMP/r.txt" "$TMP/r.md"; do
+		! grep -nE '[0-9] \([0-9]{4,}\)|[0-9] min [0-9]+ s|(^|[ (=])[0-9]+\.[0-9]{5,}' "$r" >&2 ||
+			fail "$facts: a size or a duration not in the common form (${r##*.})"
+	done
+	awk '/^\*\*(Apply|Revert)\*\*$/ {h = $0; getline; getline; if ($0 !~ /^(```|[a-z ]+:$)/) {print h; bad = 1}}
+		END {exit bad}' "$TMP/r.md" >&2 || fail "$facts: Markdown has an Apply or Revert heading with no commands"
 	total=$((total + n))
 done
 [ "$total" -gt 0 ] || fail "no facts file produced any recommendation: the rules are not being run"

@@ -18,7 +18,7 @@ cat >"$TMP/facts.json" <<'JSON'
          "features": ["has_journal", "extent", "filetype", "flex_bg"], "mount_point": "/srv/mail"}
 }
 JSON
-ui_walk "sdb" "block_size" "2048" "directories.dir_index_off" "tune2fs" --facts "$TMP/facts.json"
+ui_walk "sdb" "block_size" "2 KiB" "directories.dir_index_off" "tune2fs" --facts "$TMP/facts.json"
 # The Target row came from the facts, and nothing was probed: the saved facts are the input's
 # plus the preset.
 [ "$(jq -r '.facts.device.model' "$TMP/wizard.json")" = "WDC WD800JD" ] || fail "device.model changed"

@@ -30,7 +30,7 @@ tmux_keys q
 assert_eq "$(tmux_wait_exit)" 0 "exit status after q"
 tmux_ kill-server
 
-ui_walk "$name" "block_size" "2048" "directories.dir_index_off" "tune2fs" 
+ui_walk "$name" "block_size" "2 KiB" "directories.dir_index_off" "tune2fs" 
 [ "$(jq -r '.facts.device.name' "$TMP/wizard.json")" = "$name" ] || fail "device.name is not $name"
 [ "$(jq -r '.facts.fs.block_size' "$TMP/wizard.json")" = 2048 ] || fail "fs.block_size is not 2048"
 jq -e '.facts.fs.features | index("dir_index") == null' "$TMP/wizard.json" >/dev/null ||
@@ -40,4 +40,4 @@ jq -e '.facts.fs.features | index("dir_index") == null' "$TMP/wizard.json" >/dev
 tmux_ kill-server
 "$FSTUNE" probe --format json "$mnt" >"$TMP/probed.json" || fail "fstune probe failed"
 mv "$TMP/wizard.json" "$TMP/wizard-live.json"
-ui_walk "$name" "block_size" "2048" "directories.dir_index_off" "tune2fs" --facts "$TMP/probed.json"
+ui_walk "$name" "block_size" "2 KiB" "directories.dir_index_off" "tune2fs" --facts "$TMP/probed.json"

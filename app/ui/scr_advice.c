@@ -4,10 +4,12 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/report_render.h"
 #include "app/ui/ui_int.h"
+#include "core/xalloc.h"
 
 enum { A_UP_ = 1, A_DOWN_, A_PGUP, A_PGDN, A_HOME, A_END, A_OPEN, A_SAVE };
 
@@ -28,6 +30,36 @@ static const struct ui_key advice_keys[] = {
 };
 
 static bool is_heading(const json_t *row) { return json_object_get(row, "group") != NULL; }
+/* A further line of the title of the recommendation above: {"cont": line number, "rec": row}. */
+static bool is_continuation(const json_t *row) { return json_object_get(row, "cont") != NULL; }
+static bool is_selectable(const json_t *row) { return row && !is_heading(row) && !is_continuation(row); }
+
+/* The title column of a recommendation row in `cols` cells, and the id's width beside it. */
+static int title_width(const json_t *rec, int cols, int *idw)
+{
+	const char *id = json_string_value(json_object_get(rec, "id"));
+
+	*idw = id ? ui_text_width(id) : 0;
+	if (*idw > cols / 3)
+		*idw = cols / 3;
+	return cols - 11 - *idw - 1;
+}
+
+/* Line `k` of a recommendation's title wrapped to its column (an empty string past the end); a
+ * long title is read whole, on as many rows as it needs. Caller frees. */
+static char *title_line(const json_t *rec, int cols, size_t k, size_t *n_lines)
+{
+	const char *title = json_string_value(json_object_get(rec, "title"));
+	int idw, tw = title_width(rec, cols, &idw);
+	size_t n;
+	char **lines = ui_wrap(title ? title : "(untitled)", tw > 8 ? tw : 8, &n);
+	char *out = xstrdup(k < n ? lines[k] : "");
+
+	ui_lines_free(lines, n);
+	if (n_lines)
+		*n_lines = n;
+	return out;
+}
 
 static void advice_init(struct ui_wizard *w)
 {
@@ -41,13 +73,21 @@ static void advice_init(struct ui_wizard *w)
 
 			if (json_array_size(members) > 0)
 				json_array_append_new(w->advice_rows, json_pack("{s:I}", "group", (json_int_t)g));
-			json_array_foreach(members, i, rec)
+			json_array_foreach(members, i, rec) {
+				size_t at = json_array_size(w->advice_rows), n = 1;
+
 				json_array_append(w->advice_rows, rec);
+				free(title_line(rec, COLS - 2, 0, &n));
+				for (size_t k = 1; k < n; k++)
+					json_array_append_new(w->advice_rows,
+							      json_pack("{s:I, s:I}", "cont", (json_int_t)k, "rec",
+									(json_int_t)at));
+			}
 			json_decref(members);
 		}
 	w->advice_list.n = (int)json_array_size(w->advice_rows);
 	if (w->advice_list.sel < 0 || w->advice_list.sel >= w->advice_list.n ||
-	    is_heading(json_array_get(w->advice_rows, (size_t)w->advice_list.sel)))
+	    !is_selectable(json_array_get(w->advice_rows, (size_t)w->advice_list.sel)))
 		w->advice_list.sel = w->advice_list.n > 1 ? 1 : 0;
 }
 
@@ -56,22 +96,32 @@ static int list_rows(void) { return LINES - 3 - 4; }
 static void draw_rec(const json_t *rec, int y, int x, int cols, bool is_sel)
 {
 	const char *sev = json_string_value(json_object_get(rec, "severity"));
-	const char *title = json_string_value(json_object_get(rec, "title"));
 	const char *id = json_string_value(json_object_get(rec, "id"));
 	attr_t base = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
-	char label[16];
-	int idw = id ? ui_text_width(id) : 0;
+	char label[16], *title = title_line(rec, cols, 0, NULL);
+	int idw, tw = title_width(rec, cols, &idw);
 
 	if (is_sel)
 		ui_fill(y, x, cols, base);
 	ui_put(y, x, 2, base, is_sel ? ui_glyph->cursor : " ");
 	snprintf(label, sizeof(label), "%-8s", report_severity_label(sev));
 	ui_put(y, x + 2, 9, is_sel ? base | A_BOLD : ui_attr(ui_severity_role(sev)), label);
-	if (idw > cols / 3)
-		idw = cols / 3;
-	ui_put(y, x + 11, cols - 11 - idw - 1, base, title ? title : "(untitled)");
+	ui_put(y, x + 11, tw, base, title);
 	if (id)
 		ui_put(y, x + cols - idw, idw, is_sel ? base : ui_attr(UI_DIM), id);
+	free(title);
+}
+
+static void draw_continuation(const json_t *rec, size_t k, int y, int x, int cols, bool is_sel)
+{
+	attr_t base = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
+	char *text = title_line(rec, cols, k, NULL);
+	int idw, tw = title_width(rec, cols, &idw);
+
+	if (is_sel)
+		ui_fill(y, x, cols, base);
+	ui_put(y, x + 11, tw, base, text);
+	free(text);
 }
 
 static void advice_draw(struct ui_wizard *w, const struct ui_area *a)
@@ -86,8 +136,18 @@ static void advice_draw(struct ui_wizard *w, const struct ui_area *a)
 		 w->preset ? w->preset->name : "general");
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), head);
 	if (n == 0) {
-		ui_put(y, a->left + 2, a->cols - 2, ui_attr(UI_OK),
-		       "Nothing to change: no rule found anything to recommend on these facts.");
+		char *headline = w->session ? report_headline(w->session) : NULL;
+		size_t nl = 0;
+		char **lines = headline ? ui_wrap(headline, a->cols - 2, &nl) : NULL;
+
+		/* nothing judged is not "nothing to change": the report's headline says why */
+		for (size_t i = 0; i < nl && (int)i < rows; i++)
+			ui_put(y + (int)i, a->left + 2, a->cols - 2, ui_attr(UI_ERROR), lines[i]);
+		if (!headline)
+			ui_put(y, a->left + 2, a->cols - 2, ui_attr(UI_OK),
+			       "Nothing to change: no rule found anything to recommend on these facts.");
+		ui_lines_free(lines, nl);
+		free(headline);
 	}
 	ui_list_clamp(&w->advice_list, rows);
 	for (int i = 0; i < rows && w->advice_list.top + i < w->advice_list.n; i++) {
@@ -101,15 +161,22 @@ static void advice_draw(struct ui_wizard *w, const struct ui_area *a)
 			ui_put(y + i, a->left, a->cols, ui_attr(UI_HEADING), g->title);
 			ui_put(y + i, a->left + ui_text_width(g->title) + 2,
 			       a->cols - ui_text_width(g->title) - 2, ui_attr(UI_DIM), g->blurb);
+		} else if (is_continuation(row)) {
+			json_int_t at = json_integer_value(json_object_get(row, "rec"));
+
+			draw_continuation(json_array_get(w->advice_rows, (size_t)at),
+					  (size_t)json_integer_value(json_object_get(row, "cont")), y + i, a->left,
+					  a->cols, at == w->advice_list.sel);
 		} else
 			draw_rec(row, y + i, a->left, a->cols, (int)idx == w->advice_list.sel);
 	}
 	if (w->session) {
-		size_t ne = json_array_size(w->session->result.not_evaluated);
+		size_t ne = json_array_size(w->session->result.not_evaluated) -
+			    report_not_evaluated_hidden(w->session);
 		size_t nerr = json_array_size(w->session->result.errors);
 
 		snprintf(head, sizeof(head), "%zu rule%s not evaluated (facts missing), %zu rule error%s: "
-			 "the saved report lists them", ne, ne == 1 ? "" : "s", nerr, nerr == 1 ? "" : "s");
+			 "see the saved report", ne, ne == 1 ? "" : "s", nerr, nerr == 1 ? "" : "s");
 		ui_put(a->top + a->rows - 1, a->left, a->cols, ui_attr(nerr ? UI_ERROR : UI_DIM), head);
 	}
 }
@@ -121,7 +188,7 @@ static void advice_move(struct ui_wizard *w, int delta)
 	int rows = list_rows(), dir = delta < 0 ? -1 : 1, old = l->sel;
 
 	ui_list_move(l, delta, rows);
-	while (l->sel >= 0 && l->sel < l->n && is_heading(json_array_get(w->advice_rows, (size_t)l->sel))) {
+	while (l->sel >= 0 && l->sel < l->n && !is_selectable(json_array_get(w->advice_rows, (size_t)l->sel))) {
 		if (l->sel + dir < 0 || l->sel + dir >= l->n) {
 			dir = -dir;
 			if (l->sel == old)
@@ -130,6 +197,10 @@ static void advice_move(struct ui_wizard *w, int delta)
 		l->sel += dir;
 	}
 	ui_list_clamp(l, rows);
+	/* the whole title of the selected recommendation in view, not only its first row */
+	for (int end = l->sel + 1; end < l->n && is_continuation(json_array_get(w->advice_rows, (size_t)end)); end++)
+		if (end >= l->top + rows && l->top < l->sel)
+			l->top++;
 	if (l->sel == 1 && l->top == 1)
 		l->top = 0; /* keep the first heading in view */
 }
@@ -160,7 +231,7 @@ static enum ui_result advice_key(struct ui_wizard *w, int action, int ch)
 		return UI_DONE;
 	case A_OPEN:
 		row = json_array_get(w->advice_rows, (size_t)w->advice_list.sel);
-		if (!row || is_heading(row))
+		if (!is_selectable(row))
 			return UI_DONE;
 		ui_view_detail(w, row, COLS - 4);
 		w->next_screen = UI_SCR_DETAIL;

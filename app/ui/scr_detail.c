@@ -62,8 +62,9 @@ static void add_evidence(const struct report_evidence *ev, void *arg)
 	if (ev->unavailable)
 		ui_lines_add(c->l, UI_UNAVAILABLE, 2, "%s: unavailable (%s)", ev->key, ev->unavailable);
 	else
-		ui_lines_add(c->l, UI_NORMAL, 2, "%s = %s   [%s]", ev->key, ev->value ? ev->value : "?",
-			     ev->source ? ev->source : "default");
+		ui_lines_add(c->l, UI_NORMAL, 2, "%s = %s   [%s%s%s]", ev->key, ev->value ? ev->value : "?",
+			     ev->source ? ev->source : "default", ev->origin ? "; " : "",
+			     ev->origin ? ev->origin : "");
 	c->count++;
 }
 
@@ -75,6 +76,23 @@ static void add_commands(struct ui_lines *l, const char *heading, const json_t *
 	report_commands_foreach(v, add_command, &c);
 	if (!c.count)
 		ui_lines_add(l, UI_DIM, 2, "(nothing to run)");
+}
+
+/* The persistent form beside a runtime command ({"kind", "path", "line"}): what keeps the change
+ * across reboots, as the Advice heading promises. */
+static void add_persistent(struct ui_lines *l, const json_t *p, int width)
+{
+	const char *kind = json_string_value(json_object_get(p, "kind"));
+	const char *path = json_string_value(json_object_get(p, "path"));
+	const char *line = json_string_value(json_object_get(p, "line"));
+
+	if (!line)
+		return;
+	ui_lines_add(l, UI_HEADING, 0, "Persistent");
+	if (kind || path)
+		ui_lines_add(l, UI_DIM, 2, "%s%s%s:", kind ? kind : "", kind && path ? ", in " : "",
+			     path ? path : "");
+	add_wrapped(l, UI_COMMAND, kind || path ? 4 : 2, 4, width, line);
 }
 
 static void add_setting(struct ui_lines *l, const json_t *rec)
@@ -90,6 +108,22 @@ static void add_setting(struct ui_lines *l, const json_t *rec)
 		     json_object_get(rec, "current") ? cur : "(none yet)", ui_glyph->arrow, rec_v);
 	free(cur);
 	free(rec_v);
+}
+
+/* "WARN  title", the title wrapped under itself: a long one is read whole, not cut at the edge. */
+static void add_title(struct ui_lines *l, const char *sev, const char *title, int width)
+{
+	const char *label = report_severity_label(sev);
+	int indent = ui_text_width(label) + 2;
+	size_t n;
+	char **lines = ui_wrap(title, width - indent, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (i == 0)
+			ui_lines_add(l, ui_severity_role(sev), 0, "%s  %s", label, lines[i]);
+		else
+			ui_lines_add(l, ui_severity_role(sev), indent, "%s", lines[i]);
+	ui_lines_free(lines, n);
 }
 
 /* A string member, or `dflt` when absent or not a string. */
@@ -110,8 +144,7 @@ void ui_view_detail(struct ui_wizard *w, const json_t *rec, int width)
 
 	ui_lines_clear(l);
 	w->detail_top = 0;
-	ui_lines_add(l, ui_severity_role(sev), 0, "%s  %s", report_severity_label(sev),
-		     member(rec, "title", "(untitled)"));
+	add_title(l, sev, member(rec, "title", "(untitled)"), width);
 	ui_lines_add(l, UI_DIM, 0, "Rule:       %s", member(rec, "id", "?"));
 	ui_lines_add(l, UI_NORMAL, 0, "Disruption: %s   Confidence: %.2f%s%s", member(rec, "disruption", "?"),
 		     json_number_value(json_object_get(rec, "confidence")),
@@ -124,6 +157,7 @@ void ui_view_detail(struct ui_wizard *w, const json_t *rec, int width)
 	if (!c.count)
 		ui_lines_add(l, UI_DIM, 2, "(none named)");
 	add_commands(l, "Apply", json_object_get(rec, "apply"), width);
+	add_persistent(l, json_object_get(rec, "persistent"), width);
 	add_commands(l, "Revert", json_object_get(rec, "revert"), width);
 	if ((v = json_object_get(rec, "mkfs"))) {
 		char *spec = json_dumps(v, JSON_COMPACT);

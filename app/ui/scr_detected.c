@@ -53,8 +53,17 @@ static bool is_problem(const struct ui_wizard *w, const char *key)
 	if (!w->session || !w->session->is_evaluated)
 		return false;
 	json_array_foreach(w->session->result.recommendations, i, rec) {
+		const char *fact = rules_setting_fact(json_string_value(json_object_get(rec, "setting")));
+
 		if (session_severity_rank(json_string_value(json_object_get(rec, "severity"))) < 2)
 			continue;
+		/* the fact the change is about, not every fact the rule read (fs.type told it the
+		 * filesystem is ext4; fs.features lacks dir_index) */
+		if (fact) {
+			if (strcmp(fact, key) == 0)
+				return true;
+			continue;
+		}
 		json_array_foreach(json_object_get(rec, "evidence"), j, ev) {
 			const char *k = json_is_string(ev) ? json_string_value(ev)
 							   : json_string_value(json_object_get(ev, "key"));
@@ -64,13 +73,6 @@ static bool is_problem(const struct ui_wizard *w, const char *key)
 		}
 	}
 	return false;
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
 struct walk {
@@ -92,21 +94,6 @@ static void add_fact(const char *key, const json_t *value, void *arg)
 		return;
 	source = facts_source(f, key);
 	text = facts_render_value(key, value);
-	/* Sizes show the exact number too: the admin compares it with what mkfs -b was given. */
-	if (json_is_integer(value) && (has_suffix(key, "_size") || has_suffix(key, "_bytes"))) {
-		char raw[32];
-
-		snprintf(raw, sizeof(raw), "%" JSON_INTEGER_FORMAT, json_integer_value(value));
-		size_t n = strlen(raw);
-
-		if (!strchr(text, '(') && strcmp(text, raw) != 0 &&
-		    !(strncmp(text, raw, n) == 0 && strcmp(text + n, " B") == 0)) {
-			char *both = xasprintf("%s (%s)", raw, text);
-
-			free(text);
-			text = both;
-		}
-	}
 	problem = is_problem(wk->w, key);
 	ui_lines_add(&wk->w->detected, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s [%s]",
 		     problem ? "!" : " ", key + wk->prefix + 1, text, source ? source : "default");

@@ -141,9 +141,6 @@ static void target_draw(struct ui_wizard *w, const struct ui_area *a)
 		for (size_t i = 0; i < n && i < 2; i++)
 			ui_put(y + (int)i, x + 12, a->cols - 12,
 			       ui_attr(sel->bench == UI_BENCH_NONE ? UI_UNAVAILABLE : UI_OK), why[i]);
-		if (sel->bench != UI_BENCH_NONE && !sel->is_directory_entry && n < 2)
-			ui_put(y + 1, x + 12, a->cols - 12, ui_attr(UI_DIM),
-			       "(this version probes and advises; benchmarks come later)");
 		ui_lines_free(why, n);
 	}
 }

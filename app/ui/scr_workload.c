@@ -68,7 +68,7 @@ static void workload_draw(struct ui_wizard *w, const struct ui_area *a)
 	int y = a->top + 2;
 
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING),
-	       "Workload: what will this filesystem hold? (a preset; part 2 adds sampling)");
+	       "Workload: what will this filesystem hold? Pick the closest preset.");
 	for (size_t i = 0; i < workload_preset_count; i++) {
 		const struct workload_preset *p = &workload_presets[i];
 		bool is_sel = (int)i == w->workload_list.sel;

@@ -234,6 +234,7 @@ struct ui_wizard {
 	/* what the command line said */
 	const char *facts_file;          /* --facts FILE; NULL: probe what the admin picks */
 	const char *target_os;           /* --target-os; NULL: as probed */
+	bool is_verbose;                 /* --verbose, for the saved report */
 	struct rules_options rules_opt;  /* --rules-dir, --no-system-rules */
 	struct workload_spec spec;       /* --workload and its overrides (strings borrowed from argv) */
 

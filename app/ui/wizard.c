@@ -117,8 +117,8 @@ static int parse_args(int argc, char **argv, struct wizard_args *a)
 		return usage_error("unknown command '%s' (the wizard takes no TARGET: it lets you pick one)",
 				   argv[optind]);
 	if (a->spec.sample_dir || a->spec.observe_s > 0)
-		return usage_error("--sample and --observe come to the wizard in a later version; "
-				   "use 'fstune report --sample DIR' or '--observe S' meanwhile");
+		return usage_error("the wizard describes the workload with a preset; to sample files or observe "
+				   "the disk, use 'fstune report --sample DIR' or '--observe S'");
 	for (size_t i = 0; i < a->n_rules_dirs; i++) {
 		struct stat st;
 
@@ -155,6 +155,7 @@ static bool adopt_session(struct ui_wizard *w, struct session *s)
 
 	if (w->target_os)
 		session_set_target_os(s, w->target_os);
+	s->is_verbose = w->is_verbose;
 	if (session_load_rules(s, &w->rules_opt, &err) != FST_EXIT_OK) {
 		ui_message(w, UI_ERROR, "%s", err.msg);
 		session_free(s);
@@ -239,6 +240,7 @@ int ui_wizard_main(int argc, char **argv)
 	}
 	w.facts_file = a.facts;
 	w.target_os = a.common.target_os;
+	w.is_verbose = a.common.verbose;
 	w.spec = a.spec;
 	w.rules_opt = (struct rules_options){a.rules_dirs, a.n_rules_dirs, a.no_system_rules};
 	/* A bad facts file is named before the terminal check: it is the more useful error. */

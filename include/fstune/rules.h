@@ -12,6 +12,7 @@
 
 #include "fstune/error.h"
 #include "fstune/facts.h"
+#include "fstune/units.h"
 
 struct rules_options {
 	const char *const *rules_dirs; /* --rules-dir DIR..., loaded last, in order */
@@ -38,6 +39,8 @@ struct rules_result {
 	json_t *not_evaluated;   /* array of {"rule", "file", "reason", "missing": [keys]} */
 	json_t *errors;          /* array of {"rule", "file", "line", "message"}; load errors too */
 	json_t *notices;         /* array of {"rule", "file", "replaces"}: replaced file ids */
+	size_t n_loaded;         /* rule files that loaded and were not replaced: 0 with `errors`
+				    means no rule could run at all (e.g. refused as unsafe) */
 };
 
 /* Evaluates every loaded rule file on the facts. Never fails as a whole: a rule's failure is an
@@ -61,6 +64,16 @@ const json_t *rules_load_notices(const struct rules_set *set);
  * is one failed entry with vector "(load)", and a file without a positive and a negative vector
  * whose facts satisfy its needs gets a failed entry "(coverage)". */
 json_t *rules_run_tests(const struct rules_set *set);
+
+/* The unit of a setting's value: the unit of the fact holding its current value when the setting
+ * takes that fact's unit (freebsd.vfs.ufs.dirhash_maxmem: bytes, from freebsd.dirhash_maxmem_bytes),
+ * else the setting table's own word for it (mkfs.inode_ratio: bytes per inode). */
+enum units_kind rules_setting_unit(const char *setting);
+
+/* The fact an admin reads a setting's current state in (fs.feature.dir_index: fs.features;
+ * mount.option.noatime: fs.mount_options; sysctl.vm.dirty_bytes: vm.dirty_bytes), NULL when no fact
+ * holds it (mkfs.inode_ratio). */
+const char *rules_setting_fact(const char *setting);
 
 /* The setting table for documentation: [{"name", "type", "range", "disruption", "help"}], new. */
 json_t *rules_settings_describe(void);

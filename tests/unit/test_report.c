@@ -84,16 +84,16 @@ static void test_text(const struct session *s)
 	CHECK_CONTAINS(t, "Recommendations: 5 (1 critical, 2 warn, 1 suggest, 1 info)");
 	CHECK_CONTAINS(t, "queue.scheduler: bfq -> none");
 	CHECK_CONTAINS(t, "fs.feature.dir_index: off -> on");
-	CHECK_CONTAINS(t, "device.scheduler = bfq (sysfs)");
-	CHECK_CONTAINS(t, "device.transport = nvme (user)");
-	CHECK_CONTAINS(t, "fs.features = has_journal, extent (ext2fs)");
+	CHECK_CONTAINS(t, "device.scheduler = bfq [sysfs]");
+	CHECK_CONTAINS(t, "device.transport = nvme [user]");
+	CHECK_CONTAINS(t, "fs.features = has_journal, extent [ext2fs]");
 	CHECK_CONTAINS(t, "fs.inode_count: needs root: open /dev/nvme0n1p1\n");
 	CHECK_CONTAINS(t, "fs.label: not in the facts\n");
 	CHECK_CONTAINS(t, "Apply (persistent):");
 	CHECK_CONTAINS(t, "    Persistent (udev, /etc/udev/rules.d/60-fstune.rules):\n        KERNEL==x\n");
 	CHECK_CONTAINS(t, "    Apply:\n        tune2fs -O dir_index /dev/nvme0n1p1\n        e2fsck -fD /dev/nvme0n1p1\n    Revert:\n");
 	CHECK_CONTAINS(t, "echo bfq > /sys/block/nvme0n1/queue/scheduler");
-	CHECK_CONTAINS(t, "mkfs.block_size: 4096 (4 KiB)");
+	CHECK_CONTAINS(t, "mkfs.block_size: 4 KiB");
 	CHECK_CONTAINS(t, "mkfs.ext4 -b 4096 -i 65536 DEVICE");
 	CHECK_CONTAINS(t, "metadata: needs bench.metadata: run with --bench full");
 	CHECK_CONTAINS(t, "/x/broken.lua:3: attempt to call a nil value");
@@ -165,6 +165,31 @@ static void test_helpers(void)
 	t = report_setting_value("x", NULL);
 	CHECK_STR(t, "(not set)");
 	free(t);
+	/* a setting's value in its unit, as facts are shown: never a bare byte count, never "16384%" */
+	{
+		static const struct {
+			const char *setting;
+			json_int_t value;
+			const char *want;
+		} units[] = {
+			{"mkfs.inode_ratio", 16384, "16 KiB"},
+			{"sysctl.vm.dirty_bytes", 1073741824, "1 GiB"},
+			{"freebsd.vfs.ufs.dirhash_maxmem", 2097152, "2 MiB"},
+			{"queue.read_ahead_kb", 4096, "4 MiB"},
+			{"mount.option.commit", 30, "30 s"},
+			{"fs.reserved_percent", 5, "5%"},
+			{"layout.files_per_dir", 1000, "1000"},
+		};
+
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+			json_t *n = json_integer(units[i].value);
+
+			t = report_setting_value(units[i].setting, n);
+			CHECK_STR(t, units[i].want);
+			free(t);
+			json_decref(n);
+		}
+	}
 	json_decref(v);
 	CHECK(session_severity_rank("critical") == 3);
 	CHECK(session_severity_rank("bogus") == -1);
@@ -191,6 +216,7 @@ int main(void)
 	s.result.not_evaluated = json_incref(json_object_get(res, "not_evaluated"));
 	s.result.errors = json_incref(json_object_get(res, "errors"));
 	s.result.notices = json_incref(json_object_get(res, "notices"));
+	s.result.n_loaded = 12;
 	s.is_evaluated = true;
 
 	test_text(&s);
@@ -201,6 +227,11 @@ int main(void)
 	CHECK(session_count_severity_at_least(&s, "critical") == 1);
 	CHECK(session_status(&s, false) == FST_EXIT_OK);
 	CHECK(session_status(&s, true) == FST_EXIT_PARTIAL);
+	/* rule errors and not one rule loaded: no advice is not "nothing to change" */
+	s.result.n_loaded = 0;
+	CHECK(session_no_rule_ran(&s));
+	CHECK(session_status(&s, false) == FST_EXIT_PARTIAL);
+	s.result.n_loaded = 12;
 
 	json_decref(s.result.recommendations);
 	json_decref(s.result.mkfs);

@@ -24,7 +24,27 @@ static void test_format(void)
 	CHECK_STR(units_duration_us(b, sizeof(b), 12.34, true), "12.3 us");
 	CHECK_STR(units_duration_us(b, sizeof(b), 4200, true), "4.20 ms");
 	CHECK_STR(units_duration_us(b, sizeof(b), 1.25e6, true), "1.25 s");
-	CHECK_STR(units_duration_us(b, sizeof(b), 200e6, true), "3 min 20 s");
+	CHECK_STR(units_duration_us(b, sizeof(b), 200e6, true), "200 s (3 min 20 s)");
+	CHECK_STR(units_duration_us(b, sizeof(b), 30e6, true), "30 s");
+	/* vm.dirtytime_expire_seconds: the exact seconds, then how long that is; never "720 min 0 s" */
+	CHECK_STR(units_duration_us(b, sizeof(b), 43200e6, true), "43200 s (12 h)");
+	CHECK_STR(units_duration_us(b, sizeof(b), 90061e6, true), "90061 s (1 d 1 h)");
+	/* one size form everywhere: exact stays short, a rounded figure keeps the count with its unit */
+	CHECK_STR(units_size(b, sizeof(b), 1073741824), "1 GiB");
+	CHECK_STR(units_size(b, sizeof(b), 270553174016ULL), "252.0 GiB (270553174016 B)");
+	CHECK_STR(units_size(b, sizeof(b), 512), "512 B");
+	/* the unit comes from the key; a subtree keyed by name takes its parent's */
+	CHECK(units_of_key("vm.dirtytime_expire_seconds") == UNITS_SECONDS);
+	CHECK(units_of_key("workload.tail_waste_bytes.u32k") == UNITS_BYTES);
+	CHECK(units_of_key("device.read_ahead_kb") == UNITS_KIB);
+	CHECK(units_of_key("workload.read_share") == UNITS_SHARE);
+	CHECK(units_of_key("bench.seq_read_1m.bw_bytes_per_s") == UNITS_BYTES_PER_S);
+	CHECK(units_of_key("fs.inode_count") == UNITS_PLAIN);
+	CHECK_STR(units_value(b, sizeof(b), UNITS_SECONDS, 0.31144, false), "311 ms");
+	CHECK_STR(units_value(b, sizeof(b), UNITS_SHARE, 0.31144, false), "31.1%");
+	CHECK_STR(units_value(b, sizeof(b), UNITS_CENTISECS, 3000, true), "3000 (30 s)");
+	CHECK_STR(units_value(b, sizeof(b), UNITS_KIB, 128, true), "128 KiB");
+	CHECK_STR(units_value(b, sizeof(b), UNITS_PLAIN, 0.31144, false), "0.3114");
 	CHECK_STR(units_count(b, sizeof(b), 950), "950");
 	CHECK_STR(units_count(b, sizeof(b), 12345), "12.3k");
 	CHECK_STR(units_count(b, sizeof(b), 1.2e6), "1.20M");
