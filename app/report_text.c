@@ -75,8 +75,12 @@ static void write_persistent(const json_t *p, FILE *out)
 
 	if (!line)
 		return;
-	fprintf(out, "    Persistent (%s%s%s):\n        %s\n", kind ? kind : "", kind && path ? ", " : "",
-		path ? path : "", line);
+	fprintf(out, "    Persistent (%s%s%s):\n", kind ? kind : "", kind && path ? ", " : "",
+		path ? path : "");
+	/* A udev rule may come with a comment line above it: every line indented alike. */
+	for (const char *nl; (nl = strchr(line, '\n')); line = nl + 1)
+		fprintf(out, "        %.*s\n", (int)(nl - line), line);
+	fprintf(out, "        %s\n", line);
 }
 
 static void write_recommendation(const struct session *s, const json_t *rec, FILE *out)

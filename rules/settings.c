@@ -15,7 +15,9 @@
 #include "rules/settings.h"
 
 #define SYSCTL_D_FILE "/etc/sysctl.d/60-fstune.conf"
-#define UDEV_FILE "/etc/udev/rules.d/60-fstune.rules"
+/* After 60-persistent-storage.rules and mdadm's 63-md-raid-arrays.rules, which set the ID_*, MD_*
+ * and DM_* properties the rules match on. */
+#define UDEV_FILE "/etc/udev/rules.d/69-fstune.rules"
 
 char *rules_shell_quote(const char *s)
 {
@@ -162,19 +164,12 @@ static void build_loader(const struct setting *s, struct setting_ctx *c)
 	free(v);
 }
 
-/* A udev value may not contain a double quote or a backslash; sysfs names never do. */
-static bool udev_safe(const char *s)
-{
-	return s && !strpbrk(s, "\"\\\n");
-}
-
 /* A sysfs attribute of the whole disk (queue/scheduler, bdi/max_ratio): echo now, a udev rule to
  * persist, echo the current value back to revert. */
 static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 {
 	const char *disk = facts_get_string(c->facts, "device.disk");
-	const char *serial = facts_get_string(c->facts, "device.serial");
-	char *v, *qv, *path, *qpath, *match, *line;
+	char *v, *qv, *path, *qpath, *match, *line, *comment;
 
 	if (!disk)
 		disk = facts_get_string(c->facts, "device.name");
@@ -184,7 +179,7 @@ static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 		return;
 	}
 	v = value_text(c->value);
-	if (!udev_safe(v)) {
+	if (!settings_udev_safe(v)) {
 		snprintf(c->err, sizeof(c->err), "%s: value not representable in a udev rule", s->name);
 		free(v);
 		return;
@@ -200,13 +195,11 @@ static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 		free(cv);
 		free(qcv);
 	}
-	if (serial && *serial && udev_safe(serial) && strlen(serial) < 128)
-		match = xasprintf("ENV{ID_SERIAL_SHORT}==\"%s\"", serial);
-	else
-		match = xasprintf("KERNEL==\"%s\"", disk);
-	line = xasprintf("ACTION==\"add|change\", SUBSYSTEM==\"block\", %s, ATTR{%s}=\"%s\"", match,
-			 s->key, v);
+	match = settings_udev_match(c->facts, disk, &comment);
+	line = xasprintf("%s%sACTION==\"add|change\", SUBSYSTEM==\"block\", %s, ATTR{%s}=\"%s\"",
+			 comment ? comment : "", comment ? "\n" : "", match, s->key, v);
 	c->persistent = persistent_line("udev", UDEV_FILE, line);
+	free(comment);
 	free(v);
 	free(qv);
 	free(path);
@@ -223,6 +216,24 @@ static const char *default_commit(const struct facts *facts)
 	return fs && !strcmp(fs, "btrfs") ? "commit=30" : "commit=5";
 }
 
+/* The kernel never prints strictatime: a mount showing neither relatime nor noatime has it. */
+static bool is_strictatime(const struct facts *facts)
+{
+	const json_t *opts = facts_get(facts, "fs.mount_options");
+	size_t i;
+	json_t *o;
+
+	if (!json_is_array(opts) || json_array_size(opts) == 0)
+		return false;
+	json_array_foreach(opts, i, o) {
+		const char *v = json_string_value(o);
+
+		if (v && (!strcmp(v, "relatime") || !strcmp(v, "noatime")))
+			return false;
+	}
+	return true;
+}
+
 /* A mount option: remount now, add it to the fstab entry to persist, remount with the opposite
  * (or the previous value) to revert. */
 static void build_mount(const struct setting *s, struct setting_ctx *c)
@@ -234,6 +245,10 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 		bool want = json_is_true(c->value);
 		on = xstrdup(want ? s->key : s->alt);
 		off = xstrdup(want ? s->alt : s->key);
+		if (want && !strcmp(s->key, "noatime") && is_strictatime(c->facts)) {
+			free(off);
+			off = xstrdup("strictatime");
+		}
 	} else {
 		char *v = value_text(c->value);
 
@@ -260,7 +275,8 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 	free(line);
 }
 
-/* Offline: unmount (when mounted), change, check, mount again. */
+/* Offline: unmount (when mounted), change, check, and mount the device again on its mount point
+ * with the options it had (an fstab entry for it may not exist). */
 static void offline_wrap(struct setting_ctx *c, json_t *arr, const char *const *cmds, size_t n)
 {
 	const char *mp = facts_get_string(c->facts, "fs.mount_point");
@@ -270,29 +286,47 @@ static void offline_wrap(struct setting_ctx *c, json_t *arr, const char *const *
 		add_cmd(arr, "umount %s", mnt);
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(arr, json_string(cmds[i]));
-	if (mnt)
-		add_cmd(arr, "mount %s", mnt);
+	if (mnt) {
+		char *back = settings_mount_back(c->facts, mnt);
+
+		json_array_append_new(arr, json_string(back));
+		free(back);
+	}
 	free(mnt);
 }
 
-/* An ext2/3/4 feature flag through tune2fs; dir_index also needs e2fsck -D to index (or un-index)
- * the directories that already exist. */
-static void build_ext_feature(const struct setting *s, struct setting_ctx *c)
+/* An ext2/3/4 feature flag through tune2fs, run unattended. dir_index also needs e2fsck -D to index
+ * (or un-index) the directories that already exist; e2fsck -p (preen) fixes only what is safe
+ * without a terminal and stops with status 4 when a question needs an answer. Turning dir_index
+ * off on a checksummed filesystem makes tune2fs demand a freshly checked filesystem first. */
+static void ext_feature_steps(struct setting_ctx *c, json_t *arr, const char *name, bool on, bool fsck)
 {
 	char *dev = settings_device_word(c->facts);
-	bool want = json_is_true(c->value), fsck = !strcmp(s->key, "dir_index");
-	char *set = xasprintf("tune2fs -O %s%s %s", want ? "" : "^", s->key, dev);
-	char *unset = xasprintf("tune2fs -O %s%s %s", want ? "^" : "", s->key, dev);
-	char *chk = xasprintf("e2fsck -fD %s", dev);
-	const char *a[2] = {set, chk}, *r[2] = {unset, chk};
+	char *pre = xasprintf("e2fsck -fp %s", dev);
+	char *set = xasprintf("tune2fs -O %s%s %s", on ? "" : "^", name, dev);
+	char *chk = xasprintf("e2fsck -fDp %s", dev);
+	const char *steps[3];
+	size_t n = 0;
 
-	offline_wrap(c, c->apply, a, fsck ? 2 : 1);
-	if (!s->alt || !want)
-		offline_wrap(c, c->revert, r, fsck ? 2 : 1);
+	if (fsck && !on)
+		steps[n++] = pre;
+	steps[n++] = set;
+	if (fsck)
+		steps[n++] = chk;
+	offline_wrap(c, arr, steps, n);
 	free(dev);
+	free(pre);
 	free(set);
-	free(unset);
 	free(chk);
+}
+
+static void build_ext_feature(const struct setting *s, struct setting_ctx *c)
+{
+	bool want = json_is_true(c->value), fsck = !strcmp(s->key, "dir_index");
+
+	ext_feature_steps(c, c->apply, s->key, want, fsck);
+	if (!s->alt || !want)
+		ext_feature_steps(c, c->revert, s->key, !want, fsck);
 }
 
 /* An ext2/3/4 superblock parameter that tune2fs changes on a mounted filesystem (-m, -r). */

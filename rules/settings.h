@@ -71,4 +71,14 @@ const char *settings_mkfs_program(const char *fs);
 /* A shell word naming the device of the facts: its quoted path, or "${DEVICE:?}". malloc'd. */
 char *settings_device_word(const struct facts *facts);
 
+/* Whether a value can stand in a udev rule's double-quoted match (no quote, backslash, newline). */
+bool settings_udev_safe(const char *s);
+/* The udev match for whole disk `disk`: ENV{DEVTYPE}=="disk" and ENV{<property>}=="<value>" on the
+ * strongest identity whose udev property the facts name (serial, WWN, MD_UUID, DM_UUID), else
+ * KERNEL=="<disk>" with *comment set to a rule-file comment line saying why. Both malloc'd. */
+char *settings_udev_match(const struct facts *facts, const char *disk, char **comment);
+/* "mount [-t TYPE] [-o OPTS] DEVICE MNT": the filesystem mounted again on `mnt` (a shell word) with
+ * the per-mount and superblock options the probe found, needing no fstab entry. malloc'd. */
+char *settings_mount_back(const struct facts *facts, const char *mnt);
+
 #endif
