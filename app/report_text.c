@@ -152,7 +152,12 @@ static void write_mkfs(const struct session *s, FILE *out)
 
 		if (!cmd)
 			continue;
-		fprintf(out, "  The one %s command for all of them:\n      %s\n\n", fs ? fs : "mkfs", cmd);
+		const char *kept = json_string_value(json_object_get(m, "kept"));
+
+		fprintf(out, "  The one %s command for all of them:\n      %s\n", fs ? fs : "mkfs", cmd);
+		if (kept)
+			report_wrap_hanging(out, "      keeps ", kept, 8, WIDTH);
+		fputc('\n', out);
 	}
 }
 

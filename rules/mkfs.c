@@ -1,6 +1,7 @@
 /* Merges the mkfs specs of all reformat recommendations into one command per filesystem type:
  * comma-list options (mke2fs -E and -O, mkfs.xfs -d ...) are joined into one, because mke2fs keeps
- * only the last -E; for any other option the last recommendation wins. */
+ * only the last -E; for any other option the last recommendation wins. A block size the facts imply
+ * is kept, and said so ("kept"). */
 #include "config.h"
 
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "fstune/fstype.h"
 #include "rules/internal.h"
 #include "rules/settings.h"
 
@@ -36,13 +38,29 @@ static void join_items(json_t *joined, const char *flag, const char *items)
 	free(dup);
 }
 
-static json_t *merge_one(const char *fs, const json_t *recs, const char *dev)
+/* The block size the facts imply for a new `fs`: the current filesystem's, when it is of the same
+ * family. The rules size inodes and stripes in its blocks, so a merged command that named no -b
+ * would let mke2fs pick another. 0 when none. */
+static long long implied_block_size(const char *fs, const struct facts *facts)
+{
+	const char *cur = facts_get_string(facts, "fs.type");
+	long long bs = 0;
+
+	if (!cur || !facts_get_int(facts, "fs.block_size", &bs) || bs < 512 || bs > 65536 || (bs & (bs - 1)))
+		return 0;
+	if (fstype_is_ext(fs) ? fstype_is_ext(cur) : !strcmp(fs, "xfs") && !strcmp(cur, "xfs"))
+		return bs;
+	return 0;
+}
+
+static json_t *merge_one(const char *fs, const json_t *recs, const struct facts *facts, const char *dev)
 {
 	json_t *flags = json_array(), *values = json_object(), *from = json_array(), *args = json_array();
 	size_t i, j;
 	json_t *rec, *f;
 	char *cmd = xstrdup(settings_mkfs_program(fs)), *full;
-	json_t *out;
+	json_t *out, *kept = NULL;
+	long long bs;
 
 	json_array_foreach(recs, i, rec) {
 		const json_t *spec = json_object_get(rec, "mkfs");
@@ -64,6 +82,15 @@ static json_t *merge_one(const char *fs, const json_t *recs, const char *dev)
 				json_object_set_new(values, flag, json_string(val));
 		}
 	}
+	if (!json_object_get(values, "-b") && (bs = implied_block_size(fs, facts)) > 0) {
+		char *v = xasprintf("%s%lld", strcmp(fs, "xfs") ? "" : "size=", bs);
+
+		json_array_append_new(flags, json_string("-b"));
+		json_object_set_new(values, "-b", json_string(v));
+		kept = json_sprintf("-b %s: the block size of the filesystem found (fs.block_size), which the "
+				    "advice was worked out for", v);
+		free(v);
+	}
 	json_array_foreach(flags, i, f) {
 		const char *flag = json_string_value(f);
 		char *q = rules_shell_quote(json_string_value(json_object_get(values, flag)));
@@ -77,6 +104,8 @@ static json_t *merge_one(const char *fs, const json_t *recs, const char *dev)
 	}
 	full = xasprintf("%s %s", cmd, dev);
 	out = json_pack("{s:s, s:o, s:s, s:o}", "fs", fs, "args", args, "command", full, "from", from);
+	if (kept)
+		json_object_set_new(out, "kept", kept);
 	free(cmd);
 	free(full);
 	json_decref(flags);
@@ -97,7 +126,7 @@ json_t *rules_merge_mkfs(const json_t *recs, const struct facts *facts)
 		if (!fs || json_object_get(done, fs))
 			continue;
 		json_object_set_new(done, fs, json_true());
-		json_array_append_new(out, merge_one(fs, recs, dev));
+		json_array_append_new(out, merge_one(fs, recs, facts, dev));
 	}
 	json_decref(done);
 	free(dev);

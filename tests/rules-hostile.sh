@@ -40,7 +40,7 @@ got=$(bash -c "$stubs; $mount_cmd")
 want=$(printf '%s\n' '<-o>' '<remount,noatime>' '</srv/a b;touch x>')
 assert_eq "$got" "$want" "mount point argument"
 [ ! -e "$TMP/x" ] || fail "a command substitution in a rule's value ran"
-assert_eq "$mkfs_cmd" "mkfs.ext4 -L '\$(touch x)'\\''\";#' -E stride=16,stripe_width=64 /dev/nvme0n1p1" \
+assert_eq "$mkfs_cmd" "mkfs.ext4 -L '\$(touch x)'\\''\";#' -E stride=16,stripe_width=64 -b 4096 /dev/nvme0n1p1" \
 	"merged mkfs command"
 if LC_ALL=C grep -q $'\x1b' "$dump"; then fail "an escape character reached the output"; fi
 assert_eq "$(jq -r '.recommendations[] | select(.id == "h_shell_meta.label") | .title' "$dump")" \

@@ -363,6 +363,19 @@ static void test_merge(void)
 	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
 		   "mkfs.xfs -d su=65536,sw=4 /dev/md0");
 	EXPECT(json_array_size(json_object_get(json_array_get(m, 0), "from")) == 6);
+	EXPECT(json_object_get(json_array_get(m, 0), "kept") == NULL);
+	json_decref(m);
+	facts_free(f);
+
+	/* The block size of the filesystem found is kept when no recommendation names one. */
+	fj = "{\"device\": {\"path\": \"/dev/md0\"}, \"fs\": {\"type\": \"xfs\", \"block_size\": 1024}}";
+	f = facts_from_json(fj, strlen(fj), "t", &err);
+	m = rules_merge_mkfs(recs, f);
+	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
+		   "mkfs.xfs -d su=65536,sw=4 -b size=1024 /dev/md0");
+	EXPECT(json_object_get(json_array_get(m, 1), "kept") != NULL);
+	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
+		   "mkfs.ext4 -E stride=16,stripe_width=64 -b 4096 -O inline_data,bigalloc -C 65536 /dev/md0");
 	json_decref(m);
 	json_decref(recs);
 	facts_free(f);
