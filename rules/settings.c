@@ -168,25 +168,26 @@ static void build_loader(const struct setting *s, struct setting_ctx *c)
  * persist, echo the current value back to revert. */
 static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 {
-	const char *disk = facts_get_string(c->facts, "device.disk");
+	char *disk = settings_disk_name(c->facts);
 	char *v, *qv, *path, *qpath, *match, *line, *comment;
 
-	if (!disk)
-		disk = facts_get_string(c->facts, "device.name");
-	if (!is_device_name(disk)) {
+	if (disk && !is_device_name(disk)) {
 		snprintf(c->err, sizeof(c->err), "%s needs device.disk, a kernel device name, in the facts",
 			 s->name);
+		free(disk);
 		return;
 	}
 	v = value_text(c->value);
 	if (!settings_udev_safe(v)) {
 		snprintf(c->err, sizeof(c->err), "%s: value not representable in a udev rule", s->name);
 		free(v);
+		free(disk);
 		return;
 	}
 	qv = rules_shell_quote(v);
-	path = xasprintf("/sys/block/%s/%s", disk, s->key);
-	qpath = rules_shell_quote(path);
+	/* No device named at all: the finding stands, the command fails until the admin names it. */
+	path = disk ? xasprintf("/sys/block/%s/%s", disk, s->key) : NULL;
+	qpath = path ? rules_shell_quote(path) : xasprintf("\"/sys/block/${DISK:?}/%s\"", s->key);
 	add_cmd(c->apply, "echo %s > %s", qv, qpath);
 	if (c->current) {
 		char *cv = value_text(c->current), *qcv = rules_shell_quote(cv);
@@ -195,11 +196,18 @@ static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 		free(cv);
 		free(qcv);
 	}
-	match = settings_udev_match(c->facts, disk, &comment);
+	if (disk) {
+		match = settings_udev_match(c->facts, disk, &comment);
+	} else {
+		match = xstrdup("KERNEL==\"DISK\"");
+		comment = xstrdup("# Replace DISK with the disk's kernel name (or match its ID_SERIAL_SHORT): "
+				  "the facts name no device.");
+	}
 	line = xasprintf("%s%sACTION==\"add|change\", SUBSYSTEM==\"block\", %s, ATTR{%s}=\"%s\"",
 			 comment ? comment : "", comment ? "\n" : "", match, s->key, v);
 	c->persistent = persistent_line("udev", UDEV_FILE, line);
 	free(comment);
+	free(disk);
 	free(v);
 	free(qv);
 	free(path);

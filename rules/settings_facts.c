@@ -1,8 +1,9 @@
-/* What the setting builders read from the facts to name things in a command: the stable udev
- * identity of a disk for a persistent rule, and the mount command that puts a filesystem back as
+/* What the setting builders read from the facts to name things in a command: the whole disk's
+ * kernel name, the stable udev identity of a disk for a persistent rule, and the mount command that puts a filesystem back as
  * the probe found it (an fstab entry for it may not exist). */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +109,33 @@ char *settings_mount_back(const struct facts *facts, const char *mnt)
 	free(qt);
 	free(qo);
 	return out;
+}
+
+/* The whole disk of partition `name`, as the kernel names them: sda1 -> sda, vdb2 -> vdb,
+ * nvme0n1p1 -> nvme0n1, mmcblk0p2 -> mmcblk0; a name that is not a partition's comes back as is. */
+static char *whole_disk_of(const char *name)
+{
+	size_t n = strlen(name), digits = 0;
+
+	while (digits < n && isdigit((unsigned char)name[n - 1 - digits]))
+		digits++;
+	if (!digits || digits == n)
+		return xstrdup(name);
+	if (name[n - digits - 1] == 'p' && n - digits >= 2 && isdigit((unsigned char)name[n - digits - 2]))
+		return xstrndup(name, n - digits - 1);
+	if (isalpha((unsigned char)name[n - digits - 1]) &&
+	    (!strncmp(name, "sd", 2) || !strncmp(name, "vd", 2) || !strncmp(name, "hd", 2) ||
+	     !strncmp(name, "xvd", 3)))
+		return xstrndup(name, n - digits);
+	return xstrdup(name);
+}
+
+char *settings_disk_name(const struct facts *facts)
+{
+	const char *disk = facts_get_string(facts, "device.disk");
+	const char *name = facts_get_string(facts, "device.name");
+
+	if (disk)
+		return xstrdup(disk);
+	return name && *name ? whole_disk_of(name) : NULL;
 }

@@ -18,7 +18,7 @@ assert_eq "$(jq -r '[.rules[].id] | map(select(. == "directories" or . == "queue
 	3 "json ids"
 assert_eq "$(jq -r '.errors | length' "$TMP/out")" 0 "json errors of the shipped rules"
 assert_eq "$(jq -r '.rules[] | select(.id == "queue") | .needs | join(",")' "$TMP/out")" \
-	"device.disk,device.transport,device.scheduler" "queue needs"
+	"device.transport,device.scheduler" "queue needs"
 
 # The uninstalled binary of a build tree (`./build.sh && ./fstune`) finds the source tree's rules
 # by itself; a copy elsewhere is not that binary and looks in the installed directory only.

@@ -229,6 +229,32 @@ static void test_build(void)
 		free(want);
 		ctx_free(&c);
 	}
+	/* Hand-written facts without device.disk: a partition's name implies its disk; no name at all
+	 * keeps the finding with a placeholder that fails until the admin fills it in. */
+	static const struct {
+		const char *name, *path;
+	} disks[] = {
+		{"sdb", "/sys/block/sdb/queue/scheduler"},        {"sdc1", "/sys/block/sdc/queue/scheduler"},
+		{"nvme0n1p2", "/sys/block/nvme0n1/queue/scheduler"}, {"nvme0n1", "/sys/block/nvme0n1/queue/scheduler"},
+		{"mmcblk0p1", "/sys/block/mmcblk0/queue/scheduler"}, {"md0", "/sys/block/md0/queue/scheduler"},
+		{"dm-3", "/sys/block/dm-3/queue/scheduler"},
+	};
+	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++) {
+		char *fj = xasprintf("{\"device\": {\"name\": \"%s\"}}", disks[i].name), *want;
+
+		c = build("queue.scheduler", json_string("none"), NULL, fj, &ok);
+		EXPECT(ok);
+		want = xasprintf("echo none > %s", disks[i].path);
+		EXPECT_STR(cmd(c.apply, 0), want);
+		free(want);
+		free(fj);
+		ctx_free(&c);
+	}
+	c = build("queue.scheduler", json_string("none"), NULL, "{\"device\": {\"transport\": \"nvme\"}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "echo none > \"/sys/block/${DISK:?}/queue/scheduler\"");
+	ctx_free(&c);
+
 	/* A serial whose property is not known is not guessed: kernel name, with the reason. */
 	c = build("queue.scheduler", json_string("none"), NULL,
 		  "{\"device\": {\"disk\": \"sdc\", \"serial\": \"ZA1B\"}}", &ok);
