@@ -114,8 +114,8 @@ local function rec_newfs(facts, out)
 				title = string.format("files of %s-%s, but %s physical sectors: keep 4 KiB fragments",
 					fmt(lo), fmt(hi), fmt(pbs)),
 				rationale = string.format("Fragments smaller than the disk's %d-byte physical sector would make "
-					.. "every fragment write a read-modify-write inside the drive, so the 2001 result for "
-					.. "small files does not carry over to this disk. Keep -f 4096 and give the space back "
+					.. "every fragment write a read-modify-write inside the drive, so a 2001 Postmark "
+					.. "measurement on FreeBSD favouring small fragments for small files does not carry over to this disk. Keep -f 4096 and give the space back "
 					.. "with a lower -i instead (see the inodes rules). %s", pbs, table_text),
 				evidence = ev}
 			return
@@ -147,7 +147,8 @@ local function rec_newfs(facts, out)
 			title = string.format("files of %s and up: the %d/%d layout is older than today's 32K/4K default",
 				fmt(lo), cur_b, cur_f),
 			rationale = string.format("The planned newfs uses %d-byte blocks and %d-byte fragments. For files "
-				.. "of %s-%s the larger layout won every row of the 2001 table that covers them. %s FreeBSD "
+				.. "of %s-%s the larger layout won every row that covers them in a 2001 Postmark comparison on "
+				.. "FreeBSD (16K/2K against 8K/1K). %s FreeBSD "
 				.. "9.0 moved the default from 16K/2K to 32K/4K; use it (newfs -b 32768 -f 4096, or no -b/-f).",
 				cur_b, cur_f, fmt(lo), fmt(hi), table_text),
 			evidence = ev}

@@ -337,8 +337,8 @@ local function rec_block_size(facts, d, out)
 			f.block_size, pbs),
 		rationale = string.format("Each %d-byte block write covers part of a %d-byte physical sector, which "
 			.. "the drive must read, modify and write back; mke2fs warns 'specified blocksize %d is less "
-			.. "than device physical sectorsize %d'. The 2000 linux-kernel thread found 1 KiB blocks faster "
-			.. "for a C-ISAM index rebuild (Elapsed 2:54.14 against 3:54.87 with 4 KiB, Major page faults "
+			.. "than device physical sectorsize %d'. A 2000 report on Linux 2.2 found 1 KiB blocks faster "
+			.. "for rebuilding a C-ISAM index (Elapsed 2:54.14 against 3:54.87 with 4 KiB, Major page faults "
 			.. "43861 against 41944), but on a 2.2 kernel with 128 MB of RAM, a block-granular buffer "
 			.. "cache and 512-byte sectors; measured here in 2026, umount after untarring a kernel tree "
 			.. "takes 2.6-3.3x longer with 1 KiB blocks than 4 KiB. Make the filesystem again with %d-byte "
@@ -374,12 +374,14 @@ local function check_all(facts)
 		out[#out + 1] = {name = "rotational_not_evidence", severity = "info", confidence = 0.9,
 			title = string.format("%s reports rotational=1, which says nothing about the storage behind it",
 				d.transport == "loop" and "the loop device" or "the virtual disk"),
-			rationale = string.format("The %s driver sets the rotational flag itself: Linux guests assume "
-				.. "rotational storage unless the hypervisor says otherwise, and loop devices report 1 "
-				.. "whatever their backing file lives on. fstune classifies this device by its transport "
-				.. "(%s)%s, not as a hard disk; a measurement (fstune bench) tells what it really is.",
-				d.transport, d.transport, facts.host and facts.host.virtualization
-				and (" on a " .. facts.host.virtualization .. " host") or ""),
+			rationale = string.format("The %s driver sets the rotational flag itself: %s fstune classifies "
+				.. "this device by its transport (%s)%s, not as a hard disk; a measurement (fstune bench) tells "
+				.. "what it really is.", d.transport,
+				d.transport == "loop" and "a loop device reports 1 whatever its backing file lives on."
+					or "a virtual machine's disk reports 1 unless the host declares the storage "
+					.. "non-rotational, which virtualization software rarely does by default.",
+				d.transport, d.transport ~= "loop" and facts.host and facts.host.virtualization
+				and (" in a " .. facts.host.virtualization .. " virtual machine") or ""),
 			evidence = {"device.rotational", "device.transport", "host.virtualization"}}
 	end
 	return out
@@ -445,7 +447,8 @@ alignment_offset) and md facts (md_chunk_bytes, md_data_disks, md_level) with th
   ignored for geometry; a filesystem stripe copied from them is flagged.
 - rotational=1 on virtio, xen and loop devices is not evidence of a disk (info).
 - An ext/XFS block size below the physical sector (1 KiB ext2 on a 512e disk): suggest the
-  sector size or 4 KiB at the next mkfs; the 2000 thread's 1 KiB result came from 512-byte sectors.]],
+  sector size or 4 KiB at the next mkfs; a 2000 report's 1 KiB win (Linux 2.2, a C-ISAM index rebuild) came from 512-byte
+  sectors.]],
 	sources = SOURCES,
 	settings = {"mkfs.stride", "mkfs.stripe_width", "mkfs.xfs_su", "mkfs.xfs_sw", "mkfs.block_size",
 		"fs.stripe_width", "fs.stride"},
@@ -586,7 +589,7 @@ alignment_offset) and md facts (md_chunk_bytes, md_data_disks, md_level) with th
 				rotational = true, logical_block_size = 512, physical_block_size = 4096,
 				minimum_io_size = 4096, optimal_io_size = 0}},
 			expect = {}},
-		{name = "ext2 with 1 KiB blocks on a 512e disk (the 2000 thread's layout today)",
+		{name = "ext2 with 1 KiB blocks on a 512e disk (the 2000 report's layout today)",
 			facts = {device = {name = "sda3", transport = "sata", rotational = true, logical_block_size = 512,
 				physical_block_size = 4096, minimum_io_size = 4096, optimal_io_size = 0,
 				partition_start_bytes = 1048576},
