@@ -102,7 +102,7 @@ static json_t *merge_one(const char *fs, const json_t *recs, const struct facts 
 		free(q);
 		cmd = next;
 	}
-	full = xasprintf("%s %s", cmd, dev);
+	full = xasprintf("%s%s %s", cmd, settings_mkfs_force(fs, facts), dev);
 	out = json_pack("{s:s, s:o, s:s, s:o}", "fs", fs, "args", args, "command", full, "from", from);
 	if (kept)
 		json_object_set_new(out, "kept", kept);

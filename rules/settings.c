@@ -508,7 +508,7 @@ static void build_mkfs(const struct setting *s, struct setting_ctx *c)
 		len += (size_t)sprintf(cmd + len, " %s", q);
 		free(q);
 	}
-	add_cmd(c->apply, "%s %s", cmd, dev);
+	add_cmd(c->apply, "%s%s %s", cmd, settings_mkfs_force(fs, c->facts), dev);
 	free(cmd);
 out:
 	json_decref(args);

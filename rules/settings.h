@@ -74,6 +74,9 @@ char *settings_device_word(const struct facts *facts);
 /* The kernel name of the whole disk: device.disk, else what device.name implies (a partition's
  * disk, or the name itself); NULL when the facts name no device. Not validated. malloc'd. */
 char *settings_disk_name(const struct facts *facts);
+/* " -f" when making `fs` over the filesystem the facts describe needs it (mkfs.xfs and mkfs.btrfs
+ * refuse an existing signature without it; mke2fs asks on the terminal instead), else "". */
+const char *settings_mkfs_force(const char *fs, const struct facts *facts);
 /* Whether a value can stand in a udev rule's double-quoted match (no quote, backslash, newline). */
 bool settings_udev_safe(const char *s);
 /* The udev match for whole disk `disk`: ENV{DEVTYPE}=="disk" and ENV{<property>}=="<value>" on the

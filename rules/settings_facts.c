@@ -139,3 +139,12 @@ char *settings_disk_name(const struct facts *facts)
 		return xstrdup(disk);
 	return name && *name ? whole_disk_of(name) : NULL;
 }
+
+const char *settings_mkfs_force(const char *fs, const struct facts *facts)
+{
+	const char *cur = facts_get_string(facts, "fs.type");
+
+	if (!cur || !*cur || !fs)
+		return "";
+	return !strcmp(fs, "xfs") || !strcmp(fs, "btrfs") ? " -f" : "";
+}

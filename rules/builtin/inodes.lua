@@ -129,7 +129,10 @@ end
 -- Files that cannot fit whatever the inode count: said first, since no inode setting helps.
 local function rec_cannot_fit(p, size, size_key, out)
 	if p.derived or p.mean == nil or p.files * p.mean <= size then return end
-	out[#out + 1] = {name = "files_do_not_fit", severity = p.is_weak and "info" or "warn", confidence = 0.7,
+	p.first = string.format("First: %s files of %s do not fit in %s whatever the inode count (see "
+		.. "capacity_exceeded); what follows is sized for the %s such files that fit. ", commas(p.files),
+		fmt(p.mean), fmt(size), commas(p.cap))
+	out[#out + 1] = {name = "capacity_exceeded", severity = p.is_weak and "info" or "warn", confidence = 0.7,
 		title = string.format("%s files of %s do not fit in %s, whatever the inode count",
 			commas(p.files), fmt(p.mean), fmt(size)),
 		rationale = string.format("%s files of the mean size %s need %s of data; the filesystem has %s. No "
@@ -179,7 +182,7 @@ local function rec_existing_ext(facts, out)
 		severity = shortage(p, count), confidence = 0.7,
 		title = string.format("%s expected files against %s inodes: %s", commas(p.files), commas(count),
 			p.stored > count and "inodes run out before the files are stored" or "little room to spare"),
-		rationale = string.format("This filesystem has %s inodes (one per %s, fixed when it was made; "
+		rationale = (p.first or "") .. string.format("This filesystem has %s inodes (one per %s, fixed when it was made; "
 			.. "resize2fs keeps the ratio), and %s. When inodes run out, creating a file fails with "
 			.. "ENOSPC although df shows free space. The count cannot be raised in place: make the "
 			.. "filesystem again. %s%s%s", commas(count), fmt(ratio_now), p.said, cost,
@@ -205,7 +208,7 @@ local function rec_new_ext(facts, size, out)
 			severity = shortage(p, inodes), confidence = 0.6,
 			title = string.format("make ext4 with %s: the default gives %s inodes for %s files", how,
 				commas(inodes), commas(p.files)),
-			rationale = string.format("mke2fs makes one inode per %s on a %s device (the '%s' type of "
+			rationale = (p.first or "") .. string.format("mke2fs makes one inode per %s on a %s device (the '%s' type of "
 				.. "mke2fs.conf): %s inodes. %s%s. Bytes-per-inode cannot be changed after creation. %s "
 				.. "-T news (4 KiB per inode) is the stock type for such trees.%s", fmt(ratio), fmt(size), usage,
 				commas(inodes), p.said:gsub("^%l", string.upper),
@@ -301,7 +304,7 @@ local GB480 = 480103981056
 -- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
 local REC_SOURCES = {
 	exhaustion = {1, 2, 8},
-	files_do_not_fit = {1, 8},
+	capacity_exceeded = {1, 8},
 	inode_size_128 = {1, 2},
 	ratio_for_small_files = {1, 2, 7, 8},
 	largefile_ratio = {1, 2},
@@ -385,7 +388,7 @@ not judged here.]],
 			facts = {device = {size_bytes = 4 * GiB}, workload = {files_total = 1000000,
 				file_size_mean_bytes = 5250},
 				sources = {["workload.files_total"] = "preset", ["workload.file_size_mean_bytes"] = "preset"}},
-			expect = {{name = "files_do_not_fit", severity = "info"},
+			expect = {{name = "capacity_exceeded", severity = "info"},
 				{name = "ratio_for_small_files", severity = "info", setting = "mkfs.inode_ratio", recommended = 8192}}},
 		{name = "1 GiB ext4 facing 7.5 M stated files of 100 bytes: an -i mke2fs accepts (not -N 7500000), warn",
 			facts = {fs = {type = "ext4", block_size = 4096, inode_size = 256, inode_count = 65536,
@@ -398,7 +401,7 @@ not judged here.]],
 		{name = "1 GiB ext4 facing 7.5 M stated files of 5 KB: cannot fit, said first at warn",
 			facts = {fs = {type = "ext4", block_size = 4096, inode_size = 256, inode_count = 65536,
 				size_bytes = GiB}, workload = {files_total = 7500000, file_size_mean_bytes = 5250}},
-			expect = {{name = "files_do_not_fit", severity = "warn"},
+			expect = {{name = "capacity_exceeded", severity = "warn"},
 				{name = "exhaustion", severity = "warn", setting = "mkfs.inode_ratio", recommended = 8192}}},
 		{name = "headroom short but every stated file has an inode: suggest, not warn",
 			facts = {fs = {type = "ext4", block_size = 4096, inode_size = 256, inode_count = 29302784,

@@ -393,12 +393,13 @@ static void test_merge(void)
 	json_decref(m);
 	facts_free(f);
 
-	/* The block size of the filesystem found is kept when no recommendation names one. */
+	/* The block size of the filesystem found is kept when no recommendation names one, and
+	 * mkfs.xfs needs -f to replace it (mke2fs asks on the terminal instead). */
 	fj = "{\"device\": {\"path\": \"/dev/md0\"}, \"fs\": {\"type\": \"xfs\", \"block_size\": 1024}}";
 	f = facts_from_json(fj, strlen(fj), "t", &err);
 	m = rules_merge_mkfs(recs, f);
 	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
-		   "mkfs.xfs -d su=65536,sw=4 -b size=1024 /dev/md0");
+		   "mkfs.xfs -d su=65536,sw=4 -b size=1024 -f /dev/md0");
 	EXPECT(json_object_get(json_array_get(m, 1), "kept") != NULL);
 	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
 		   "mkfs.ext4 -E stride=16,stripe_width=64 -b 4096 -O inline_data,bigalloc -C 65536 /dev/md0");
