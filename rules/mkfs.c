@@ -113,7 +113,23 @@ static json_t *merge_one(const char *fs, const json_t *recs, const struct facts 
 	return out;
 }
 
-json_t *rules_merge_mkfs(const json_t *recs, const struct facts *facts)
+/* Each reformat recommendation's apply becomes its filesystem's one merged command: a part alone
+ * (mkfs.xfs -d su= without sw=) may not even run, and two mkfs runs would each erase the other. */
+static void apply_merged(json_t *recs, const json_t *merged)
+{
+	size_t i, j;
+	json_t *rec, *m;
+
+	json_array_foreach(recs, i, rec) {
+		const char *fs = json_string_value(json_object_get(json_object_get(rec, "mkfs"), "fs"));
+
+		json_array_foreach(merged, j, m)
+			if (fs && !strcmp(fs, json_string_value(json_object_get(m, "fs"))))
+				json_object_set_new(rec, "apply", json_pack("[O]", json_object_get(m, "command")));
+	}
+}
+
+json_t *rules_merge_mkfs(json_t *recs, const struct facts *facts)
 {
 	json_t *out = json_array(), *done = json_object();
 	char *dev = settings_device_word(facts);
@@ -130,5 +146,6 @@ json_t *rules_merge_mkfs(const json_t *recs, const struct facts *facts)
 	}
 	json_decref(done);
 	free(dev);
+	apply_merged(recs, out);
 	return out;
 }

@@ -34,7 +34,9 @@ mount_cmd=$(jq -r '.recommendations[] | select(.id == "h_shell_meta.noatime") | 
 mkfs_cmd=$(jq -r '.mkfs[] | select(.fs == "ext4") | .command' "$dump")
 stubs='mkfs.ext4() { printf "<%s>\n" "$@"; }; mount() { printf "<%s>\n" "$@"; }'
 got=$(bash -c "$stubs; $label_cmd")
-want=$(printf '%s\n' '<-L>' "<\$(touch x)'\";#>" '</dev/nvme0n1p1>')
+# A reformat's apply is the one merged command, with the block size of the filesystem found kept.
+want=$(printf '%s\n' '<-L>' "<\$(touch x)'\";#>" '<-E>' '<stride=16,stripe_width=64>' '<-b>' '<4096>' \
+	'</dev/nvme0n1p1>')
 assert_eq "$got" "$want" "label argument"
 got=$(bash -c "$stubs; $mount_cmd")
 want=$(printf '%s\n' '<-o>' '<remount,noatime>' '</srv/a b;touch x>')
