@@ -46,7 +46,8 @@ static long long implied_block_size(const char *fs, const struct facts *facts)
 	const char *cur = facts_get_string(facts, "fs.type");
 	long long bs = 0;
 
-	if (!cur || !facts_get_int(facts, "fs.block_size", &bs) || bs < 512 || bs > 65536 || (bs & (bs - 1)))
+	if (!cur || !facts_get_int(facts, "fs.block_size", &bs) || bs < 512 || bs > 65536 ||
+	    (bs & (bs - 1)))
 		return 0;
 	if (fstype_is_ext(fs) ? fstype_is_ext(cur) : !strcmp(fs, "xfs") && !strcmp(cur, "xfs"))
 		return bs;

@@ -307,7 +307,8 @@ static void offline_wrap(struct setting_ctx *c, json_t *arr, const char *const *
  * (or un-index) the directories that already exist; e2fsck -p (preen) fixes only what is safe
  * without a terminal and stops with status 4 when a question needs an answer. Turning dir_index
  * off on a checksummed filesystem makes tune2fs demand a freshly checked filesystem first. */
-static void ext_feature_steps(struct setting_ctx *c, json_t *arr, const char *name, bool on, bool fsck)
+static void ext_feature_steps(struct setting_ctx *c, json_t *arr, const char *name, bool on,
+			      bool fsck)
 {
 	char *dev = settings_device_word(c->facts);
 	char *pre = xasprintf("e2fsck -fp %s", dev);
@@ -570,7 +571,8 @@ static const struct setting table[] = {
 	{"mkfs.label", ST_STRING, 0, 16, 0, 0, false, NULL, "reformat", "fs.label", NULL, NULL,
 	 build_mkfs, "filesystem label (-L), at most 16 bytes", NULL, false},
 	BOOL_S("fs.feature.dir_index", "offline", NULL, "dir_index", NULL, build_ext_feature,
-	       "ext2/3/4 hashed directories (tune2fs -O dir_index, then e2fsck -fD)"),
+	       "ext2/3/4 hashed directories (tune2fs -O dir_index, then e2fsck -fDp; off: e2fsck -fp "
+	       "first)"),
 	BOOL_S("fs.feature.large_dir", "offline", NULL, "large_dir", "once", build_ext_feature,
 	       "ext4 directories beyond ~10M entries or 2 GB (tune2fs -O large_dir; one-way)"),
 	REAL_S("fs.reserved_percent", 0, 50, "online", NULL, "-m", build_tune2fs,
@@ -584,7 +586,8 @@ static const struct setting table[] = {
 	      "stripe_width", build_tune2fs_ext, "ext2/3/4 RAID stripe in filesystem blocks, 0 = none "
 	      "(tune2fs -E stripe_width=; read at the next mount)"),
 	BOOL_S("mount.option.noatime", "remount", NULL, "noatime", "relatime", build_mount,
-	       "no access-time updates (mount -o noatime; off = relatime)"),
+	       "no access-time updates (mount -o noatime; off = relatime, or strictatime when the mount "
+	       "had it)"),
 	BOOL_S("mount.option.lazytime", "remount", NULL, "lazytime", "nolazytime", build_mount,
 	       "timestamps kept in memory (mount -o lazytime)"),
 	INT_S("mount.option.commit", 1, 300, "remount", NULL, "commit", NULL, build_mount,

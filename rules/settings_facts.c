@@ -1,6 +1,7 @@
 /* What the setting builders read from the facts to name things in a command: the whole disk's
- * kernel name, the stable udev identity of a disk for a persistent rule, and the mount command that puts a filesystem back as
- * the probe found it (an fstab entry for it may not exist). */
+ * kernel name, the stable udev identity of a disk for a persistent rule, the mount command that
+ * puts a filesystem back as the probe found it (an fstab entry for it may not exist), and whether
+ * mkfs must be forced over the filesystem found. */
 #include "config.h"
 
 #include <ctype.h>
