@@ -298,6 +298,11 @@ local function check_inner(facts)
 	return out
 end
 
+-- The sources of a workload's file count and mean size that nobody measured or stated.
+local function assumed(source)
+	return {["workload.files_total"] = source, ["workload.file_size_mean_bytes"] = source}
+end
+
 local TB4 = 4000787030016
 local GB480 = 480103981056
 
@@ -382,12 +387,12 @@ not judged here.]],
 		{name = "smallfiles preset on a blank 18 TB disk: no -T largefile for 5 KB files",
 			facts = {device = {size_bytes = 18000207937536}, workload = {files_total = 1000000,
 				file_size_mean_bytes = 5250},
-				sources = {["workload.files_total"] = "preset", ["workload.file_size_mean_bytes"] = "preset"}},
+				sources = assumed("preset")},
 			expect = {}},
 		{name = "blank 4 GiB, smallfiles preset: does not fit (info), inodes for the 524,288 that fit, not 1.5 M",
 			facts = {device = {size_bytes = 4 * GiB}, workload = {files_total = 1000000,
 				file_size_mean_bytes = 5250},
-				sources = {["workload.files_total"] = "preset", ["workload.file_size_mean_bytes"] = "preset"}},
+				sources = assumed("preset")},
 			expect = {{name = "capacity_exceeded", severity = "info"},
 				{name = "ratio_for_small_files", severity = "info", setting = "mkfs.inode_ratio", recommended = 8192}}},
 		{name = "1 GiB ext4 facing 7.5 M stated files of 100 bytes: an -i mke2fs accepts (not -N 7500000), warn",
@@ -410,7 +415,7 @@ not judged here.]],
 		{name = "small ext4 with fstune's default workload: no reformat, nothing",
 			facts = {fs = {type = "ext4", block_size = 4096, inode_size = 256, inode_count = 65536,
 				size_bytes = GiB}, workload = {files_total = 1000000, file_size_mean_bytes = 16384},
-				sources = {["workload.files_total"] = "default", ["workload.file_size_mean_bytes"] = "default"}},
+				sources = assumed("default")},
 			expect = {}},
 		{name = "new 18 TB disk for 19,000 video files: larger ratio",
 			facts = {device = {size_bytes = 18000207937536}, workload = {files_total = 19000,
@@ -419,7 +424,7 @@ not judged here.]],
 		{name = "new 1 TB disk, general default preset: nothing",
 			facts = {device = {size_bytes = 1000204886016}, workload = {files_total = 1000000,
 				file_size_mean_bytes = 16384},
-				sources = {["workload.files_total"] = "default", ["workload.file_size_mean_bytes"] = "default"}},
+				sources = assumed("default")},
 			expect = {}},
 		{name = "sampled tree of lock files: inline_data",
 			facts = {device = {size_bytes = 256 * GiB}, workload = {files_total = 2000000,
