@@ -4,7 +4,8 @@
 # refuses); inode advice for ext4 made with -i 1048576 and for a small ext4 facing millions of
 # small files (the merged mkfs command must be one mke2fs accepts); a strictatime mount (seen, and
 # reverted to strictatime); dir_index turned off and on with the printed apply and revert sequences
-# in order, the last-check time set back first so that tune2fs cannot pass by accident.
+# in order, the last-check time set back first so that tune2fs cannot pass by accident; the discard
+# and lazytime remount sequences.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
@@ -154,4 +155,28 @@ if dumpe2fs -h "$dev" 2>/dev/null | grep -q 'features:.*dir_index'; then
 fi
 [ "$(find "$mnt/big" -type f | wc -l)" = 3000 ] || fail "files lost on the way"
 grep -q " $mnt .*nosuid" /proc/mounts || fail "the revert did not mount $mnt back with its options"
+# 6. The other remount sequences the rules print: discard off (an ext4 mounted discard on a loop
+#    device, which accepts discard) and lazytime on (random writes into large files), each applied
+#    and reverted in order.
+img=$TMP/ext-mnt.img
+make_image "$img" 512M
+mkfs.ext4 -q -F "$img" || fail "mkfs.ext4 failed"
+dev=$(attach_loop "$img")
+mnt=$(mount_tmp "$dev" -o discard,relatime)
+run_status 0 "$FSTUNE" report "$mnt" --bench none --access random --file-size 64m-1g --io-size 8k \
+	--io-mode buffered --no-system-rules --format json
+cp "$TMP/out" "$TMP/mnt.report"
+r=$TMP/mnt.report
+for id in mount.discard_to_fstrim mount.lazytime; do
+	[ "$(jq -r --arg id "$id" '[.recommendations[] | select(.id == $id)][0].disruption' "$r")" = remount ] ||
+		fail "$id not found: $(jq -c '[.recommendations[].id]' "$r")"
+done
+run_cmds "$r" '.recommendations[] | select(.id == "mount.discard_to_fstrim") | .apply[]'
+grep -q " $mnt .*discard" /proc/mounts && fail "the apply left $mnt mounted with discard"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.discard_to_fstrim") | .revert[]'
+grep -q " $mnt .*discard" /proc/mounts || fail "the revert did not put discard back on $mnt"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.lazytime") | .apply[]'
+grep -q " $mnt .*lazytime" /proc/mounts || fail "the apply did not mount $mnt lazytime"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.lazytime") | .revert[]'
+grep -q " $mnt .*lazytime" /proc/mounts && fail "the revert left $mnt mounted lazytime"
 echo "ok"
