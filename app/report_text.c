@@ -152,11 +152,13 @@ static void write_mkfs(const struct session *s, FILE *out)
 
 		if (!cmd)
 			continue;
-		const char *kept = json_string_value(json_object_get(m, "kept"));
+		const json_t *note;
+		size_t j;
 
 		fprintf(out, "  The one %s command for all of them:\n      %s\n", fs ? fs : "mkfs", cmd);
-		if (kept)
-			report_wrap_hanging(out, "      keeps ", kept, 8, WIDTH);
+		json_array_foreach(json_object_get(m, "notes"), j, note)
+			if (json_is_string(note))
+				report_wrap_hanging(out, "      ", json_string_value(note), 8, WIDTH);
 		fputc('\n', out);
 	}
 }

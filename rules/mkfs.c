@@ -1,7 +1,7 @@
 /* Merges the mkfs specs of all reformat recommendations into one command per filesystem type:
  * comma-list options (mke2fs -E and -O, mkfs.xfs -d ...) are joined into one, because mke2fs keeps
- * only the last -E; for any other option the last recommendation wins. A block size the facts imply
- * is kept, and said so ("kept"). */
+ * only the last -E; for any other option the last recommendation wins, and the one it overrides is
+ * named in "notes". A block size the facts imply is kept, and said so in "notes" too. */
 #include "config.h"
 
 #include <stdio.h>
@@ -60,7 +60,7 @@ static json_t *merge_one(const char *fs, const json_t *recs, const struct facts 
 	size_t i, j;
 	json_t *rec, *f;
 	char *cmd = xstrdup(settings_mkfs_program(fs)), *full;
-	json_t *out, *kept = NULL;
+	json_t *out, *notes = json_array(), *who = json_object();
 	long long bs;
 
 	json_array_foreach(recs, i, rec) {
@@ -77,10 +77,19 @@ static json_t *merge_one(const char *fs, const json_t *recs, const struct facts 
 
 			if (!known)
 				json_array_append_new(flags, json_string(flag));
-			if (settings_mkfs_flag_joins(fs, flag))
+			if (settings_mkfs_flag_joins(fs, flag)) {
 				join_items(values, flag, val);
-			else
-				json_object_set_new(values, flag, json_string(val));
+				continue;
+			}
+			/* One value per option: a recommendation it overrides is said, not dropped. */
+			if (known && strcmp(json_string_value(json_object_get(values, flag)), val))
+				json_array_append_new(notes, json_sprintf(
+					"Takes %s %s (%s) over %s %s (%s): mkfs honours one value.", flag, val,
+					json_string_value(json_object_get(rec, "id")), flag,
+					json_string_value(json_object_get(values, flag)),
+					json_string_value(json_object_get(who, flag))));
+			json_object_set_new(values, flag, json_string(val));
+			json_object_set(who, flag, json_object_get(rec, "id"));
 		}
 	}
 	if (!json_object_get(values, "-b") && (bs = implied_block_size(fs, facts)) > 0) {
@@ -88,8 +97,9 @@ static json_t *merge_one(const char *fs, const json_t *recs, const struct facts 
 
 		json_array_append_new(flags, json_string("-b"));
 		json_object_set_new(values, "-b", json_string(v));
-		kept = json_sprintf("-b %s: the block size of the filesystem found (fs.block_size), which the "
-				    "advice was worked out for", v);
+		json_array_append_new(notes, json_sprintf("Keeps -b %s, the block size of the filesystem "
+							  "found (fs.block_size), which the advice was "
+							  "worked out for.", v));
 		free(v);
 	}
 	json_array_foreach(flags, i, f) {
@@ -105,8 +115,10 @@ static json_t *merge_one(const char *fs, const json_t *recs, const struct facts 
 	}
 	full = xasprintf("%s%s %s", cmd, settings_mkfs_force(fs, facts), dev);
 	out = json_pack("{s:s, s:o, s:s, s:o}", "fs", fs, "args", args, "command", full, "from", from);
-	if (kept)
-		json_object_set_new(out, "kept", kept);
+	if (json_array_size(notes))
+		json_object_set(out, "notes", notes);
+	json_decref(notes);
+	json_decref(who);
 	free(cmd);
 	free(full);
 	json_decref(flags);

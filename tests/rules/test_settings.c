@@ -389,7 +389,10 @@ static void test_merge(void)
 	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
 		   "mkfs.xfs -d su=65536,sw=4 /dev/md0");
 	EXPECT(json_array_size(json_object_get(json_array_get(m, 0), "from")) == 6);
-	EXPECT(json_object_get(json_array_get(m, 0), "kept") == NULL);
+	/* b.bs2's -b 4096 overrides b.bs's 1024, and the merge says so. */
+	EXPECT_STR(json_string_value(json_array_get(json_object_get(json_array_get(m, 0), "notes"), 0)),
+		   "Takes -b 4096 (b.bs2) over -b 1024 (b.bs): mkfs honours one value.");
+	EXPECT(json_object_get(json_array_get(m, 1), "notes") == NULL);
 	json_decref(m);
 	facts_free(f);
 
@@ -400,7 +403,9 @@ static void test_merge(void)
 	m = rules_merge_mkfs(recs, f);
 	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
 		   "mkfs.xfs -d su=65536,sw=4 -b size=1024 -f /dev/md0");
-	EXPECT(json_object_get(json_array_get(m, 1), "kept") != NULL);
+	EXPECT_STR(json_string_value(json_array_get(json_object_get(json_array_get(m, 1), "notes"), 0)),
+		   "Keeps -b size=1024, the block size of the filesystem found (fs.block_size), which the "
+		   "advice was worked out for.");
 	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
 		   "mkfs.ext4 -E stride=16,stripe_width=64 -b 4096 -O inline_data,bigalloc -C 65536 /dev/md0");
 	json_decref(m);
