@@ -211,8 +211,17 @@ static void write_groups(const struct session *s, bool has_headline, FILE *out)
 				json_array_foreach(s->result.mkfs, i, m) {
 					const char *cmd = json_string_value(json_object_get(m, "command"));
 
-					if (cmd)
-						fprintf(out, "The one command for all of them:\n\n```sh\n%s\n```\n\n", cmd);
+					const json_t *note;
+					size_t j;
+
+					if (!cmd)
+						continue;
+					fprintf(out, "The one command for all of them:\n\n```sh\n%s\n```\n\n", cmd);
+					json_array_foreach(json_object_get(m, "notes"), j, note)
+						if (json_is_string(note)) {
+							md_text(out, json_string_value(note));
+							fputs("\n\n", out);
+						}
 				}
 			}
 			json_array_foreach(members, i, rec)

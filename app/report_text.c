@@ -76,8 +76,12 @@ static void write_persistent(const json_t *p, FILE *out)
 
 	if (!line)
 		return;
-	fprintf(out, "    Persistent (%s%s%s):\n        %s\n", kind ? kind : "", kind && path ? ", " : "",
-		path ? path : "", line);
+	fprintf(out, "    Persistent (%s%s%s):\n", kind ? kind : "", kind && path ? ", " : "",
+		path ? path : "");
+	/* A udev rule may come with a comment line above it: every line indented alike. */
+	for (const char *nl; (nl = strchr(line, '\n')); line = nl + 1)
+		fprintf(out, "        %.*s\n", (int)(nl - line), line);
+	fprintf(out, "        %s\n", line);
 }
 
 static void write_recommendation(const struct session *s, const json_t *rec, FILE *out)
@@ -149,7 +153,14 @@ static void write_mkfs(const struct session *s, FILE *out)
 
 		if (!cmd)
 			continue;
-		fprintf(out, "  The one %s command for all of them:\n      %s\n\n", fs ? fs : "mkfs", cmd);
+		const json_t *note;
+		size_t j;
+
+		fprintf(out, "  The one %s command for all of them:\n      %s\n", fs ? fs : "mkfs", cmd);
+		json_array_foreach(json_object_get(m, "notes"), j, note)
+			if (json_is_string(note))
+				report_wrap_hanging(out, "      ", json_string_value(note), 8, WIDTH);
+		fputc('\n', out);
 	}
 }
 

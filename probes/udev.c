@@ -163,6 +163,8 @@ static void set_identity(struct facts *f, const struct udev_props *p)
 	enrich(f, p, "device.wwn", "ID_WWN_WITH_EXTENSION", "ID_WWN", false, "device.wwn_udev_property");
 	enrich(f, p, "device.id_bus", "ID_BUS", NULL, false, NULL);
 	enrich(f, p, "device.id_path", "ID_PATH", NULL, false, NULL);
+	enrich(f, p, "device.md_uuid", "MD_UUID", NULL, false, NULL);
+	enrich(f, p, "device.dm_uuid", "DM_UUID", NULL, false, NULL);
 }
 
 /* The device's own signature from a capture, read as the blkid probe reads it live: a signature

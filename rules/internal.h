@@ -82,8 +82,9 @@ bool rules_needs_met(const struct rule_file *rf, const struct facts *facts, json
 /* The dotted keys of `needs` missing from `facts`, as an array (empty when all present). */
 json_t *rules_missing_needs(const json_t *meta, const struct facts *facts);
 
-/* mkfs.c: merges the `mkfs` specs of reformat recommendations into one command per fs type. */
-json_t *rules_merge_mkfs(const json_t *recs, const struct facts *facts);
+/* mkfs.c: merges the `mkfs` specs of reformat recommendations into one command per fs type, and
+ * makes that command the `apply` of each of them. */
+json_t *rules_merge_mkfs(json_t *recs, const struct facts *facts);
 
 /* Helpers. */
 json_t *rules_error_entry(const char *rule, const char *file, int line, const char *message);

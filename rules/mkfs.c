@@ -1,6 +1,7 @@
 /* Merges the mkfs specs of all reformat recommendations into one command per filesystem type:
  * comma-list options (mke2fs -E and -O, mkfs.xfs -d ...) are joined into one, because mke2fs keeps
- * only the last -E; for any other option the last recommendation wins. */
+ * only the last -E; for any other option the last recommendation wins, and the one it overrides is
+ * named in "notes". A block size the facts imply is kept, and said so in "notes" too. */
 #include "config.h"
 
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "fstune/fstype.h"
 #include "rules/internal.h"
 #include "rules/settings.h"
 
@@ -36,13 +38,30 @@ static void join_items(json_t *joined, const char *flag, const char *items)
 	free(dup);
 }
 
-static json_t *merge_one(const char *fs, const json_t *recs, const char *dev)
+/* The block size the facts imply for a new `fs`: the current filesystem's, when it is of the same
+ * family. The rules size inodes and stripes in its blocks, so a merged command that named no -b
+ * would let mke2fs pick another. 0 when none. */
+static long long implied_block_size(const char *fs, const struct facts *facts)
+{
+	const char *cur = facts_get_string(facts, "fs.type");
+	long long bs = 0;
+
+	if (!cur || !facts_get_int(facts, "fs.block_size", &bs) || bs < 512 || bs > 65536 ||
+	    (bs & (bs - 1)))
+		return 0;
+	if (fstype_is_ext(fs) ? fstype_is_ext(cur) : !strcmp(fs, "xfs") && !strcmp(cur, "xfs"))
+		return bs;
+	return 0;
+}
+
+static json_t *merge_one(const char *fs, const json_t *recs, const struct facts *facts, const char *dev)
 {
 	json_t *flags = json_array(), *values = json_object(), *from = json_array(), *args = json_array();
 	size_t i, j;
 	json_t *rec, *f;
 	char *cmd = xstrdup(settings_mkfs_program(fs)), *full;
-	json_t *out;
+	json_t *out, *notes = json_array(), *who = json_object();
+	long long bs;
 
 	json_array_foreach(recs, i, rec) {
 		const json_t *spec = json_object_get(rec, "mkfs");
@@ -58,11 +77,30 @@ static json_t *merge_one(const char *fs, const json_t *recs, const char *dev)
 
 			if (!known)
 				json_array_append_new(flags, json_string(flag));
-			if (settings_mkfs_flag_joins(fs, flag))
+			if (settings_mkfs_flag_joins(fs, flag)) {
 				join_items(values, flag, val);
-			else
-				json_object_set_new(values, flag, json_string(val));
+				continue;
+			}
+			/* One value per option: a recommendation it overrides is said, not dropped. */
+			if (known && strcmp(json_string_value(json_object_get(values, flag)), val))
+				json_array_append_new(notes, json_sprintf(
+					"Takes %s %s (%s) over %s %s (%s): mkfs honours one value.", flag, val,
+					json_string_value(json_object_get(rec, "id")), flag,
+					json_string_value(json_object_get(values, flag)),
+					json_string_value(json_object_get(who, flag))));
+			json_object_set_new(values, flag, json_string(val));
+			json_object_set(who, flag, json_object_get(rec, "id"));
 		}
+	}
+	if (!json_object_get(values, "-b") && (bs = implied_block_size(fs, facts)) > 0) {
+		char *v = xasprintf("%s%lld", strcmp(fs, "xfs") ? "" : "size=", bs);
+
+		json_array_append_new(flags, json_string("-b"));
+		json_object_set_new(values, "-b", json_string(v));
+		json_array_append_new(notes, json_sprintf("Keeps -b %s, the block size of the filesystem "
+							  "found (fs.block_size), which the advice was "
+							  "worked out for.", v));
+		free(v);
 	}
 	json_array_foreach(flags, i, f) {
 		const char *flag = json_string_value(f);
@@ -75,8 +113,12 @@ static json_t *merge_one(const char *fs, const json_t *recs, const char *dev)
 		free(q);
 		cmd = next;
 	}
-	full = xasprintf("%s %s", cmd, dev);
+	full = xasprintf("%s%s %s", cmd, settings_mkfs_force(fs, facts), dev);
 	out = json_pack("{s:s, s:o, s:s, s:o}", "fs", fs, "args", args, "command", full, "from", from);
+	if (json_array_size(notes))
+		json_object_set(out, "notes", notes);
+	json_decref(notes);
+	json_decref(who);
 	free(cmd);
 	free(full);
 	json_decref(flags);
@@ -84,7 +126,23 @@ static json_t *merge_one(const char *fs, const json_t *recs, const char *dev)
 	return out;
 }
 
-json_t *rules_merge_mkfs(const json_t *recs, const struct facts *facts)
+/* Each reformat recommendation's apply becomes its filesystem's one merged command: a part alone
+ * (mkfs.xfs -d su= without sw=) may not even run, and two mkfs runs would each erase the other. */
+static void apply_merged(json_t *recs, const json_t *merged)
+{
+	size_t i, j;
+	json_t *rec, *m;
+
+	json_array_foreach(recs, i, rec) {
+		const char *fs = json_string_value(json_object_get(json_object_get(rec, "mkfs"), "fs"));
+
+		json_array_foreach(merged, j, m)
+			if (fs && !strcmp(fs, json_string_value(json_object_get(m, "fs"))))
+				json_object_set_new(rec, "apply", json_pack("[O]", json_object_get(m, "command")));
+	}
+}
+
+json_t *rules_merge_mkfs(json_t *recs, const struct facts *facts)
 {
 	json_t *out = json_array(), *done = json_object();
 	char *dev = settings_device_word(facts);
@@ -97,9 +155,10 @@ json_t *rules_merge_mkfs(const json_t *recs, const struct facts *facts)
 		if (!fs || json_object_get(done, fs))
 			continue;
 		json_object_set_new(done, fs, json_true());
-		json_array_append_new(out, merge_one(fs, recs, dev));
+		json_array_append_new(out, merge_one(fs, recs, facts, dev));
 	}
 	json_decref(done);
 	free(dev);
+	apply_merged(recs, out);
 	return out;
 }

@@ -11,8 +11,9 @@ dist_rules_DATA += \
 	rules/builtin/fanout.lua \
 	rules/builtin/readahead.lua
 
-TESTS += tests/rules-servers.sh
-EXTRA_DIST += tests/rules-servers.sh doc/rules-table.md \
+# The advice run for real on loop devices: mkfs, offline and remount sequences as printed.
+TESTS += tests/rules-servers.sh tests/advice-commands.sh
+EXTRA_DIST += tests/rules-servers.sh tests/advice-commands.sh doc/rules-table.md \
 	tests/servers/nvme-database.json \
 	tests/servers/hdd-raid-fileserver.json \
 	tests/servers/mail-spool.json \

@@ -15,7 +15,9 @@
 #include "rules/settings.h"
 
 #define SYSCTL_D_FILE "/etc/sysctl.d/60-fstune.conf"
-#define UDEV_FILE "/etc/udev/rules.d/60-fstune.rules"
+/* After 60-persistent-storage.rules and mdadm's 63-md-raid-arrays.rules, which set the ID_*, MD_*
+ * and DM_* properties the rules match on. */
+#define UDEV_FILE "/etc/udev/rules.d/69-fstune.rules"
 
 char *rules_shell_quote(const char *s)
 {
@@ -162,36 +164,30 @@ static void build_loader(const struct setting *s, struct setting_ctx *c)
 	free(v);
 }
 
-/* A udev value may not contain a double quote or a backslash; sysfs names never do. */
-static bool udev_safe(const char *s)
-{
-	return s && !strpbrk(s, "\"\\\n");
-}
-
 /* A sysfs attribute of the whole disk (queue/scheduler, bdi/max_ratio): echo now, a udev rule to
  * persist, echo the current value back to revert. */
 static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 {
-	const char *disk = facts_get_string(c->facts, "device.disk");
-	const char *serial = facts_get_string(c->facts, "device.serial");
-	char *v, *qv, *path, *qpath, *match, *line;
+	char *disk = settings_disk_name(c->facts);
+	char *v, *qv, *path, *qpath, *match, *line, *comment;
 
-	if (!disk)
-		disk = facts_get_string(c->facts, "device.name");
-	if (!is_device_name(disk)) {
+	if (disk && !is_device_name(disk)) {
 		snprintf(c->err, sizeof(c->err), "%s needs device.disk, a kernel device name, in the facts",
 			 s->name);
+		free(disk);
 		return;
 	}
 	v = value_text(c->value);
-	if (!udev_safe(v)) {
+	if (!settings_udev_safe(v)) {
 		snprintf(c->err, sizeof(c->err), "%s: value not representable in a udev rule", s->name);
 		free(v);
+		free(disk);
 		return;
 	}
 	qv = rules_shell_quote(v);
-	path = xasprintf("/sys/block/%s/%s", disk, s->key);
-	qpath = rules_shell_quote(path);
+	/* No device named at all: the finding stands, the command fails until the admin names it. */
+	path = disk ? xasprintf("/sys/block/%s/%s", disk, s->key) : NULL;
+	qpath = path ? rules_shell_quote(path) : xasprintf("\"/sys/block/${DISK:?}/%s\"", s->key);
 	add_cmd(c->apply, "echo %s > %s", qv, qpath);
 	if (c->current) {
 		char *cv = value_text(c->current), *qcv = rules_shell_quote(cv);
@@ -200,13 +196,18 @@ static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 		free(cv);
 		free(qcv);
 	}
-	if (serial && *serial && udev_safe(serial) && strlen(serial) < 128)
-		match = xasprintf("ENV{ID_SERIAL_SHORT}==\"%s\"", serial);
-	else
-		match = xasprintf("KERNEL==\"%s\"", disk);
-	line = xasprintf("ACTION==\"add|change\", SUBSYSTEM==\"block\", %s, ATTR{%s}=\"%s\"", match,
-			 s->key, v);
+	if (disk) {
+		match = settings_udev_match(c->facts, disk, &comment);
+	} else {
+		match = xstrdup("KERNEL==\"DISK\"");
+		comment = xstrdup("# Replace DISK with the disk's kernel name (or match its ID_SERIAL_SHORT): "
+				  "the facts name no device.");
+	}
+	line = xasprintf("%s%sACTION==\"add|change\", SUBSYSTEM==\"block\", %s, ATTR{%s}=\"%s\"",
+			 comment ? comment : "", comment ? "\n" : "", match, s->key, v);
 	c->persistent = persistent_line("udev", UDEV_FILE, line);
+	free(comment);
+	free(disk);
 	free(v);
 	free(qv);
 	free(path);
@@ -223,6 +224,24 @@ static const char *default_commit(const struct facts *facts)
 	return fs && !strcmp(fs, "btrfs") ? "commit=30" : "commit=5";
 }
 
+/* The kernel never prints strictatime: a mount showing neither relatime nor noatime has it. */
+static bool is_strictatime(const struct facts *facts)
+{
+	const json_t *opts = facts_get(facts, "fs.mount_options");
+	size_t i;
+	json_t *o;
+
+	if (!json_is_array(opts) || json_array_size(opts) == 0)
+		return false;
+	json_array_foreach(opts, i, o) {
+		const char *v = json_string_value(o);
+
+		if (v && (!strcmp(v, "relatime") || !strcmp(v, "noatime")))
+			return false;
+	}
+	return true;
+}
+
 /* A mount option: remount now, add it to the fstab entry to persist, remount with the opposite
  * (or the previous value) to revert. */
 static void build_mount(const struct setting *s, struct setting_ctx *c)
@@ -234,6 +253,10 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 		bool want = json_is_true(c->value);
 		on = xstrdup(want ? s->key : s->alt);
 		off = xstrdup(want ? s->alt : s->key);
+		if (want && !strcmp(s->key, "noatime") && is_strictatime(c->facts)) {
+			free(off);
+			off = xstrdup("strictatime");
+		}
 	} else {
 		char *v = value_text(c->value);
 
@@ -260,7 +283,8 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 	free(line);
 }
 
-/* Offline: unmount (when mounted), change, check, mount again. */
+/* Offline: unmount (when mounted), change, check, and mount the device again on its mount point
+ * with the options it had (an fstab entry for it may not exist). */
 static void offline_wrap(struct setting_ctx *c, json_t *arr, const char *const *cmds, size_t n)
 {
 	const char *mp = facts_get_string(c->facts, "fs.mount_point");
@@ -270,29 +294,48 @@ static void offline_wrap(struct setting_ctx *c, json_t *arr, const char *const *
 		add_cmd(arr, "umount %s", mnt);
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(arr, json_string(cmds[i]));
-	if (mnt)
-		add_cmd(arr, "mount %s", mnt);
+	if (mnt) {
+		char *back = settings_mount_back(c->facts, mnt);
+
+		json_array_append_new(arr, json_string(back));
+		free(back);
+	}
 	free(mnt);
 }
 
-/* An ext2/3/4 feature flag through tune2fs; dir_index also needs e2fsck -D to index (or un-index)
- * the directories that already exist. */
-static void build_ext_feature(const struct setting *s, struct setting_ctx *c)
+/* An ext2/3/4 feature flag through tune2fs, run unattended. dir_index also needs e2fsck -D to index
+ * (or un-index) the directories that already exist; e2fsck -p (preen) fixes only what is safe
+ * without a terminal and stops with status 4 when a question needs an answer. Turning dir_index
+ * off on a checksummed filesystem makes tune2fs demand a freshly checked filesystem first. */
+static void ext_feature_steps(struct setting_ctx *c, json_t *arr, const char *name, bool on,
+			      bool fsck)
 {
 	char *dev = settings_device_word(c->facts);
-	bool want = json_is_true(c->value), fsck = !strcmp(s->key, "dir_index");
-	char *set = xasprintf("tune2fs -O %s%s %s", want ? "" : "^", s->key, dev);
-	char *unset = xasprintf("tune2fs -O %s%s %s", want ? "^" : "", s->key, dev);
-	char *chk = xasprintf("e2fsck -fD %s", dev);
-	const char *a[2] = {set, chk}, *r[2] = {unset, chk};
+	char *pre = xasprintf("e2fsck -fp %s", dev);
+	char *set = xasprintf("tune2fs -O %s%s %s", on ? "" : "^", name, dev);
+	char *chk = xasprintf("e2fsck -fDp %s", dev);
+	const char *steps[3];
+	size_t n = 0;
 
-	offline_wrap(c, c->apply, a, fsck ? 2 : 1);
-	if (!s->alt || !want)
-		offline_wrap(c, c->revert, r, fsck ? 2 : 1);
+	if (fsck && !on)
+		steps[n++] = pre;
+	steps[n++] = set;
+	if (fsck)
+		steps[n++] = chk;
+	offline_wrap(c, arr, steps, n);
 	free(dev);
+	free(pre);
 	free(set);
-	free(unset);
 	free(chk);
+}
+
+static void build_ext_feature(const struct setting *s, struct setting_ctx *c)
+{
+	bool want = json_is_true(c->value), fsck = !strcmp(s->key, "dir_index");
+
+	ext_feature_steps(c, c->apply, s->key, want, fsck);
+	if (!s->alt || !want)
+		ext_feature_steps(c, c->revert, s->key, !want, fsck);
 }
 
 /* An ext2/3/4 superblock parameter that tune2fs changes on a mounted filesystem (-m, -r). */
@@ -466,7 +509,7 @@ static void build_mkfs(const struct setting *s, struct setting_ctx *c)
 		len += (size_t)sprintf(cmd + len, " %s", q);
 		free(q);
 	}
-	add_cmd(c->apply, "%s %s", cmd, dev);
+	add_cmd(c->apply, "%s%s %s", cmd, settings_mkfs_force(fs, c->facts), dev);
 	free(cmd);
 out:
 	json_decref(args);
@@ -528,7 +571,8 @@ static const struct setting table[] = {
 	{"mkfs.label", ST_STRING, 0, 16, 0, 0, false, NULL, "reformat", "fs.label", NULL, NULL,
 	 build_mkfs, "filesystem label (-L), at most 16 bytes", NULL, false},
 	BOOL_S("fs.feature.dir_index", "offline", NULL, "dir_index", NULL, build_ext_feature,
-	       "ext2/3/4 hashed directories (tune2fs -O dir_index, then e2fsck -fD)"),
+	       "ext2/3/4 hashed directories (tune2fs -O dir_index, then e2fsck -fDp; off: e2fsck -fp "
+	       "first)"),
 	BOOL_S("fs.feature.large_dir", "offline", NULL, "large_dir", "once", build_ext_feature,
 	       "ext4 directories beyond ~10M entries or 2 GB (tune2fs -O large_dir; one-way)"),
 	REAL_S("fs.reserved_percent", 0, 50, "online", NULL, "-m", build_tune2fs,
@@ -542,7 +586,8 @@ static const struct setting table[] = {
 	      "stripe_width", build_tune2fs_ext, "ext2/3/4 RAID stripe in filesystem blocks, 0 = none "
 	      "(tune2fs -E stripe_width=; read at the next mount)"),
 	BOOL_S("mount.option.noatime", "remount", NULL, "noatime", "relatime", build_mount,
-	       "no access-time updates (mount -o noatime; off = relatime)"),
+	       "no access-time updates (mount -o noatime; off = relatime, or strictatime when the mount "
+	       "had it)"),
 	BOOL_S("mount.option.lazytime", "remount", NULL, "lazytime", "nolazytime", build_mount,
 	       "timestamps kept in memory (mount -o lazytime)"),
 	INT_S("mount.option.commit", 1, 300, "remount", NULL, "commit", NULL, build_mount,

@@ -18,7 +18,7 @@ assert_eq "$(jq -r '[.rules[].id] | map(select(. == "directories" or . == "queue
 	3 "json ids"
 assert_eq "$(jq -r '.errors | length' "$TMP/out")" 0 "json errors of the shipped rules"
 assert_eq "$(jq -r '.rules[] | select(.id == "queue") | .needs | join(",")' "$TMP/out")" \
-	"device.disk,device.transport,device.scheduler" "queue needs"
+	"device.transport,device.scheduler" "queue needs"
 
 # The uninstalled binary of a build tree (`./build.sh && ./fstune`) finds the source tree's rules
 # by itself; a copy elsewhere is not that binary and looks in the installed directory only.
@@ -64,7 +64,7 @@ grep -q '^settings: fs.feature.dir_index, fs.feature.large_dir$' "$TMP/out" || f
 grep -q '^uses:     fs.block_size, ' "$TMP/out" || fail "show uses"
 grep -q '^  - tune2fs(8) -O dir_index' "$TMP/out" || fail "show sources"
 grep -q '^  1. ext4 without dir_index -> dir_index_off$' "$TMP/out" || fail "show tests"
-grep -q '^  4. ext4 defaults: nothing to say -> nothing$' "$TMP/out" || fail "show negative test"
+grep -q '^  6. ext4 defaults: nothing to say -> nothing$' "$TMP/out" || fail "show negative test"
 run_status 0 "$FSTUNE" rules show --no-system-rules --format json writeback
 assert_eq "$(jq -r '.settings | join(",")' "$TMP/out")" \
 	"sysctl.vm.dirty_bytes,sysctl.vm.dirty_background_bytes" "show json settings"

@@ -34,13 +34,15 @@ mount_cmd=$(jq -r '.recommendations[] | select(.id == "h_shell_meta.noatime") | 
 mkfs_cmd=$(jq -r '.mkfs[] | select(.fs == "ext4") | .command' "$dump")
 stubs='mkfs.ext4() { printf "<%s>\n" "$@"; }; mount() { printf "<%s>\n" "$@"; }'
 got=$(bash -c "$stubs; $label_cmd")
-want=$(printf '%s\n' '<-L>' "<\$(touch x)'\";#>" '</dev/nvme0n1p1>')
+# A reformat's apply is the one merged command, with the block size of the filesystem found kept.
+want=$(printf '%s\n' '<-L>' "<\$(touch x)'\";#>" '<-E>' '<stride=16,stripe_width=64>' '<-b>' '<4096>' \
+	'</dev/nvme0n1p1>')
 assert_eq "$got" "$want" "label argument"
 got=$(bash -c "$stubs; $mount_cmd")
 want=$(printf '%s\n' '<-o>' '<remount,noatime>' '</srv/a b;touch x>')
 assert_eq "$got" "$want" "mount point argument"
 [ ! -e "$TMP/x" ] || fail "a command substitution in a rule's value ran"
-assert_eq "$mkfs_cmd" "mkfs.ext4 -L '\$(touch x)'\\''\";#' -E stride=16,stripe_width=64 /dev/nvme0n1p1" \
+assert_eq "$mkfs_cmd" "mkfs.ext4 -L '\$(touch x)'\\''\";#' -E stride=16,stripe_width=64 -b 4096 /dev/nvme0n1p1" \
 	"merged mkfs command"
 if LC_ALL=C grep -q $'\x1b' "$dump"; then fail "an escape character reached the output"; fi
 assert_eq "$(jq -r '.recommendations[] | select(.id == "h_shell_meta.label") | .title' "$dump")" \

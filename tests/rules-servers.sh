@@ -174,6 +174,19 @@ report healthy-default
 absent healthy-default $MINE
 healthy healthy-default
 
+# On every server: no reformat rests on a default source (nobody said), and nothing resting only on
+# default sources is more than info (DESIGN.md, "Recommendations").
+for f in "$TMP"/*.json; do
+	s=$(basename "$f" .json)
+	bad=$(jq -r '[.recommendations[] | select(.disruption == "reformat")
+		| select([.evidence[]? | .source] | index("default")) | .id] | join(" ")' "$f")
+	[ -z "$bad" ] || note "$s: reformat resting on a default source: $bad"
+	bad=$(jq -r '[.recommendations[] | select(.severity != "info")
+		| select([.evidence[]? | select(.source != null) | .source] | length > 0 and all(. == "default"))
+		| .id] | join(" ")' "$f")
+	[ -z "$bad" ] || note "$s: more than info resting only on default sources: $bad"
+done
+
 # doc/rules-table.md is generated from the rules: its rule and setting tables must be today's.
 "$FSTUNE" rules list --no-system-rules --format markdown >"$TMP/table.md" || fail "rules list failed"
 grep -vxF -f "$FSTUNE_SRCDIR/doc/rules-table.md" "$TMP/table.md" >"$TMP/stale" || true

@@ -29,8 +29,8 @@ local DISK_WORDS = {md = "an md array of disks", dm = "a device-mapper volume on
 -- but where readdir, backups and single-directory locking already hurt). MANY: a million files.
 local BIG_DIR, MANY = 100000, 1000000
 
-local SEED = "The 2003 ext3 thread created one million files in 100 directories (10,000 each) and in "
-	.. "1000 (1000 each); with dir_index, create took 1078 s vs 284 s and remove 1310 s vs 141 s, 3.8x "
+local SEED = "A 2003 report on ext3 (Linux 2.5 with htree) created one million files in 100 "
+	.. "directories (10,000 each) and in 1000 (1000 each); with dir_index, create took 1078 s vs 284 s and remove 1310 s vs 141 s, 3.8x "
 	.. "and 9.3x in favour of 1000 directories (a reply signed Stephen said htree should make even one "
 	.. "directory fast and doubted dir_index was on, so read it as a measurement of that kernel, not a law)."
 
@@ -96,7 +96,7 @@ For a workload of a million files or more (workload.files_total) with known dire
   md/dm over disks) with directories of 1000 or more: back up in inode order (tar --sort=inode,
   FIEMAP-sorted lists), as info: htree readdir is hash-ordered.
 
-The 2003 ext3 thread: one million files in 100 vs 1000 directories, with dir_index create 1078 s
+A 2003 report on ext3: one million files in 100 vs 1000 directories, with dir_index create 1078 s
 vs 284 s and remove 1310 s vs 141 s (3.8x and 9.3x for 1000 directories).]],
 	sources = {
 		"seed: 2003-ext3-htree-million-files (Create 1764/N/A/1078 and Remove 611/N/A/1310 for 100 "

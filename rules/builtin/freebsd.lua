@@ -10,9 +10,11 @@ local SOURCES = {
 	"newfs.h history: 16384/2048 up to FreeBSD 8, 32768/4096 from 9.0 [FB-newfs-h-8], [FB-newfs-h-cur], [FB-9]",
 	"McKusick et al., A Fast File System for UNIX, Table 1 (45.6% waste with 4 KiB blocks) [FFS]",
 	"tuning(7): vfs.vmiodirenable, 'We do not recommend modifying these values' [FB-tuning]",
-	"sys/kern/subr_param.c kern.nbuf 'Cannot be changed after boot'; vfs_bio.c "
-		.. "kern_vfs_bio_buffer_alloc() [FB-subr_param], [FB-vfsbio]; BKVASIZE 16384 [FB-param]",
-	"ufs_dirhash.c dirhash_maxmem, dirhash_minsize 2560 [FB-dirhash]; commit 9b5ad47fb7 (hash ~ half "
+	"sys/kern/subr_param.c kern.nbuf 'Cannot be changed after boot', kern.maxbcache; vfs_bio.c "
+		.. "kern_vfs_bio_buffer_alloc(): nbuf capped at maxbcache / BKVASIZE [FB-subr_param], [FB-vfsbio]; "
+		.. "BKVASIZE 16384 [FB-param]",
+	"ufs_dirhash.c dirhash_maxmem sized in ufsdirhash_init() as max(roundup(hibufspace / 64, "
+		.. "PAGE_SIZE), 2 MiB), dirhash_minsize 2560 [FB-dirhash]; commit 9b5ad47fb7 (hash ~ half "
 		.. "the directory) [FB-dirhash-2001]; freebsd-fs 2008-10 (64 MB for a million maildir "
 		.. "messages) [FB-dirhash-2008]",
 }
@@ -112,8 +114,8 @@ local function rec_newfs(facts, out)
 				title = string.format("files of %s-%s, but %s physical sectors: keep 4 KiB fragments",
 					fmt(lo), fmt(hi), fmt(pbs)),
 				rationale = string.format("Fragments smaller than the disk's %d-byte physical sector would make "
-					.. "every fragment write a read-modify-write inside the drive, so the 2001 result for "
-					.. "small files does not carry over to this disk. Keep -f 4096 and give the space back "
+					.. "every fragment write a read-modify-write inside the drive, so a 2001 Postmark "
+					.. "measurement on FreeBSD favouring small fragments for small files does not carry over to this disk. Keep -f 4096 and give the space back "
 					.. "with a lower -i instead (see the inodes rules). %s", pbs, table_text),
 				evidence = ev}
 			return
@@ -145,7 +147,8 @@ local function rec_newfs(facts, out)
 			title = string.format("files of %s and up: the %d/%d layout is older than today's 32K/4K default",
 				fmt(lo), cur_b, cur_f),
 			rationale = string.format("The planned newfs uses %d-byte blocks and %d-byte fragments. For files "
-				.. "of %s-%s the larger layout won every row of the 2001 table that covers them. %s FreeBSD "
+				.. "of %s-%s the larger layout won every row that covers them in a 2001 Postmark comparison on "
+				.. "FreeBSD (16K/2K against 8K/1K). %s FreeBSD "
 				.. "9.0 moved the default from 16K/2K to 32K/4K; use it (newfs -b 32768 -f 4096, or no -b/-f).",
 				cur_b, cur_f, fmt(lo), fmt(hi), table_text),
 			evidence = ev}
@@ -159,6 +162,14 @@ local function nbuf_auto(mem)
 	local a = math.min((kb - 4096) // 64, 65536 // 64)
 	local b = math.min(((kb - 65536) * 2) // 320, (32 * 1024 * 1024) // 320)
 	return 50 + math.max(a, 0) + math.max(b, 0)
+end
+
+-- vfs.ufs.dirhash_maxmem as ufsdirhash_init() sizes it at boot: hibufspace / 64 rounded up to a
+-- page, at least 2 MiB; hibufspace is about 3/4 of nbuf 16 KiB buffers (vfs_bio.c).
+local function dirhash_auto(mem)
+	local hibuf = nbuf_auto(mem) * 16 * 1024 * 3 // 4
+	local v = (hibuf // 64 + 4095) // 4096 * 4096
+	return math.max(v, 2 * MiB)
 end
 
 local function rec_nbuf(facts, out)
@@ -181,7 +192,8 @@ local function rec_nbuf(facts, out)
 				.. "from old advice such as 1999's 'try increasing nbuf'. Directories are cached in the "
 				.. "VM page cache since vfs.vmiodirenable=1, and tuning(7) advises against changing "
 				.. "buffer-cache sysctls. Remove the override (kern.nbuf = 0: the loader.conf line goes) "
-				.. "and reboot; the kernel sizes the buffer cache again.",
+				.. "and reboot; the kernel sizes the buffer cache again. To cap the buffer cache, set "
+				.. "kern.maxbcache, the supported cap (nbuf is derived from it), not kern.nbuf.",
 				commas(auto), commas(fb.nbuf)),
 			evidence = fstune.present({"freebsd.nbuf", "host.mem_total_bytes"})}
 		return
@@ -195,7 +207,8 @@ local function rec_nbuf(facts, out)
 				.. "directories still requires 1 buffer per directory.' Today kern.nbuf is sized at boot "
 				.. "from RAM, directories are cached in the VM page cache (vfs.vmiodirenable=1, the "
 				.. "default), and large directories get an in-memory hash (vfs.ufs.dirhash_maxmem). tuning(7): "
-				.. "'We do not recommend modifying these values.' Leave kern.nbuf unset.",
+				.. "'We do not recommend modifying these values.' Leave kern.nbuf unset; if the buffer "
+				.. "cache must be capped, kern.maxbcache is the supported tunable for that.",
 			evidence = fstune.present({"workload.files_per_dir", "workload.files_total", "host.mem_total_bytes"})}
 	end
 end
@@ -226,6 +239,18 @@ local function rec_dirs(facts, out)
 	if mem and want > mem // 16 then want = mem // 16 // MiB * MiB end
 	if want <= cur then return end
 	local is_weak = fstune.is_assumed(key) or fstune.is_assumed("workload.files_total")
+	local auto = mem and dirhash_auto(mem)
+	local sized
+	if auto then
+		sized = string.format("Current FreeBSD sizes this limit at boot (ufsdirhash_init: a 64th of the "
+			.. "buffer space, at least 2 MiB), about %s with %s of RAM; %s", fmt(auto), fmt(mem),
+			cur < auto and string.format("the %s here is below that, an override carried over from "
+				.. "older advice (the limit was a fixed 2 MiB before): removing it gives %s.", fmt(cur), fmt(auto))
+				or "the value here is that size or above it, so raising it is the step left.")
+	else
+		sized = "Current FreeBSD sizes this limit at boot from the buffer space (ufsdirhash_init: a 64th "
+			.. "of it, at least 2 MiB), so check 'sysctl vfs.ufs.dirhash_maxmem' on the host before raising it."
+	end
 	out[#out + 1] = {name = "dirhash_maxmem", setting = "freebsd.vfs.ufs.dirhash_maxmem", recommended = want,
 		current = cur, severity = is_weak and "info" or "suggest", confidence = 0.5,
 		title = string.format("raise vfs.ufs.dirhash_maxmem to %s for %s files in directories of up to %s",
@@ -234,9 +259,9 @@ local function rec_dirs(facts, out)
 			.. "of about half the directory's size, within vfs.ufs.dirhash_maxmem (%s now). %s files in "
 			.. "directories of up to %s entries need about %s (32 bytes an entry, a heuristic); beyond the "
 			.. "limit lookups fall back to linear scans. A 2008 test found 64 MB 'more than enough ... for a "
-			.. "million email messages in maildirs' on a 1 GB machine. Capped at 1/16 of RAM. Check "
-			.. "vfs.ufs.dirhash_mem against the limit under load.", fmt(cur), commas(w.files_total), commas(per_dir),
-			fmt(need)),
+			.. "million email messages in maildirs' on a 1 GB machine. Capped at 1/16 of RAM. %s Check "
+			.. "vfs.ufs.dirhash_mem against the limit under load first: a hash that never reaches it "
+			.. "needs no more.", fmt(cur), commas(w.files_total), commas(per_dir), fmt(need), sized),
 		evidence = fstune.present({key, "workload.files_total", "freebsd.dirhash_maxmem_bytes",
 			"host.mem_total_bytes"})}
 end
@@ -287,7 +312,10 @@ For facts describing a FreeBSD host (host.target_os = freebsd):
 - kern.nbuf is auto-sized at boot (1/4 of the first 64 MiB, 1/10 of the rest, in 16 KiB buffers):
   info only, unless the facts carry an nbuf more than 2x off that size (suggest removing it).
 - vfs.vmiodirenable=0: suggest 1. vfs.ufs.dirhash_maxmem below what directories of 1000+ entries
-  need (about 32 bytes an entry, a heuristic): suggest a power of two above it, at most RAM/16.]],
+  need (about 32 bytes an entry, a heuristic): suggest a power of two above it, at most RAM/16,
+  saying first that current releases size it at boot (ufsdirhash_init: hibufspace/64, at least
+  2 MiB) and whether the value found is that size or an old override. kern.maxbcache, not
+  kern.nbuf, is the supported cap on the buffer cache.]],
 	sources = SOURCES,
 	settings = {"freebsd.newfs.block_size", "freebsd.newfs.fragment_size", "freebsd.vfs.ufs.dirhash_maxmem",
 		"freebsd.kern.nbuf", "freebsd.vfs.vmiodirenable"},
@@ -341,6 +369,11 @@ For facts describing a FreeBSD host (host.target_os = freebsd):
 			facts = {host = FB, freebsd = {dirhash_maxmem_bytes = 2 * MiB, vmiodirenable = 1},
 				workload = {files_total = 2000000, files_per_dir = 20000}},
 			expect = {"nbuf_auto", {name = "dirhash_maxmem", recommended = 64 * MiB, severity = "suggest"}}},
+		{name = "maildirs within the auto-sized dirhash limit: no dirhash advice",
+			facts = {host = {target_os = "freebsd", mem_total_bytes = 16 * 1024 * MiB},
+				freebsd = {dirhash_maxmem_bytes = 20 * MiB, vmiodirenable = 1},
+				workload = {files_total = 500000, files_per_dir = 5000}},
+			expect = {"nbuf_auto"}},
 		{name = "vmiodirenable off",
 			facts = {host = FB, freebsd = {vmiodirenable = 0}},
 			expect = {{name = "vmiodirenable_off", severity = "suggest"}}},

@@ -1,22 +1,27 @@
 -- Translating old advice: the 2.2/2.4 /proc/sys/vm/bdflush parameters in hand-written facts, field by
 -- field, to the vm.dirty_* sysctls that replaced them, and which ones have no successor.
 
--- Field layouts as documented or coded [L22-vmtxt], [L240-buffer], [L2427-buffer].
+-- Field layouts as documented or coded [L22-vmtxt], [L240-buffer], [L2427-buffer]. 2.4.10 dropped
+-- nrefill; 2.4.19 (March 2002) added nfract_stop_bdflush and the 30/500/.../20 defaults.
 local LAYOUTS = {
 	["2.2"] = {"nfract", "ndirty", "nrefill", "nref_dirt", "dummy1", "age_buffer", "age_super", "dummy2",
 		"dummy3"},
-	["2.4"] = {"nfract", "ndirty", "nrefill", "dummy1", "interval", "age_buffer", "nfract_sync", "dummy2",
+	["2.4.0"] = {"nfract", "ndirty", "nrefill", "dummy1", "interval", "age_buffer", "nfract_sync", "dummy2",
 		"dummy3"},
-	["2.4.27"] = {"nfract", "ndirty", "dummy2", "dummy3", "interval", "age_buffer", "nfract_sync",
+	["2.4.10"] = {"nfract", "ndirty", "dummy2", "dummy3", "interval", "age_buffer", "nfract_sync", "dummy4",
+		"dummy5"},
+	["2.4.19"] = {"nfract", "ndirty", "dummy2", "dummy3", "interval", "age_buffer", "nfract_sync",
 		"nfract_stop_bdflush", "dummy5"},
 }
+local ORDER = {"2.2", "2.4.0", "2.4.10", "2.4.19"}
 
--- Each layout's documented defaults (jiffies at HZ=100); a list equal to them in every non-dummy
--- field was never tuned, and today's defaults already carry its timers (5 s / 30 s).
+-- Each layout's stock values (jiffies at HZ=100); a list equal to them in every non-dummy field was
+-- never tuned, and today's defaults already carry its timers (5 s / 30 s).
 local DEFAULTS = {
 	["2.2"] = {40, 500, 64, 256, 15, 3000, 500, 1884, 2},
-	["2.4"] = {30, 64, 64, 256, 500, 3000, 60, 0, 0},
-	["2.4.27"] = {30, 500, 0, 0, 500, 3000, 60, 20, 0},
+	["2.4.0"] = {30, 64, 64, 256, 500, 3000, 60, 0, 0},
+	["2.4.10"] = {40, 0, 0, 0, 500, 3000, 60, 0, 0},
+	["2.4.19"] = {30, 500, 0, 0, 500, 3000, 60, 20, 0},
 }
 
 local MEANING = {
@@ -44,12 +49,25 @@ local SUCCESSOR = {
 }
 
 local function layout_for(kernel)
-	if type(kernel) ~= "string" then return "2.4", false end
+	if type(kernel) ~= "string" then return "2.4.19", false end
 	if kernel:match("^2%.2%.") or kernel == "2.2" then return "2.2", true end
 	local minor = kernel:match("^2%.4%.(%d+)")
-	if minor then return tonumber(minor) >= 27 and "2.4.27" or "2.4", true end
-	if kernel:match("^2%.4") then return "2.4", true end
-	return "2.4", false
+	if minor then
+		minor = tonumber(minor)
+		return minor >= 19 and "2.4.19" or minor >= 10 and "2.4.10" or "2.4.0", true
+	end
+	if kernel:match("^2%.4") then return "2.4.19", true end
+	return "2.4.19", false
+end
+
+-- Whether `vals` are the stock values of layout `which`, dummy fields aside.
+local function is_stock(vals, which)
+	local names = LAYOUTS[which]
+	if #vals ~= #names then return false end
+	for i, name in ipairs(names) do
+		if not name:match("^dummy") and vals[i] ~= DEFAULTS[which][i] then return false end
+	end
+	return true
 end
 
 local function check(facts)
@@ -61,11 +79,11 @@ local function check(facts)
 	for i, v in ipairs(list) do vals[i] = v end
 	local which, known = layout_for(host.kernel)
 	local names = LAYOUTS[which]
-	local untuned = #vals == #names
-	for i, name in ipairs(names) do
-		if not name:match("^dummy") and vals[i] ~= DEFAULTS[which][i] then untuned = false end
+	-- Stock values of any layout are stock: a list copied from another 2.x release's defaults was
+	-- never tuning, whatever kernel the facts name.
+	for _, l in ipairs(ORDER) do
+		if is_stock(vals, l) then return out end
 	end
-	if untuned then return out end
 	local p = {}
 	local rows = {}
 	for i, name in ipairs(names) do
@@ -78,8 +96,8 @@ local function check(facts)
 		end
 	end
 	local layout_note = known and string.format("Read with the %s field order (kernel %s).", which, host.kernel)
-		or string.format("The kernel is not 2.2 or 2.4 (%s), so the values are read in the 2.4 order, "
-			.. "the last one documented.", host.kernel or "unknown")
+		or string.format("The kernel is not 2.2 or 2.4 (%s), so the values are read in the 2.4.19 order, "
+			.. "the last one there was.", host.kernel or "unknown")
 	local ev = fstune.present({"vm.bdflush", "host.kernel"})
 	out[#out + 1] = {name = "translation", severity = "info", confidence = 0.6,
 		title = "vm.bdflush is 2.2/2.4 advice; here is what each field became",
@@ -144,8 +162,9 @@ return {
 	title = "Translate old /proc/sys/vm/bdflush tuning to today's vm.dirty_* sysctls",
 	description = [[
 /proc/sys/vm/bdflush held 9 integers in Linux 2.2 and 2.4 (`bdflush -N value` set field N). The
-field order changed between 2.2, 2.4.0 and 2.4.27; host.kernel chooses the layout (2.4's when the
-kernel is neither). When hand-written facts carry vm.bdflush, the rule lists every field with its
+field order changed between 2.2, 2.4.0, 2.4.10 (nrefill gone; stock 40 0 0 0 500 3000 60 0 0) and
+2.4.19 (nfract_stop_bdflush added; stock 30 500 0 0 500 3000 60 20 0); host.kernel chooses the
+layout (2.4.19's when the kernel is neither). When hand-written facts carry vm.bdflush, the rule lists every field with its
 meaning and its successor, and offers the literal translations that still make sense (info only):
 
   nfract        -> vm.dirty_background_ratio (only when below the hard limit)
@@ -154,15 +173,17 @@ meaning and its successor, and offers the literal translations that still make s
   age_buffer    -> vm.dirty_expire_centisecs
   ndirty, nrefill, nref_dirt, age_super, nfract_stop_bdflush -> no successor
 
-Translations equal to the current (or default) value are not repeated, and a list equal to its
-layout's documented defaults (dummy fields aside) was never tuned and gets nothing. The 2000 ext2 thread tuned
-with `bdflush -0 100 -1 5000 -2 2000 -3 32 -5 12000 -d` on a 2.2.6 kernel with 128 MB of RAM:
+Translations equal to the current (or default) value are not repeated, and a list equal to the
+stock values of any layout (dummy fields aside) was never tuned and gets nothing. A 2000 report on
+Linux 2.2.6 with 128 MB of RAM (rebuilding a C-ISAM index on ext2) tuned with
+`bdflush -0 100 -1 5000 -2 2000 -3 32 -5 12000 -d`:
 nfract=100 has no sensible modern equivalent (a background threshold at or above the hard one is
 halved by the kernel), age_buffer=12000 is vm.dirty_expire_centisecs=12000, two minutes.
 The semantic mapping is an inference from the definitions, not a documented equivalence.]],
 	sources = {
 		"Documentation/sysctl/vm.txt for 2.2.10: bdflush fields and defaults [L22-vmtxt]",
-		"Linux 2.4.0 fs/buffer.c union bdflush_param [L240-buffer]; 2.4.27 fs/buffer.c [L2427-buffer]",
+		"Linux 2.4.0 fs/buffer.c union bdflush_param [L240-buffer]; 2.4.17 fs/buffer.c (the 2.4.10-2.4.18 "
+			.. "layout) and 2.4.27 fs/buffer.c (nfract_stop_bdflush since 2.4.19) [L2427-buffer]",
 		"Documentation/admin-guide/sysctl/vm.rst: dirty_* [L-vm]; mm/page-writeback.c defaults 10/20, "
 			.. "500/3000 cs, bg >= thresh halved [L-pw]",
 		"Securing & Optimizing Linux RH 6.x: bdflush defaults and tuning [TLDP-bdflush]",
@@ -178,22 +199,36 @@ The semantic mapping is an inference from the definitions, not a documented equi
 		{name = "the 2000 seed on 2.2.6: bdflush -0 100 -1 5000 -2 2000 -3 32 -5 12000",
 			facts = {host = {kernel = "2.2.6"}, vm = {bdflush = {100, 5000, 2000, 32, 15, 12000, 500, 1884, 2}}},
 			expect = {"translation", {name = "dirty_expire_centisecs", recommended = 12000}}},
-		{name = "2.4 defaults were never tuned: nothing",
-			facts = {host = {kernel = "2.4.18"}, vm = {bdflush = {30, 64, 64, 256, 500, 3000, 60, 0, 0}}},
+		{name = "2.4.0 stock values were never tuned: nothing",
+			facts = {host = {kernel = "2.4.5"}, vm = {bdflush = {30, 64, 64, 256, 500, 3000, 60, 0, 0}}},
 			expect = {}},
+		{name = "2.4.10-2.4.18 stock values on 2.4.18: nothing",
+			facts = {host = {kernel = "2.4.18"}, vm = {bdflush = {40, 0, 0, 0, 500, 3000, 60, 0, 0}}},
+			expect = {}},
+		{name = "2.4.19 stock values (nfract_stop_bdflush 20) on 2.4.19: nothing",
+			facts = {host = {kernel = "2.4.19"}, vm = {bdflush = {30, 500, 0, 0, 500, 3000, 60, 20, 0}}},
+			expect = {}},
+		{name = "2.4.19 stock values with no kernel named: nothing",
+			facts = {vm = {bdflush = {30, 500, 0, 0, 500, 3000, 60, 20, 0}}},
+			expect = {}},
+		{name = "2.4.18 tuned: read in the 2.4.10 order (no nfract_stop_bdflush)",
+			facts = {host = {kernel = "2.4.18"}, vm = {bdflush = {40, 0, 0, 0, 500, 3000, 80, 0, 0},
+				dirty_ratio = 20, dirty_background_ratio = 10}},
+			expect = {"translation", {name = "dirty_ratio", recommended = 80},
+				{name = "dirty_background_ratio", recommended = 40}}},
 		{name = "Red Hat 6.x default line on 2.2 (dummy fields differ): nothing",
 			facts = {host = {kernel = "2.2.14"}, vm = {bdflush = {40, 500, 64, 256, 500, 3000, 500, 1884, 2}}},
 			expect = {}},
 		{name = "2.4 tuned for fewer, later flushes",
-			facts = {host = {kernel = "2.4.18"}, vm = {bdflush = {30, 64, 64, 256, 500, 3000, 40, 0, 0},
+			facts = {host = {kernel = "2.4.8"}, vm = {bdflush = {30, 64, 64, 256, 500, 3000, 40, 0, 0},
 				dirty_background_ratio = 10, dirty_ratio = 20}},
 			expect = {"translation", {name = "dirty_ratio", recommended = 40}, {name = "dirty_background_ratio",
 				recommended = 30}}},
-		{name = "2.4.27 layout with an old kupdate interval",
+		{name = "2.4.19 layout on 2.4.27 with an old kupdate interval",
 			facts = {host = {kernel = "2.4.27"}, vm = {bdflush = {10, 500, 0, 0, 100, 3000, 20, 5, 0},
 				dirty_ratio = 20, dirty_background_ratio = 10}},
 			expect = {"translation", {name = "dirty_writeback_centisecs", recommended = 100}}},
-		{name = "modern kernel, hand-written list: read in 2.4 order",
+		{name = "modern kernel, hand-written list: read in the 2.4.19 order",
 			facts = {host = {kernel = "6.8.0"}, vm = {bdflush = {10, 500, 0, 0, 500, 3000, 20, 0, 0}}},
 			expect = {"translation"}},
 		{name = "no bdflush: not evaluated", facts = {vm = {dirty_ratio = 20}}, expect = "not_evaluated"},

@@ -38,26 +38,36 @@ local function atime_sensitive(w)
 	return w and (w.profile == "smallfiles" or w.profile == "mail")
 end
 
+-- The kernel never prints strictatime in /proc/mounts: a mount whose per-mount options show neither
+-- relatime nor noatime has it (hand-written facts may also say strictatime).
+local function is_strictatime(f)
+	if fstune.contains(f.mount_options, "strictatime") then return true end
+	if f.mount_options == nil or #f.mount_options == 0 then return false end
+	return not (fstune.contains(f.mount_options, "relatime") or fstune.contains(f.mount_options, "noatime"))
+end
+
 local function rec_atime(facts, f, w, out)
 	if has_opt(f, "noatime") then return end
-	if has_opt(f, "strictatime") then
+	if is_strictatime(f) then
 		if atime_sensitive(w) then
 			out[#out + 1] = {name = "strictatime", severity = "suggest", confidence = 0.6,
 				title = "strictatime writes an inode for every read; relatime keeps mail readers working",
-				rationale = "The filesystem is mounted strictatime, so every read of a file also dirties its "
-					.. "inode. relatime, the kernel default since 2.6.30, updates atime only when it is older "
-					.. "than mtime/ctime or a day old, which is what mail readers comparing atime with mtime "
-					.. "need. Replace strictatime by relatime in fstab and remount (mount -o remount,relatime). "
-					.. "noatime is not advised here because of those readers.",
+				rationale = "The filesystem is mounted strictatime (the kernel lists neither relatime nor "
+					.. "noatime among its options), so every read of a file also dirties its inode. relatime, "
+					.. "the kernel default since 2.6.30, updates atime only when it is older than mtime/ctime "
+					.. "or a day old, which is what mail readers comparing atime with mtime need. Replace "
+					.. "strictatime by relatime in fstab and remount (mount -o remount,relatime; back with "
+					.. "mount -o remount,strictatime). noatime is not advised here because of those readers.",
 				evidence = fstune.present({"fs.mount_options", "workload.profile"})}
 		else
 			out[#out + 1] = {name = "strictatime", setting = "mount.option.noatime", recommended = true,
 				severity = "suggest", confidence = 0.6,
 				title = "strictatime writes an inode for every read: mount noatime (or the default relatime)",
-				rationale = "The filesystem is mounted strictatime, so every read of a file also dirties its "
-					.. "inode and costs a metadata write. relatime, the kernel default since 2.6.30, limits "
-					.. "that to once a day per file; noatime removes it. Programs that compare atime with "
-					.. "mtime (mail readers on /var/mail) need relatime rather than noatime.",
+				rationale = "The filesystem is mounted strictatime (the kernel lists neither relatime nor "
+					.. "noatime among its options), so every read of a file also dirties its inode and costs "
+					.. "a metadata write. relatime, the kernel default since 2.6.30, limits that to once a day "
+					.. "per file; noatime removes it. Programs that compare atime with mtime (mail readers on "
+					.. "/var/mail) need relatime rather than noatime. The revert restores strictatime.",
 				evidence = fstune.present({"fs.mount_options", "workload.profile"})}
 		end
 		return
@@ -91,8 +101,9 @@ local function rec_lazytime(f, w, out)
 			.. "write. mount(8): lazytime 'significantly reduces writes to the inode table for workloads "
 			.. "that perform frequent random writes to preallocated files'. Timestamps reach the disk on "
 			.. "fsync/syncfs, other inode changes, eviction or after 24 hours, so a crash can lose recent "
-			.. "mtime/atime values, not data. fdatasync-only writers gain nothing (they never flush "
-			.. "timestamps).",
+			.. "mtime/atime values, not data. fdatasync-only writers gain too: fdatasync skips a "
+			.. "timestamp-only change, but the journal still commits each one every few seconds; with "
+			.. "lazytime they stay in memory and far fewer timestamp updates are journalled.",
 		evidence = fstune.present({"workload.access", "workload.file_size_p50_bytes", "workload.file_size_mean_bytes",
 			"fs.mount_options"})}
 end
@@ -111,8 +122,9 @@ local function rec_trim(facts, f, d, out)
 			evidence = fstune.present({"fs.mount_options", "device.discard_granularity"})}
 		return
 	end
-	if not fstune.is_integer(gran) or gran == 0 or host.container == true then return end
+	if not fstune.is_integer(gran) or gran == 0 then return end
 	local timer = f.fstrim_timer
+	local container = host.container == true
 	if discard then
 		local xfs = f.type == "xfs"
 		out[#out + 1] = {name = "discard_to_fstrim", setting = "mount.option.discard", recommended = false,
@@ -121,12 +133,28 @@ local function rec_trim(facts, f, d, out)
 			rationale = string.format("The filesystem is mounted with discard, so each freed extent is "
 				.. "trimmed synchronously; on devices without queued TRIM that stalls other I/O. %s "
 				.. "util-linux's fstrim.timer trims weekly, 'sufficient for most desktop and server "
-				.. "systems'. Enable the timer%s and remount without discard.",
+				.. "systems'. %s and remount without discard.",
 				xfs and "The XFS documentation recommends fstrim over the discard option 'because the "
 					.. "performance impact of this option is quite severe'." or "ext4 keeps discard off by "
-					.. "default.", timer == true and " (it is already on)" or ""),
+					.. "default.", container and "Inside a container fstrim.timer does not run: make sure "
+					.. "the host trims this filesystem (systemctl status fstrim.timer there)"
+					or ("Enable the timer" .. (timer == true and " (it is already on)" or ""))),
 			evidence = fstune.present({"fs.mount_options", "device.discard_granularity", "fs.fstrim_timer",
 				"fs.type"})}
+	end
+	if container then
+		if not discard then
+			out[#out + 1] = {name = "fstrim_on_host", severity = "info", confidence = 0.4,
+				title = "inside a container: check on the host that this filesystem is trimmed",
+				rationale = string.format("The device accepts discard (granularity %d bytes) and the filesystem "
+					.. "is not mounted with discard. fstrim.timer is skipped inside containers "
+					.. "(ConditionVirtualization=!container), so the trim has to come from the host: run "
+					.. "'systemctl status fstrim.timer' there, or 'fstrim -v %s' from the host, which lists what "
+					.. "it trimmed. From inside the container only the mount options can be checked.", gran,
+					f.mount_point or "MOUNTPOINT"),
+				evidence = fstune.present({"host.container", "device.discard_granularity", "fs.mount_options"})}
+		end
+		return
 	end
 	if timer == false then
 		out[#out + 1] = {name = "fstrim_timer", setting = "fstrim.timer", recommended = true,
@@ -207,6 +235,7 @@ local REC_SOURCES = {
 	discard_to_fstrim = {3, 2, 4},
 	fstrim_timer = {4},
 	fstrim_unknown = {4},
+	fstrim_on_host = {4},
 	commit_window = {2},
 	commit_throughput = {2},
 }
@@ -217,15 +246,17 @@ return {
 	id = "mount",
 	title = "Mount options: atime, lazytime, discard versus periodic fstrim, journal commit interval",
 	description = [[
-- strictatime: suggest noatime (relatime, the default since 2.6.30, for mail spools whose readers
-  compare atime with mtime). relatime is never flagged.
+- strictatime (the kernel never prints it: a mount listing neither relatime nor noatime has it):
+  suggest noatime, whose revert restores strictatime (relatime, the default since 2.6.30, for mail
+  spools whose readers compare atime with mtime). relatime is never flagged.
 - relatime and an observed read share of 90% or more (a heuristic): noatime, as info.
 - random writes into large preallocated files (median or mean >= 16 MiB, a heuristic): lazytime,
   as info, with the timestamps a crash can lose.
 - a device that accepts discard (discard_granularity > 0) with neither the discard option nor an
   enabled fstrim.timer: suggest the weekly timer; the discard option on XFS (suggest) or ext4 (info):
   trim in batches instead; discard on a device without discard support: drop it. btrfs (async
-  discard by default since 6.2) and containers (fstrim.timer does not run there) are skipped.
+  discard by default since 6.2) is skipped. In a container, where fstrim.timer does not run, the
+  discard advice stays and the timer advice becomes what to check on the host (info).
 - ext4 commit= above 5 s: the loss window, as info; for sequential, large-request workloads
   without fsync, commit=30 as info with that window stated (fsync forces commits anyway).]],
 	sources = SOURCES,
@@ -269,18 +300,32 @@ return {
 				device = {discard_granularity = 4096}},
 			expect = {{name = "discard_to_fstrim", severity = "suggest"}, {name = "fstrim_timer", severity = "info"}}},
 		{name = "ext4 mounted discard, timer on",
-			facts = {fs = fs({"rw", "discard"}, {fstrim_timer = true}), device = {discard_granularity = 512}},
+			facts = {fs = fs({"rw", "relatime", "discard"}, {fstrim_timer = true}), device = {discard_granularity = 512}},
 			expect = {{name = "discard_to_fstrim", severity = "info"}}},
 		{name = "discard on a disk without discard",
-			facts = {fs = fs({"rw", "discard"}), device = {discard_granularity = 0}},
+			facts = {fs = fs({"rw", "relatime", "discard"}), device = {discard_granularity = 0}},
 			expect = {"discard_unsupported"}},
 		{name = "btrfs: own async discard, skipped",
 			facts = {fs = fs({"rw", "relatime"}, {type = "btrfs", fstrim_timer = false}),
 				device = {discard_granularity = 512}},
 			expect = {}},
-		{name = "container: fstrim.timer does not run there",
+		{name = "container: fstrim.timer does not run there, the host's trim is what to check",
 			facts = {host = {container = true}, fs = fs({"rw", "relatime"}, {fstrim_timer = false}),
 				device = {discard_granularity = 512}},
+			expect = {{name = "fstrim_on_host", severity = "info"}}},
+		{name = "container mounted discard: the discard advice stays",
+			facts = {host = {container = true}, fs = fs({"rw", "relatime", "discard"}, {type = "xfs"}),
+				device = {discard_granularity = 512}},
+			expect = {{name = "discard_to_fstrim", severity = "suggest"}}},
+		{name = "container on a disk without discard: nothing",
+			facts = {host = {container = true}, fs = fs({"rw", "relatime"}), device = {discard_granularity = 0}},
+			expect = {}},
+		{name = "strictatime as the kernel shows it: neither relatime nor noatime",
+			facts = {fs = fs({"rw", "nosuid"}, {fstrim_timer = true}), device = {discard_granularity = 0}},
+			expect = {{name = "strictatime", severity = "suggest", setting = "mount.option.noatime",
+				recommended = true, disruption = "remount"}}},
+		{name = "noatime shown: not strictatime",
+			facts = {fs = fs({"rw", "noatime"}), device = {discard_granularity = 0}},
 			expect = {}},
 		{name = "timer state unknown",
 			facts = {fs = fs({"rw", "relatime"}), device = {discard_granularity = 512}},

@@ -7,6 +7,11 @@ local fstune = fstune
 local opaque = { virtio = true, xen = true, loop = true, zram = true, md = true, dm = true,
   usb = true, mmc = true, unknown = true }
 
+-- The disk as the facts name it; hand-written facts of a planned server may name none.
+local function disk_name(d)
+  return d.disk or d.name or "this disk"
+end
+
 local function nvme(facts)
   local d = facts.device
   local hwq = d.nr_hw_queues
@@ -18,7 +23,7 @@ local function nvme(facts)
       severity = "warn",
       confidence = 0.8,
       title = "Use no I/O scheduler (none) on this NVMe drive",
-      rationale = "BFQ runs on " .. d.disk .. ", an NVMe drive. BFQ favours latency for " ..
+      rationale = "BFQ runs on " .. disk_name(d) .. ", an NVMe drive. BFQ favours latency for " ..
         "interactive desktops; its documentation gives about 1.9 us of CPU per request and a " ..
         "ceiling of roughly 80-400 KIOPS depending on the CPU, below what many NVMe drives " ..
         "sustain. " ..
@@ -40,7 +45,7 @@ local function nvme(facts)
       rationale = string.format("%s is an NVMe drive with %d hardware queues running " ..
         "mq-deadline. For a multi-queue device the kernel's default is none (block/elevator.c), " ..
         "and mq-deadline adds a shared lock and per-request work that such a drive does not " ..
-        "need. Keep mq-deadline only if you chose it for its read/write deadlines.", d.disk, hwq),
+        "need. Keep mq-deadline only if you chose it for its read/write deadlines.", disk_name(d), hwq),
       evidence = { "device.transport", "device.scheduler", "device.nr_hw_queues" },
     }
   end
@@ -58,7 +63,7 @@ local function hdd(facts)
     severity = "suggest",
     confidence = 0.7,
     title = "Use mq-deadline on this rotating disk",
-    rationale = d.disk .. " is a rotating " .. string.upper(d.transport) .. " disk on bare " ..
+    rationale = disk_name(d) .. " is a rotating " .. string.upper(d.transport) .. " disk on bare " ..
       "metal with no I/O scheduler. For a single-queue device the kernel's default is " ..
       "mq-deadline, which sorts and merges requests and keeps writes from starving reads, " ..
       "which matters at a disk's few hundred IOPS. bfq is the alternative for mixed " ..
@@ -108,8 +113,9 @@ return {
     "libvirt, via SUSE/sesdev issue 37: Linux guests assume rotational storage",
   },
   settings = { "queue.scheduler" },
-  needs = { "device.disk", "device.transport", "device.scheduler" },
-  uses = { "device.rotational", "device.nr_hw_queues", "host.virtualization" },
+  needs = { "device.transport", "device.scheduler" },
+  uses = { "device.disk", "device.name", "device.rotational", "device.nr_hw_queues",
+    "host.virtualization" },
   check = check,
   tests = {
     { name = "bfq on NVMe",
@@ -142,6 +148,18 @@ return {
       expect = {} },
     { name = "SATA SSD with none",
       facts = { host = { virtualization = "none" }, device = dev("sata", false, "none") },
+      expect = {} },
+    { name = "planned server described by hand without device.disk: the advice stands",
+      facts = { host = { virtualization = "none" }, device = { name = "sdb", transport = "sata",
+        rotational = true, scheduler = "none" } },
+      expect = { { name = "none_on_hdd", recommended = "mq-deadline", disruption = "runtime" } } },
+    { name = "no device name at all: the advice stands (the command carries a placeholder)",
+      facts = { host = { virtualization = "none" }, device = { transport = "nvme", rotational = false,
+        scheduler = "bfq" } },
+      expect = { { name = "bfq_on_nvme", recommended = "none" } } },
+    { name = "hand-written NVMe without device.disk on its default: nothing",
+      facts = { device = { name = "nvme0n1", transport = "nvme", rotational = false, scheduler = "none",
+        nr_hw_queues = 8 } },
       expect = {} },
     { name = "no scheduler fact: not evaluated",
       facts = { device = { disk = "sda", transport = "sata" } },

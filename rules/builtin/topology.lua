@@ -23,6 +23,9 @@ local SOURCES = {
 		.. "width before stride) and EXT4_IOC_SET_TUNE_SB_PARAM (both fields on a mounted filesystem); "
 		.. "measured here on 6.18 with e2fsprogs 1.47.0: tune2fs -E on the mounted filesystem, no stripe "
 		.. "after a remount, stripe=64 after the next mount",
+	"Linux fs/xfs/xfs_mount.c xfs_validate_new_dalign(): 'cannot change alignment: superblock does not "
+		.. "support data alignment' when sunit/swidth are given for a filesystem made without them; "
+		.. "xfs(5) sunit/swidth mount options",
 }
 
 local KiB, MiB = fstune.KiB, fstune.MiB
@@ -151,9 +154,20 @@ local function rec_existing_fs(facts, d, g, out)
 		fix = string.format("stripe width %d and stride %d filesystem blocks, which tune2fs writes while "
 			.. "the filesystem is mounted (the commands below); the allocator reads them at the next "
 			.. "mount, not at a remount", g.width // bs, g.chunk // bs)
+	elseif (su or 0) == 0 and (sw or 0) == 0 then
+		-- The kernel changes sunit/swidth at mount only on a superblock that already has data
+		-- alignment ("cannot change alignment: superblock does not support data alignment"); in
+		-- fstab that is a failed boot. Only a new filesystem carries a stripe.
+		fix = string.format("make the filesystem again with mkfs.xfs -d su=%d,sw=%d (the command below; it "
+			.. "erases the filesystem, so copy the data off and back). A mount option cannot do it: XFS "
+			.. "changes sunit/swidth at mount only on a filesystem made with a stripe, and refuses to mount "
+			.. "this one with them ('cannot change alignment: superblock does not support data alignment'), "
+			.. "which in /etc/fstab is a failed boot", g.chunk, g.data_disks)
 	else
-		fix = string.format("mount with -o sunit=%d,swidth=%d (512-byte units) or make the filesystem again "
-			.. "with -d su=%d,sw=%d", g.chunk // 512, g.width // 512, g.chunk, g.data_disks)
+		fix = string.format("unmount, then mount (not remount) with -o sunit=%d,swidth=%d (512-byte units), "
+			.. "and put the same options in /etc/fstab; XFS accepts new values only on a filesystem made with "
+			.. "a stripe, as this one was. Or make the filesystem again with -d su=%d,sw=%d",
+			g.chunk // 512, g.width // 512, g.chunk, g.data_disks)
 	end
 	local ev = {"fs.stripe_unit_bytes", "fs.stripe_width_bytes", "device.minimum_io_size",
 		"device.optimal_io_size", "device.md_chunk_bytes", "device.md_data_disks", "device.md_level"}
@@ -164,7 +178,12 @@ local function rec_existing_fs(facts, d, g, out)
 	-- that is wrong (the allocator aligns to it), else the stride; a wrong stride beside a wrong
 	-- width comes as fs_stride. XFS has no setting here: advice.
 	local function setting_of(r, which)
-		if not ext then return r end
+		if not ext then
+			if (su or 0) == 0 and (sw or 0) == 0 then
+				r.setting, r.recommended, r.fs = "mkfs.xfs_su", g.chunk, "xfs"
+			end
+			return r
+		end
 		if which == "width" then
 			r.setting, r.recommended = "fs.stripe_width", g.width // bs
 		else
@@ -173,6 +192,16 @@ local function rec_existing_fs(facts, d, g, out)
 		return r
 	end
 	local function stride_too(main)
+		if not ext and main.setting == "mkfs.xfs_su" then
+			out[#out + 1] = {name = "xfs_sw_missing", setting = "mkfs.xfs_sw", recommended = g.data_disks,
+				fs = "xfs", severity = main.severity, confidence = main.confidence,
+				title = string.format("make XFS with -d sw=%d (data disks) with su=%d", g.data_disks, g.chunk),
+				rationale = string.format("The other half of %s: the stripe width in stripe units, one per data "
+					.. "disk of the %s. It goes into the same mkfs.xfs -d option.", main.name,
+					g.from == "md" and "array" or "device topology"),
+				evidence = ev}
+			return
+		end
 		if not (ext and width_wrong and stride_wrong) then return end
 		out[#out + 1] = setting_of({name = "fs_stride", severity = main.severity, confidence = main.confidence,
 			title = string.format("set the filesystem's RAID stride to %d blocks (the %s chunk) with its stripe "
@@ -308,8 +337,8 @@ local function rec_block_size(facts, d, out)
 			f.block_size, pbs),
 		rationale = string.format("Each %d-byte block write covers part of a %d-byte physical sector, which "
 			.. "the drive must read, modify and write back; mke2fs warns 'specified blocksize %d is less "
-			.. "than device physical sectorsize %d'. The 2000 linux-kernel thread found 1 KiB blocks faster "
-			.. "for a C-ISAM index rebuild (Elapsed 2:54.14 against 3:54.87 with 4 KiB, Major page faults "
+			.. "than device physical sectorsize %d'. A 2000 report on Linux 2.2 found 1 KiB blocks faster "
+			.. "for rebuilding a C-ISAM index (Elapsed 2:54.14 against 3:54.87 with 4 KiB, Major page faults "
 			.. "43861 against 41944), but on a 2.2 kernel with 128 MB of RAM, a block-granular buffer "
 			.. "cache and 512-byte sectors; measured here in 2026, umount after untarring a kernel tree "
 			.. "takes 2.6-3.3x longer with 1 KiB blocks than 4 KiB. Make the filesystem again with %d-byte "
@@ -345,12 +374,14 @@ local function check_all(facts)
 		out[#out + 1] = {name = "rotational_not_evidence", severity = "info", confidence = 0.9,
 			title = string.format("%s reports rotational=1, which says nothing about the storage behind it",
 				d.transport == "loop" and "the loop device" or "the virtual disk"),
-			rationale = string.format("The %s driver sets the rotational flag itself: Linux guests assume "
-				.. "rotational storage unless the hypervisor says otherwise, and loop devices report 1 "
-				.. "whatever their backing file lives on. fstune classifies this device by its transport "
-				.. "(%s)%s, not as a hard disk; a measurement (fstune bench) tells what it really is.",
-				d.transport, d.transport, facts.host and facts.host.virtualization
-				and (" on a " .. facts.host.virtualization .. " host") or ""),
+			rationale = string.format("The %s driver sets the rotational flag itself: %s fstune classifies "
+				.. "this device by its transport (%s)%s, not as a hard disk; a measurement (fstune bench) tells "
+				.. "what it really is.", d.transport,
+				d.transport == "loop" and "a loop device reports 1 whatever its backing file lives on."
+					or "a virtual machine's disk reports 1 unless the host declares the storage "
+					.. "non-rotational, which virtualization software rarely does by default.",
+				d.transport, d.transport ~= "loop" and facts.host and facts.host.virtualization
+				and (" in a " .. facts.host.virtualization .. " virtual machine") or ""),
 			evidence = {"device.rotational", "device.transport", "host.virtualization"}}
 	end
 	return out
@@ -369,9 +400,10 @@ local REC_SOURCES = {
 	ext4_stripe_width = {1, 2, 6},
 	xfs_su = {4, 5, 6},
 	xfs_sw = {4, 5, 6},
-	fs_stripe_missing = {1, 2, 3, 4, 5, 6},
-	fs_stripe_mismatch = {1, 2, 4, 5, 6},
+	fs_stripe_missing = {1, 2, 3, 4, 5, 6, 12},
+	fs_stripe_mismatch = {1, 2, 4, 5, 6, 12},
 	fs_stride = {1, 2, 11},
+	xfs_sw_missing = {4, 5, 12},
 	untrusted_optimal_io = {7, 6, 1, 4},
 	fs_stripe_from_bogus_topology = {7, 1, 2},
 	partition_misaligned = {6, 1, 4},
@@ -403,7 +435,9 @@ alignment_offset) and md facts (md_chunk_bytes, md_data_disks, md_level) with th
   explicitly. When the queue shows the geometry, both tools read it through libblkid themselves
   and nothing is recommended.
 - An existing ext4/XFS filesystem with no stripe, or another stripe than the device's: suggest on
-  parity RAID of disks, info otherwise (mke2fs no longer sets the stripe on non-rotational devices
+  parity RAID of disks, info otherwise. ext takes both fields online (tune2fs -E); XFS takes new
+  sunit/swidth at mount only when it was made with a stripe, so one made without gets mkfs.xfs
+  -d su=,sw= (a new filesystem), never a mount option (mke2fs no longer sets the stripe on non-rotational devices
   by default: the ext4 allocator's alignment search does not pay off on flash).
 - A partition start not on a physical sector (alignment_offset != 0, or partition_start_bytes not
   a multiple of physical_block_size): warn. Not on a chunk boundary of a trusted stripe: suggest.
@@ -413,7 +447,8 @@ alignment_offset) and md facts (md_chunk_bytes, md_data_disks, md_level) with th
   ignored for geometry; a filesystem stripe copied from them is flagged.
 - rotational=1 on virtio, xen and loop devices is not evidence of a disk (info).
 - An ext/XFS block size below the physical sector (1 KiB ext2 on a 512e disk): suggest the
-  sector size or 4 KiB at the next mkfs; the 2000 thread's 1 KiB result came from 512-byte sectors.]],
+  sector size or 4 KiB at the next mkfs; a 2000 report's 1 KiB win (Linux 2.2, a C-ISAM index rebuild) came from 512-byte
+  sectors.]],
 	sources = SOURCES,
 	settings = {"mkfs.stride", "mkfs.stripe_width", "mkfs.xfs_su", "mkfs.xfs_sw", "mkfs.block_size",
 		"fs.stripe_width", "fs.stride"},
@@ -438,6 +473,20 @@ alignment_offset) and md facts (md_chunk_bytes, md_data_disks, md_level) with th
 				alignment_offset = 0, md_level = "raid5", md_chunk_bytes = 524288, md_data_disks = 3},
 				fs = {type = "ext4", block_size = 4096, stripe_unit_bytes = 524288,
 					stripe_width_bytes = 1572864}},
+			expect = {}},
+		{name = "XFS made without stripe on md raid6: a new filesystem with -d su,sw, no mount option",
+			facts = {device = {path = "/dev/md0", name = "md0", transport = "md", rotational = true,
+				logical_block_size = 512, physical_block_size = 4096, minimum_io_size = 524288,
+				optimal_io_size = 3145728, md_level = "raid6", md_chunk_bytes = 524288, md_data_disks = 6},
+				fs = {type = "xfs", block_size = 4096, stripe_unit_bytes = 0, stripe_width_bytes = 0}},
+			expect = {{name = "fs_stripe_missing", severity = "suggest", setting = "mkfs.xfs_su",
+				recommended = 524288, disruption = "reformat"},
+				{name = "xfs_sw_missing", setting = "mkfs.xfs_sw", recommended = 6, disruption = "reformat"}}},
+		{name = "XFS made with the array's stripe: nothing",
+			facts = {device = {path = "/dev/md0", name = "md0", transport = "md", rotational = true,
+				logical_block_size = 512, physical_block_size = 4096, minimum_io_size = 524288,
+				optimal_io_size = 3145728, md_level = "raid6", md_chunk_bytes = 524288, md_data_disks = 6},
+				fs = {type = "xfs", block_size = 4096, stripe_unit_bytes = 524288, stripe_width_bytes = 3145728}},
 			expect = {}},
 		{name = "reshaped array: stripe mismatch",
 			facts = {device = {name = "md0", transport = "md", rotational = true, logical_block_size = 512,
@@ -540,7 +589,7 @@ alignment_offset) and md facts (md_chunk_bytes, md_data_disks, md_level) with th
 				rotational = true, logical_block_size = 512, physical_block_size = 4096,
 				minimum_io_size = 4096, optimal_io_size = 0}},
 			expect = {}},
-		{name = "ext2 with 1 KiB blocks on a 512e disk (the 2000 thread's layout today)",
+		{name = "ext2 with 1 KiB blocks on a 512e disk (the 2000 report's layout today)",
 			facts = {device = {name = "sda3", transport = "sata", rotational = true, logical_block_size = 512,
 				physical_block_size = 4096, minimum_io_size = 4096, optimal_io_size = 0,
 				partition_start_bytes = 1048576},

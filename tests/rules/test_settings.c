@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/xalloc.h"
 #include "rules/internal.h"
 #include "rules/settings.h"
 
@@ -147,8 +148,11 @@ static void test_build(void)
 	EXPECT_STR(cmd(c.apply, 0), "echo 'write through' > /sys/block/sda/queue/write_cache");
 	EXPECT_STR(cmd(c.revert, 0), "echo 'write back' > /sys/block/sda/queue/write_cache");
 	EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")),
+		   "# Keyed on the kernel name: the facts give no serial, WWN or array UUID. The name can "
+		   "move to another disk at the next boot.\n"
 		   "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"sda\", "
 		   "ATTR{queue/write_cache}=\"write through\"");
+	EXPECT_STR(json_string_value(json_object_get(c.persistent, "path")), "/etc/udev/rules.d/69-fstune.rules");
 	ctx_free(&c);
 
 	/* A device name that would walk out of /sys/block is refused. */
@@ -167,8 +171,97 @@ static void test_build(void)
 		  "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext3\"}}", &ok);
 	EXPECT(ok);
 	EXPECT_STR(cmd(c.apply, 0), "tune2fs -O dir_index /dev/sdb1");
-	EXPECT_STR(cmd(c.apply, 1), "e2fsck -fD /dev/sdb1");
-	EXPECT_STR(cmd(c.revert, 0), "tune2fs -O ^dir_index /dev/sdb1");
+	EXPECT_STR(cmd(c.apply, 1), "e2fsck -fDp /dev/sdb1");
+	/* tune2fs demands a freshly checked filesystem before it turns dir_index off. */
+	EXPECT_STR(cmd(c.revert, 0), "e2fsck -fp /dev/sdb1");
+	EXPECT_STR(cmd(c.revert, 1), "tune2fs -O ^dir_index /dev/sdb1");
+	EXPECT_STR(cmd(c.revert, 2), "e2fsck -fDp /dev/sdb1");
+	ctx_free(&c);
+
+	/* Mounted: the device goes back on its mount point with the options found, no fstab needed. */
+	c = build("fs.feature.dir_index", json_true(), json_false(),
+		  "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext4\", "
+		  "\"mount_point\": \"/srv/x\", \"mount_options\": [\"rw\", \"nosuid\", \"relatime\"], "
+		  "\"super_options\": [\"rw\", \"errors=remount-ro\"]}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "umount /srv/x");
+	EXPECT_STR(cmd(c.apply, 3), "mount -t ext4 -o rw,nosuid,relatime,errors=remount-ro /dev/sdb1 /srv/x");
+	EXPECT_STR(cmd(c.revert, 4), "mount -t ext4 -o rw,nosuid,relatime,errors=remount-ro /dev/sdb1 /srv/x");
+	ctx_free(&c);
+
+	/* strictatime is never printed: neither relatime nor noatime; the revert restores it. */
+	c = build("mount.option.noatime", json_true(), NULL,
+		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\"]}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "mount -o remount,noatime /srv");
+	EXPECT_STR(cmd(c.revert, 0), "mount -o remount,strictatime /srv");
+	ctx_free(&c);
+	c = build("mount.option.noatime", json_true(), NULL,
+		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\", \"relatime\"]}}",
+		  &ok);
+	EXPECT_STR(cmd(c.revert, 0), "mount -o remount,relatime /srv");
+	ctx_free(&c);
+
+	/* Persistent udev rules match the exact property each identity came from. */
+	static const struct {
+		const char *facts, *match;
+	} ids[] = {
+		{"{\"device\": {\"disk\": \"sdc\", \"serial\": \"ZA1B\", \"serial_udev_property\": \"ID_SERIAL_SHORT\"}}",
+		 "ENV{DEVTYPE}==\"disk\", ENV{ID_SERIAL_SHORT}==\"ZA1B\""},
+		{"{\"device\": {\"disk\": \"vdb\", \"serial\": \"data1\", \"serial_udev_property\": \"ID_SERIAL\"}}",
+		 "ENV{DEVTYPE}==\"disk\", ENV{ID_SERIAL}==\"data1\""},
+		{"{\"device\": {\"disk\": \"sdc\", \"wwn\": \"0x5000c500a1b2c3d4\", "
+		 "\"wwn_udev_property\": \"ID_WWN_WITH_EXTENSION\"}}",
+		 "ENV{DEVTYPE}==\"disk\", ENV{ID_WWN_WITH_EXTENSION}==\"0x5000c500a1b2c3d4\""},
+		{"{\"device\": {\"disk\": \"md0\", \"md_uuid\": \"3a1b2c3d:4e5f6a7b:8c9d0e1f:2a3b4c5d\"}}",
+		 "ENV{DEVTYPE}==\"disk\", ENV{MD_UUID}==\"3a1b2c3d:4e5f6a7b:8c9d0e1f:2a3b4c5d\""},
+		{"{\"device\": {\"disk\": \"dm-0\", \"dm_uuid\": \"LVM-abc\"}}",
+		 "ENV{DEVTYPE}==\"disk\", ENV{DM_UUID}==\"LVM-abc\""},
+	};
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		char *want;
+
+		c = build("queue.scheduler", json_string("mq-deadline"), NULL, ids[i].facts, &ok);
+		EXPECT(ok);
+		want = xasprintf("ACTION==\"add|change\", SUBSYSTEM==\"block\", %s, "
+				 "ATTR{queue/scheduler}=\"mq-deadline\"", ids[i].match);
+		EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")), want);
+		free(want);
+		ctx_free(&c);
+	}
+	/* Hand-written facts without device.disk: a partition's name implies its disk; no name at all
+	 * keeps the finding with a placeholder that fails until the admin fills it in. */
+	static const struct {
+		const char *name, *path;
+	} disks[] = {
+		{"sdb", "/sys/block/sdb/queue/scheduler"},        {"sdc1", "/sys/block/sdc/queue/scheduler"},
+		{"nvme0n1p2", "/sys/block/nvme0n1/queue/scheduler"}, {"nvme0n1", "/sys/block/nvme0n1/queue/scheduler"},
+		{"mmcblk0p1", "/sys/block/mmcblk0/queue/scheduler"}, {"md0", "/sys/block/md0/queue/scheduler"},
+		{"dm-3", "/sys/block/dm-3/queue/scheduler"},
+	};
+	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++) {
+		char *fj = xasprintf("{\"device\": {\"name\": \"%s\"}}", disks[i].name), *want;
+
+		c = build("queue.scheduler", json_string("none"), NULL, fj, &ok);
+		EXPECT(ok);
+		want = xasprintf("echo none > %s", disks[i].path);
+		EXPECT_STR(cmd(c.apply, 0), want);
+		free(want);
+		free(fj);
+		ctx_free(&c);
+	}
+	c = build("queue.scheduler", json_string("none"), NULL, "{\"device\": {\"transport\": \"nvme\"}}", &ok);
+	EXPECT(ok);
+	EXPECT_STR(cmd(c.apply, 0), "echo none > \"/sys/block/${DISK:?}/queue/scheduler\"");
+	ctx_free(&c);
+
+	/* A serial whose property is not known is not guessed: kernel name, with the reason. */
+	c = build("queue.scheduler", json_string("none"), NULL,
+		  "{\"device\": {\"disk\": \"sdc\", \"serial\": \"ZA1B\"}}", &ok);
+	EXPECT(ok);
+	EXPECT(strstr(json_string_value(json_object_get(c.persistent, "line")),
+		      "# Keyed on the kernel name: the facts give device.serial but not the udev property") != NULL);
+	EXPECT(strstr(json_string_value(json_object_get(c.persistent, "line")), "KERNEL==\"sdc\"") != NULL);
 	ctx_free(&c);
 
 	c = build("mkfs.label", json_string("$(touch x)'"), NULL, "{\"fs\": {\"type\": \"ext4\"}}", &ok);
@@ -296,6 +389,25 @@ static void test_merge(void)
 	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
 		   "mkfs.xfs -d su=65536,sw=4 /dev/md0");
 	EXPECT(json_array_size(json_object_get(json_array_get(m, 0), "from")) == 6);
+	/* b.bs2's -b 4096 overrides b.bs's 1024, and the merge says so. */
+	EXPECT_STR(json_string_value(json_array_get(json_object_get(json_array_get(m, 0), "notes"), 0)),
+		   "Takes -b 4096 (b.bs2) over -b 1024 (b.bs): mkfs honours one value.");
+	EXPECT(json_object_get(json_array_get(m, 1), "notes") == NULL);
+	json_decref(m);
+	facts_free(f);
+
+	/* The block size of the filesystem found is kept when no recommendation names one, and
+	 * mkfs.xfs needs -f to replace it (mke2fs asks on the terminal instead). */
+	fj = "{\"device\": {\"path\": \"/dev/md0\"}, \"fs\": {\"type\": \"xfs\", \"block_size\": 1024}}";
+	f = facts_from_json(fj, strlen(fj), "t", &err);
+	m = rules_merge_mkfs(recs, f);
+	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
+		   "mkfs.xfs -d su=65536,sw=4 -b size=1024 -f /dev/md0");
+	EXPECT_STR(json_string_value(json_array_get(json_object_get(json_array_get(m, 1), "notes"), 0)),
+		   "Keeps -b size=1024, the block size of the filesystem found (fs.block_size), which the "
+		   "advice was worked out for.");
+	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
+		   "mkfs.ext4 -E stride=16,stripe_width=64 -b 4096 -O inline_data,bigalloc -C 65536 /dev/md0");
 	json_decref(m);
 	json_decref(recs);
 	facts_free(f);

@@ -1,0 +1,151 @@
+/* What the setting builders read from the facts to name things in a command: the whole disk's
+ * kernel name, the stable udev identity of a disk for a persistent rule, the mount command that
+ * puts a filesystem back as the probe found it (an fstab entry for it may not exist), and whether
+ * mkfs must be forced over the filesystem found. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "rules/internal.h"
+#include "rules/settings.h"
+
+/* A udev value may not contain a double quote or a backslash; sysfs names never do. */
+bool settings_udev_safe(const char *s)
+{
+	return s && !strpbrk(s, "\"\\\n") && strlen(s) < 128;
+}
+
+/* The identities a udev rule can match, strongest first. Each names the exact property its value
+ * came from: ENV{ID_SERIAL_SHORT} never matches a value that was ID_SERIAL. A fixed property
+ * (MD_UUID, DM_UUID) needs no name fact. */
+static const struct {
+	const char *value_key, *property_key, *property;
+} identities[] = {
+	{"device.serial", "device.serial_udev_property", NULL},
+	{"device.wwn", "device.wwn_udev_property", NULL},
+	{"device.md_uuid", NULL, "MD_UUID"},
+	{"device.dm_uuid", NULL, "DM_UUID"},
+};
+
+char *settings_udev_match(const struct facts *facts, const char *disk, char **comment)
+{
+	static const char *const known[] = {"ID_SERIAL_SHORT", "ID_SERIAL", "ID_WWN_WITH_EXTENSION",
+					    "ID_WWN", NULL};
+	const char *unnamed = NULL;
+
+	*comment = NULL;
+	for (size_t i = 0; i < sizeof(identities) / sizeof(identities[0]); i++) {
+		const char *v = facts_get_string(facts, identities[i].value_key);
+		const char *prop = identities[i].property;
+
+		if (!v || !*v || !settings_udev_safe(v))
+			continue;
+		if (!prop) {
+			const char *named = facts_get_string(facts, identities[i].property_key);
+
+			for (const char *const *k = known; named && *k; k++)
+				if (!strcmp(named, *k))
+					prop = *k;
+		}
+		if (prop)
+			return xasprintf("ENV{DEVTYPE}==\"disk\", ENV{%s}==\"%s\"", prop, v);
+		if (!unnamed)
+			unnamed = identities[i].value_key;
+	}
+	if (unnamed)
+		*comment = xasprintf("# Keyed on the kernel name: the facts give %s but not the udev property "
+				     "it came from. The name can move to another disk at the next boot.",
+				     unnamed);
+	else
+		*comment = xstrdup("# Keyed on the kernel name: the facts give no serial, WWN or array UUID. "
+				   "The name can move to another disk at the next boot.");
+	return xasprintf("KERNEL==\"%s\"", disk);
+}
+
+/* Adds the comma-separated items of `opts` to `acc` (a growing "a,b" list), skipping duplicates and
+ * the read-write flag, which `mount` takes from the per-mount options already. */
+static void add_options(char **acc, const json_t *list, bool is_super)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(list, i, o) {
+		const char *s = json_string_value(o);
+		size_t n = s ? strlen(s) : 0;
+		bool dup = false;
+
+		if (!n || (is_super && (!strcmp(s, "rw") || !strcmp(s, "ro"))))
+			continue;
+		for (const char *p = *acc; (p = strstr(p, s)); p += n)
+			if ((p == *acc || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+				dup = true;
+		if (dup)
+			continue;
+		*acc = xrealloc(*acc, strlen(*acc) + n + 2);
+		if (**acc)
+			strcat(*acc, ",");
+		strcat(*acc, s);
+	}
+}
+
+char *settings_mount_back(const struct facts *facts, const char *mnt)
+{
+	const char *type = facts_get_string(facts, "fs.type");
+	char *opts = xstrdup(""), *dev = settings_device_word(facts), *out, *qt = NULL, *qo = NULL;
+
+	add_options(&opts, facts_get(facts, "fs.mount_options"), false);
+	add_options(&opts, facts_get(facts, "fs.super_options"), true);
+	if (type && *type)
+		qt = rules_shell_quote(type);
+	if (*opts)
+		qo = rules_shell_quote(opts);
+	out = xasprintf("mount%s%s%s%s %s %s", qt ? " -t " : "", qt ? qt : "", qo ? " -o " : "",
+			qo ? qo : "", dev, mnt);
+	free(opts);
+	free(dev);
+	free(qt);
+	free(qo);
+	return out;
+}
+
+/* The whole disk of partition `name`, as the kernel names them: sda1 -> sda, vdb2 -> vdb,
+ * nvme0n1p1 -> nvme0n1, mmcblk0p2 -> mmcblk0; a name that is not a partition's comes back as is. */
+static char *whole_disk_of(const char *name)
+{
+	size_t n = strlen(name), digits = 0;
+
+	while (digits < n && isdigit((unsigned char)name[n - 1 - digits]))
+		digits++;
+	if (!digits || digits == n)
+		return xstrdup(name);
+	if (name[n - digits - 1] == 'p' && n - digits >= 2 && isdigit((unsigned char)name[n - digits - 2]))
+		return xstrndup(name, n - digits - 1);
+	if (isalpha((unsigned char)name[n - digits - 1]) &&
+	    (!strncmp(name, "sd", 2) || !strncmp(name, "vd", 2) || !strncmp(name, "hd", 2) ||
+	     !strncmp(name, "xvd", 3)))
+		return xstrndup(name, n - digits);
+	return xstrdup(name);
+}
+
+char *settings_disk_name(const struct facts *facts)
+{
+	const char *disk = facts_get_string(facts, "device.disk");
+	const char *name = facts_get_string(facts, "device.name");
+
+	if (disk)
+		return xstrdup(disk);
+	return name && *name ? whole_disk_of(name) : NULL;
+}
+
+const char *settings_mkfs_force(const char *fs, const struct facts *facts)
+{
+	const char *cur = facts_get_string(facts, "fs.type");
+
+	if (!cur || !*cur || !fs)
+		return "";
+	return !strcmp(fs, "xfs") || !strcmp(fs, "btrfs") ? " -f" : "";
+}
