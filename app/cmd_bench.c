@@ -39,7 +39,7 @@ static const char usage_head[] =
 	"\n"
 	"Options:\n"
 	"  --quick                      the quick suite (default): 5 tests, at most about 10 s\n"
-	"  --full                       every test with the file tests, about 90 s\n"
+	"  --full                       every test with the file tests, at most about 60 s\n"
 	"  --fio-commands               print the equivalent fio command lines; run nothing\n"
 	"  --clean                      remove the scratch directories that killed runs left in TARGET;\n"
 	"                               run nothing\n";

@@ -335,7 +335,7 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 	 * is what keeps it within 10 s: a 1 s busy check, the layout, 5 x (warm-up + cap)) */
 	ctx->is_adaptive = p->eff.runtime_s == 0;
 	if (p->eff.runtime_s == 0)
-		p->eff.runtime_s = p->eff.suite == BENCH_SUITE_FULL && !p->eff.tests[0] ? 3 : 1.3;
+		p->eff.runtime_s = p->eff.suite == BENCH_SUITE_FULL && !p->eff.tests[0] ? 2.5 : 1.3;
 	ctx->cfg = &p->eff;
 	ctx->stop = cfg->stop ? cfg->stop : bench_stop_flag();
 	ctx->notes = res->notes;
