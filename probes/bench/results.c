@@ -43,7 +43,6 @@ void bench_stats_merge(struct bench_stats *into, const struct bench_stats *from)
 	if (from->stop_ns > into->stop_ns)
 		into->stop_ns = from->stop_ns;
 	into->all_ios += from->all_ios;
-	into->cpu_s += from->cpu_s;
 	if (from->cpu_wait_s < 0 || into->cpu_wait_s < 0)
 		into->cpu_wait_s = -1;
 	else

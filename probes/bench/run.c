@@ -255,11 +255,9 @@ static void worker_loop(struct worker *w, bool report_progress)
 	uint64_t last_real = bench_clock_ns(), last_count = 0;
 	unsigned in_flight = 0, i;
 	bool is_stopping = false;
-	struct rusage ru0, ru1;
 	double wait0 = thread_run_delay_ns(), wait1;
 	int r;
 
-	getrusage(RUSAGE_THREAD, &ru0);
 	for (i = 0; i < j->depth; i++) {
 		io_prepare(w, &w->ios[i]);
 		worker_queue(w, &w->ios[i]);
@@ -317,13 +315,8 @@ static void worker_loop(struct worker *w, bool report_progress)
 		if (job_should_stop(j))
 			is_stopping = true;
 	}
-	getrusage(RUSAGE_THREAD, &ru1);
 	wait1 = thread_run_delay_ns();
 	w->st.cpu_wait_s = wait0 < 0 || wait1 < 0 ? -1 : (wait1 - wait0) / 1e9;
-	w->st.cpu_s = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
-		      (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
-		      (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6 +
-		      (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
 	w->in_flight += in_flight;
 	w->st.all_ios = atomic_load(&w->live);
 	if (!w->st.stop_ns)
@@ -395,6 +388,19 @@ static const struct bench_engine_ops *engine_ops(enum bench_engine_id id)
 	}
 }
 
+/* User + system CPU time of the whole process, s: the workers, and the io-wq workers io_uring
+ * starts for I/O it cannot issue inline, which are threads of this process too (a per-thread count,
+ * as fio's usr_cpu + sys_cpu, misses them). */
+static double process_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 /* Runs the workers while the calling thread reports progress and watches for a stop. */
 static void run_threads(struct job *j, struct worker *ws)
 {
@@ -448,6 +454,7 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 	struct job j;
 	struct worker *ws;
 	unsigned i, n_ready = 0;
+	double cpu0 = 0, cpu1 = 0;
 	int r = 0;
 
 	memset(&j, 0, sizeof j);
@@ -486,6 +493,7 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 		n_ready++;
 	}
 	if (r == 0) {
+		cpu0 = process_cpu_s();
 		j.t0 = j.ops->now_ns ? 0 : bench_clock_ns();
 		DBG(DEBUG_BENCH, "bench: %s: engine %s, %u worker(s) at depth %u, span %llu", def->name,
 		    j.ops->name, j.workers, j.depth, (unsigned long long)span);
@@ -493,6 +501,7 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 			worker_loop(&ws[0], true);
 		else
 			run_threads(&j, ws);
+		cpu1 = process_cpu_s();
 	}
 
 	bench_stats_init(out);
@@ -504,6 +513,7 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 	out->t_start_ns = j.t0;
 	out->workers = j.workers;
 	out->depth = j.depth;
+	out->cpu_s = cpu1 - cpu0;
 	for (i = 0; i < n_ready; i++) {
 		bench_stats_merge(out, &ws[i].st);
 		if (ws[i].error && !rerr->error) {

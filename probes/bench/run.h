@@ -27,7 +27,7 @@ struct bench_stats {
 	uint64_t t_start_ns;       /* when the test started (warm-up start) */
 	uint64_t warmup_ns, runtime_ns;
 	uint64_t all_ios;          /* every completion, warm-up included (CPU per I/O) */
-	double cpu_s;              /* user + system CPU time of the workers, s */
+	double cpu_s;              /* user + system CPU time of the whole process during the run, s */
 	double cpu_wait_s;         /* time the workers were runnable but waited for a CPU (schedstat
 	                            * run_delay), s; -1 when the kernel does not keep it */
 	unsigned workers, depth;   /* threads, and I/Os each held in flight */
