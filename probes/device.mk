@@ -2,6 +2,7 @@
 libfstune_probes_a_SOURCES += \
 	probes/registry.c probes/registry.h \
 	probes/target.c \
+	include/fstune/inventory.h probes/inventory.c \
 	probes/mountinfo.c probes/mountinfo.h \
 	probes/probe_util.c probes/probe_util.h \
 	probes/host.c \

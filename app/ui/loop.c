@@ -376,7 +376,7 @@ void ui_loop_run(struct ui_wizard *w)
 		rc = wget_wch(kw, &wc);
 		if (rc == ERR) {
 			if (w->has_idle_work)
-				w->has_idle_work = ui_targets_idle(&w->targets);
+				w->has_idle_work = inventory_idle(&w->targets);
 			continue;
 		}
 		if (rc == KEY_CODE_YES && wc == KEY_RESIZE)

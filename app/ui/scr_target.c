@@ -39,14 +39,14 @@ static void target_init(struct ui_wizard *w)
 	ui_list_clamp(&w->target_list, list_rows());
 }
 
-static const char *bench_label(enum ui_bench_kind k)
+static const char *bench_label(enum bench_mode m)
 {
-	switch (k) {
-	case UI_BENCH_WRITABLE:
+	switch (m) {
+	case BENCH_MODE_DIRECTORY:
 		return "write";
-	case UI_BENCH_READ_ONLY:
+	case BENCH_MODE_DEVICE_READ:
 		return "read";
-	case UI_BENCH_NONE:
+	case BENCH_MODE_NONE:
 	default:
 		return "-";
 	}
@@ -67,20 +67,23 @@ static struct cols layout(int width)
 	return c;
 }
 
-static void draw_row(const struct ui_target_row *r, bool is_last_child, int y, int x,
+static void draw_row(const struct inventory_row *r, bool is_last_child, int y, int x,
 		     const struct cols *c, attr_t a)
 {
 	char size[UNITS_BUFSZ], name[64];
 	const char *branch = !r->depth ? "" : is_last_child ? ui_glyph->tree_last : ui_glyph->tree_mid;
 
-	snprintf(name, sizeof(name), "%s%s", branch, r->name);
+	if (r->is_any_directory)
+		snprintf(name, sizeof(name), "a directory%s", ui_glyph->ellipsis);
+	else
+		snprintf(name, sizeof(name), "%s%s", branch, r->name);
 	if (r->size >= 0)
 		units_bytes(size, sizeof(size), (uint64_t)r->size);
 	else
 		snprintf(size, sizeof(size), "-");
 	ui_put(y, x, c->name - 1, a, name);
 	x += c->name;
-	ui_put(y, x, c->size - 1, a, r->is_directory_entry ? "" : size);
+	ui_put(y, x, c->size - 1, a, r->is_any_directory ? "" : size);
 	x += c->size;
 	ui_put(y, x, c->model - 1, a, r->model ? r->model : "");
 	x += c->model;
@@ -90,7 +93,7 @@ static void draw_row(const struct ui_target_row *r, bool is_last_child, int y, i
 	x += c->rota;
 	ui_put(y, x, c->fs - 1, a, r->is_fs_pending ? ui_glyph->ellipsis : r->fstype ? r->fstype : "");
 	x += c->fs;
-	ui_put(y, x, c->bench - 1, a, r->is_directory_entry ? "" : bench_label(r->bench));
+	ui_put(y, x, c->bench - 1, a, r->is_any_directory ? "" : bench_label(r->bench));
 	x += c->bench;
 	ui_put(y, x, c->mount, a, r->mount_point ? r->mount_point : "");
 }
@@ -110,7 +113,7 @@ static void target_draw(struct ui_wizard *w, const struct ui_area *a)
 {
 	struct cols c = layout(a->cols);
 	int rows = list_rows(), y = a->top + 2, x = a->left;
-	const struct ui_target_row *sel;
+	const struct inventory_row *sel;
 
 	ui_put(a->top, x, a->cols, ui_attr(UI_HEADING),
 	       w->facts_file ? "Target: the saved facts (nothing is probed)"
@@ -140,7 +143,7 @@ static void target_draw(struct ui_wizard *w, const struct ui_area *a)
 
 		for (size_t i = 0; i < n && i < 2; i++)
 			ui_put(y + (int)i, x + 12, a->cols - 12,
-			       ui_attr(sel->bench == UI_BENCH_NONE ? UI_UNAVAILABLE : UI_OK), why[i]);
+			       ui_attr(sel->bench == BENCH_MODE_NONE ? UI_UNAVAILABLE : UI_OK), why[i]);
 		ui_lines_free(why, n);
 	}
 }
@@ -160,7 +163,7 @@ static enum ui_result open_directory(struct ui_wizard *w, const char *text)
 static enum ui_result target_key(struct ui_wizard *w, int action, int ch)
 {
 	int rows = list_rows();
-	const struct ui_target_row *r;
+	const struct inventory_row *r;
 	char cwd[4096];
 
 	switch (action) {
@@ -185,7 +188,7 @@ static enum ui_result target_key(struct ui_wizard *w, int action, int ch)
 	case T_RESCAN:
 		if (w->facts_file)
 			return UI_DONE;
-		ui_targets_scan(&w->targets);
+		inventory_scan(&w->targets);
 		w->has_idle_work = true;
 		w->target_list.n = (int)w->targets.n;
 		ui_list_clamp(&w->target_list, rows);
@@ -207,7 +210,7 @@ static enum ui_result target_key(struct ui_wizard *w, int action, int ch)
 			w->next_screen = UI_SCR_WORKLOAD;
 			return UI_GOTO;
 		}
-		if (r->is_directory_entry)
+		if (r->is_any_directory)
 			return target_key(w, T_DIR, ch);
 		if (!ui_wizard_open_target(w, r->arg))
 			return UI_DONE;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "app/session.h"
+#include "fstune/inventory.h"
 #include "fstune/rules.h"
 #include "fstune/workload.h"
 
@@ -144,44 +145,6 @@ extern const struct ui_screen ui_screen_save;
 extern const struct ui_screen ui_screen_detail;
 extern const struct ui_screen ui_screen_prompt;
 
-/* ---- Targets (targets.c): the rows of the Target screen ---- */
-
-enum ui_bench_kind {
-	UI_BENCH_NONE,       /* nothing can be benchmarked */
-	UI_BENCH_READ_ONLY,  /* an unmounted block device: read tests only */
-	UI_BENCH_WRITABLE,   /* a writable directory: every test, in a scratch directory */
-};
-
-struct ui_target_row {
-	char *arg;          /* what session_from_target gets: a mount point, /dev/NAME or NAME */
-	char *name;         /* "loop0", "sda1", "tmpfs" */
-	int depth;          /* 0 disk or filesystem, 1 partition */
-	long long size;     /* bytes, -1 unknown */
-	char *model;        /* NULL unknown */
-	char *transport;
-	int rotational;     /* 1, 0, -1 unknown */
-	char *fstype;       /* NULL: none found */
-	char *mount_point;  /* NULL: not mounted */
-	enum ui_bench_kind bench;
-	char *why;          /* one line: why it can or cannot be benchmarked */
-	bool is_directory_entry; /* the "a directory…" row */
-	bool is_fs_pending;      /* the signature has not been read yet (ui_targets_idle) */
-};
-
-struct ui_targets {
-	struct ui_target_row *v;
-	size_t n;
-};
-
-/* Lists block devices (from /sys/class/block, through path.h) and mounted filesystems (from
- * mountinfo), then the "a directory…" row. Never fails: what cannot be read is left unknown. */
-void ui_targets_scan(struct ui_targets *t);
-/* One row made from saved facts (--facts). */
-void ui_targets_from_facts(struct ui_targets *t, const struct facts *f, const char *file);
-void ui_targets_free(struct ui_targets *t);
-/* One step of the work left after the first frame: reads the signature of one unmounted device.
- * Returns false when nothing is left. */
-bool ui_targets_idle(struct ui_targets *t);
 
 /* ---- Widgets (widgets.c) ---- */
 
@@ -243,7 +206,7 @@ struct ui_wizard {
 	json_t *probed;                  /* the session's facts before any workload preset */
 	const struct workload_preset *preset; /* NULL until chosen */
 	int status;                      /* exit status when the wizard ends */
-	bool has_idle_work;              /* ui_targets_idle has work left */
+	bool has_idle_work;              /* inventory_idle has work left */
 
 	/* navigation */
 	enum ui_screen_id screen;
@@ -257,7 +220,7 @@ struct ui_wizard {
 	enum ui_role message_role;
 
 	/* per-screen state */
-	struct ui_targets targets;
+	struct inventory targets;
 	struct ui_list target_list;
 	struct ui_list workload_list;
 	struct ui_lines detected;

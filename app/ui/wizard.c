@@ -220,7 +220,7 @@ static void wizard_free(struct ui_wizard *w)
 {
 	ui_prompt_free(w);
 	drop_session(w);
-	ui_targets_free(&w->targets);
+	inventory_free(&w->targets);
 	ui_lines_clear(&w->detected);
 	ui_lines_clear(&w->detail);
 	json_decref(w->advice_rows);
@@ -256,7 +256,7 @@ int ui_wizard_main(int argc, char **argv)
 			free(a.rules_dirs);
 			return FST_EXIT_USAGE;
 		}
-		ui_targets_from_facts(&w.targets, s->facts, a.facts);
+		inventory_from_facts(&w.targets, s->facts, a.facts);
 	}
 	if ((status = ui_term_require_tty()) != FST_EXIT_OK) {
 		wizard_free(&w);
@@ -268,7 +268,7 @@ int ui_wizard_main(int argc, char **argv)
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		ui_targets_scan(&w.targets); /* after initscr: the glyphs depend on the locale check */
+		inventory_scan(&w.targets); /* after initscr: the glyphs depend on the locale check */
 		w.has_idle_work = true;
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		DBG(DEBUG_UI, "target scan: %zu rows in %.1f ms", w.targets.n,

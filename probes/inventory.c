@@ -1,7 +1,7 @@
-/* The rows of the Target screen: block devices (lsblk-like, from /sys/class/block) and mounted
- * filesystems (from mountinfo), each with whether and how it can be benchmarked. Every read goes
- * through path.h and the device probe itself, so --sysroot shows the captured machine and the
- * columns agree with what the Detected screen shows after probing. */
+/* The inventory of what can be examined: block devices (lsblk-like, from /sys/class/block) and mounted
+ * filesystems (from mountinfo), each with whether and how it can be benchmarked (bench_can_run). Every
+ * read goes through path.h and the device probe itself, so --sysroot shows the captured machine and
+ * the columns agree with what probing the row shows. */
 #include "config.h"
 
 #include <blkid/blkid.h>
@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/ui/ui_int.h"
 #include "core/xalloc.h"
 #include "fstune/bench.h"
+#include "fstune/inventory.h"
 #include "fstune/path.h"
 #include "probes/mountinfo.h"
 #include "probes/registry.h"
@@ -42,7 +42,7 @@ static bool is_system_path(const char *mp)
 	       mountinfo_path_has_prefix(mp, "/dev");
 }
 
-static struct ui_target_row *add_row(struct ui_targets *t)
+static struct inventory_row *add_row(struct inventory *t)
 {
 	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
 	memset(&t->v[t->n], 0, sizeof(t->v[t->n]));
@@ -53,21 +53,19 @@ static struct ui_target_row *add_row(struct ui_targets *t)
 
 /* Whether and how the row can be benchmarked: bench_can_run's answer for TARGET `arg` (a mount point
  * or a device node). */
-static void judge(struct ui_target_row *r, const char *arg)
+static void judge(struct inventory_row *r, const char *arg)
 {
 	struct fst_error err = FST_ERROR_INIT;
 	struct probe_target t;
 	struct bench_plan plan;
 
-	r->bench = UI_BENCH_NONE;
+	r->bench = BENCH_MODE_NONE;
 	if (target_resolve(arg, &t, &err) != FST_EXIT_OK) {
 		r->why = xstrdup(err.msg);
 		return;
 	}
 	bench_can_run(&t, NULL, &plan);
-	r->bench = plan.mode == BENCH_MODE_DIRECTORY     ? UI_BENCH_WRITABLE
-		   : plan.mode == BENCH_MODE_DEVICE_READ ? UI_BENCH_READ_ONLY
-							 : UI_BENCH_NONE;
+	r->bench = plan.mode;
 	r->why = xstrdup(plan.reason);
 	bench_plan_free(&plan);
 	target_free(&t);
@@ -94,7 +92,7 @@ static char *blkid_type(const char *name)
 }
 
 /* The columns from the device probe, so they are the values Detected will show. */
-static void fill_from_probe(struct ui_target_row *r)
+static void fill_from_probe(struct inventory_row *r)
 {
 	struct probe_target pt = {0};
 	struct facts *f = facts_new();
@@ -138,7 +136,7 @@ static const struct mountinfo_entry *mount_of(const struct mountinfo *mi, const 
 	return NULL;
 }
 
-static void scan_block(struct ui_targets *t, const struct mountinfo *mi, bool *used)
+static void scan_block(struct inventory *t, const struct mountinfo *mi, bool *used)
 {
 	size_t n;
 	char **names = path_list_block(&n);
@@ -146,7 +144,7 @@ static void scan_block(struct ui_targets *t, const struct mountinfo *mi, bool *u
 	for (size_t i = 0; i < n; i++) {
 		long long sectors;
 		const struct mountinfo_entry *m;
-		struct ui_target_row *r;
+		struct inventory_row *r;
 		bool is_part = path_exists(SYSBLK "%s/partition", names[i]);
 
 		/* Unattached loop devices and empty drives have size 0. */
@@ -164,7 +162,7 @@ static void scan_block(struct ui_targets *t, const struct mountinfo *mi, bool *u
 			r->arg = xstrdup(m->mount_point);
 			judge(r, m->mount_point);
 		} else {
-			/* Signatures are read later (ui_targets_idle): on slow or many devices that is
+			/* Signatures are read later (inventory_idle): on slow or many devices that is
 			 * most of the scan, and the first screen must not wait for it. */
 			r->is_fs_pending = !path_is_sysroot();
 			r->arg = path_is_sysroot() ? xstrdup(names[i]) : xasprintf("/dev/%s", names[i]);
@@ -178,11 +176,11 @@ static void scan_block(struct ui_targets *t, const struct mountinfo *mi, bool *u
 
 /* Mounted filesystems without a block device of their own (tmpfs, NFS, ...), one row per mount
  * point, topmost mount only. */
-static void scan_other_mounts(struct ui_targets *t, const struct mountinfo *mi, const bool *used)
+static void scan_other_mounts(struct inventory *t, const struct mountinfo *mi, const bool *used)
 {
 	for (size_t i = 0; i < mi->n; i++) {
 		const struct mountinfo_entry *m = &mi->v[i];
-		struct ui_target_row *r;
+		struct inventory_row *r;
 		bool is_hidden = false;
 
 		if (used[i] || is_pseudo_fs(m->fstype) || is_system_path(m->mount_point) ||
@@ -202,22 +200,21 @@ static void scan_other_mounts(struct ui_targets *t, const struct mountinfo *mi, 
 	}
 }
 
-static void add_directory_row(struct ui_targets *t)
+static void add_directory_row(struct inventory *t)
 {
-	struct ui_target_row *r = add_row(t);
+	struct inventory_row *r = add_row(t);
 
-	r->name = xasprintf("a directory%s", ui_glyph->ellipsis);
-	r->is_directory_entry = true;
+	r->is_any_directory = true;
 	r->why = xstrdup("type the path of any directory: its filesystem and the device under it");
-	r->bench = UI_BENCH_WRITABLE;
+	r->bench = BENCH_MODE_DIRECTORY;
 }
 
-void ui_targets_scan(struct ui_targets *t)
+void inventory_scan(struct inventory *t)
 {
 	struct mountinfo mi = {0};
 	bool *used;
 
-	ui_targets_free(t);
+	inventory_free(t);
 	mountinfo_load(&mi);
 	used = xcalloc(mi.n + 1, sizeof(*used));
 	scan_block(t, &mi, used);
@@ -227,7 +224,7 @@ void ui_targets_scan(struct ui_targets *t)
 	mountinfo_free(&mi);
 }
 
-bool ui_targets_idle(struct ui_targets *t)
+bool inventory_idle(struct inventory *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (t->v[i].is_fs_pending) {
@@ -238,14 +235,14 @@ bool ui_targets_idle(struct ui_targets *t)
 	return false;
 }
 
-void ui_targets_from_facts(struct ui_targets *t, const struct facts *f, const char *file)
+void inventory_from_facts(struct inventory *t, const struct facts *f, const char *file)
 {
-	struct ui_target_row *r;
+	struct inventory_row *r;
 	const char *s;
 	long long v;
 	bool b;
 
-	ui_targets_free(t);
+	inventory_free(t);
 	r = add_row(t);
 	s = facts_get_string(f, "device.name");
 	r->name = xstrdup(s ? s : "(no device)");
@@ -261,14 +258,14 @@ void ui_targets_from_facts(struct ui_targets *t, const struct facts *f, const ch
 		r->fstype = xstrdup(s);
 	if ((s = facts_get_string(f, "fs.mount_point")))
 		r->mount_point = xstrdup(s);
-	r->bench = UI_BENCH_NONE;
+	r->bench = BENCH_MODE_NONE;
 	r->why = xasprintf("saved facts (%s): nothing is probed or run", file);
 }
 
-void ui_targets_free(struct ui_targets *t)
+void inventory_free(struct inventory *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
-		struct ui_target_row *r = &t->v[i];
+		struct inventory_row *r = &t->v[i];
 
 		free(r->arg);
 		free(r->name);
