@@ -273,9 +273,14 @@ int cmd_bench(int argc, char **argv)
 	if (status == FST_EXIT_OK && a.clean) {
 		status = clean_leftovers(&t, a.common.quiet);
 	} else if (status == FST_EXIT_OK && a.fio_commands) {
-		status = bench_fio_commands(&t, &a.cfg, cli_output_stream(out), &err);
+		json_t *lines, *line;
+
+		status = bench_fio_commands(&t, &a.cfg, &lines, &err);
 		if (status != FST_EXIT_OK)
 			fst_error_print(&err);
+		json_array_foreach(lines, i, line)
+			fprintf(cli_output_stream(out), "%s\n", json_string_value(line));
+		json_decref(lines);
 		status = fst_exit_merge(status, cli_output_close(out, status == FST_EXIT_OK));
 		out = NULL;
 	} else if (status == FST_EXIT_OK) {

@@ -89,7 +89,5 @@ json_t *rules_merge_mkfs(json_t *recs, const struct facts *facts);
 /* Helpers. */
 json_t *rules_error_entry(const char *rule, const char *file, int line, const char *message);
 const char *rules_file_id(const struct rule_file *rf); /* id, or the file's base name */
-/* Appends a shell-quoted word to a growing string (settings.c). */
-char *rules_shell_quote(const char *s); /* malloc'd; safe words stay bare */
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "core/xalloc.h"
 #include "rules/internal.h"
+#include "fstune/shell.h"
 
 #define RULE_FILE_MAX (1024 * 1024) /* bytes: a rule file is a page of Lua, not a data set */
 
@@ -71,7 +72,7 @@ static bool mode_is_safe(const struct stat *st, const char *what, const char *pa
 	if (geteuid() != 0)
 		return true;
 	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		char *q = rules_shell_quote(path);
+		char *q = fst_shell_quote(path);
 
 		snprintf(m->text, sizeof(m->text), "refused: %s %s is writable by group or others", what,
 			 path);

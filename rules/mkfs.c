@@ -12,6 +12,7 @@
 #include "fstune/fstype.h"
 #include "rules/internal.h"
 #include "rules/settings.h"
+#include "fstune/shell.h"
 
 /* Adds a comma-separated item list to `joined`, skipping items already present. */
 static void join_items(json_t *joined, const char *flag, const char *items)
@@ -104,7 +105,7 @@ static json_t *merge_one(const char *fs, const json_t *recs, const struct facts 
 	}
 	json_array_foreach(flags, i, f) {
 		const char *flag = json_string_value(f);
-		char *q = rules_shell_quote(json_string_value(json_object_get(values, flag)));
+		char *q = fst_shell_quote(json_string_value(json_object_get(values, flag)));
 		char *next = xasprintf("%s %s %s", cmd, flag, q);
 
 		json_array_append_new(args, json_string(flag));

@@ -13,37 +13,12 @@
 #include "fstune/fstype.h"
 #include "rules/internal.h"
 #include "rules/settings.h"
+#include "fstune/shell.h"
 
 #define SYSCTL_D_FILE "/etc/sysctl.d/60-fstune.conf"
 /* After 60-persistent-storage.rules and mdadm's 63-md-raid-arrays.rules, which set the ID_*, MD_*
  * and DM_* properties the rules match on. */
 #define UDEV_FILE "/etc/udev/rules.d/69-fstune.rules"
-
-char *rules_shell_quote(const char *s)
-{
-	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-				   "_@%+=:,./-";
-	size_t n = 0, len = strlen(s);
-	char *out, *p;
-
-	if (len > 0 && strspn(s, safe) == len)
-		return xstrdup(s);
-	for (const char *q = s; *q; q++)
-		n += *q == '\'' ? 4 : 1;
-	out = p = xmalloc(n + 3);
-	*p++ = '\'';
-	for (const char *q = s; *q; q++) {
-		if (*q == '\'') {
-			memcpy(p, "'\\''", 4);
-			p += 4;
-		} else {
-			*p++ = *q;
-		}
-	}
-	*p++ = '\'';
-	*p = '\0';
-	return out;
-}
 
 /* A value as text: integers exactly, reals shortest, strings verbatim, booleans 1/0. */
 static char *value_text(const json_t *v)
@@ -85,14 +60,14 @@ char *settings_device_word(const struct facts *facts)
 {
 	const char *p = facts_get_string(facts, "device.path");
 
-	return p && *p == '/' ? rules_shell_quote(p) : xstrdup("\"${DEVICE:?}\"");
+	return p && *p == '/' ? fst_shell_quote(p) : xstrdup("\"${DEVICE:?}\"");
 }
 
 static char *mount_word(const struct facts *facts)
 {
 	const char *p = facts_get_string(facts, "fs.mount_point");
 
-	return p && *p == '/' ? rules_shell_quote(p) : xstrdup("\"${MOUNTPOINT:?}\"");
+	return p && *p == '/' ? fst_shell_quote(p) : xstrdup("\"${MOUNTPOINT:?}\"");
 }
 
 static json_t *persistent_line(const char *kind, const char *path, const char *line)
@@ -184,13 +159,13 @@ static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 		free(disk);
 		return;
 	}
-	qv = rules_shell_quote(v);
+	qv = fst_shell_quote(v);
 	/* No device named at all: the finding stands, the command fails until the admin names it. */
 	path = disk ? xasprintf("/sys/block/%s/%s", disk, s->key) : NULL;
-	qpath = path ? rules_shell_quote(path) : xasprintf("\"/sys/block/${DISK:?}/%s\"", s->key);
+	qpath = path ? fst_shell_quote(path) : xasprintf("\"/sys/block/${DISK:?}/%s\"", s->key);
 	add_cmd(c->apply, "echo %s > %s", qv, qpath);
 	if (c->current) {
-		char *cv = value_text(c->current), *qcv = rules_shell_quote(cv);
+		char *cv = value_text(c->current), *qcv = fst_shell_quote(cv);
 
 		add_cmd(c->revert, "echo %s > %s", qcv, qpath);
 		free(cv);
@@ -503,7 +478,7 @@ static void build_mkfs(const struct setting *s, struct setting_ctx *c)
 	cmd = xstrdup(settings_mkfs_program(fs));
 	len = strlen(cmd);
 	for (size_t i = 0; i < json_array_size(args); i++) {
-		char *q = rules_shell_quote(json_string_value(json_array_get(args, i)));
+		char *q = fst_shell_quote(json_string_value(json_array_get(args, i)));
 
 		cmd = xrealloc(cmd, len + strlen(q) + 2);
 		len += (size_t)sprintf(cmd + len, " %s", q);

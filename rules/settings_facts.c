@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "rules/internal.h"
 #include "rules/settings.h"
+#include "fstune/shell.h"
 
 /* A udev value may not contain a double quote or a backslash; sysfs names never do. */
 bool settings_udev_safe(const char *s)
@@ -100,9 +101,9 @@ char *settings_mount_back(const struct facts *facts, const char *mnt)
 	add_options(&opts, facts_get(facts, "fs.mount_options"), false);
 	add_options(&opts, facts_get(facts, "fs.super_options"), true);
 	if (type && *type)
-		qt = rules_shell_quote(type);
+		qt = fst_shell_quote(type);
 	if (*opts)
-		qo = rules_shell_quote(opts);
+		qo = fst_shell_quote(opts);
 	out = xasprintf("mount%s%s%s%s %s %s", qt ? " -t " : "", qt ? qt : "", qo ? " -o " : "",
 			qo ? qo : "", dev, mnt);
 	free(opts);

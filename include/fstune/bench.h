@@ -197,11 +197,12 @@ void bench_result_free(struct bench_result *r);
 int bench_run(const struct probe_target *t, const struct bench_config *cfg, struct facts *f,
 	      struct bench_result *res, struct fst_error *err);
 
-/* The fio command line equivalent to each selected test on this target, one per line into `out`
- * (a directory target: the file fio lays out sits in the target directory). Nothing is measured; on a
- * directory an empty file is created in a scratch directory to ask statx about direct I/O, and removed.
- * Same statuses as bench_run for refusals. */
-int bench_fio_commands(const struct probe_target *t, const struct bench_config *cfg, FILE *out,
+/* The fio command line equivalent to each selected test on this target, then the clean-up of the file
+ * fio lays out: `*out_lines` is set to a new array of strings, one shell line each (comments start with
+ * "#"), for the caller to print. A directory target: the file fio lays out sits in the target
+ * directory. Nothing is measured; on a directory an empty file is created in a scratch directory to
+ * ask statx about direct I/O, and removed. Same statuses as bench_run for refusals. */
+int bench_fio_commands(const struct probe_target *t, const struct bench_config *cfg, json_t **out_lines,
 		       struct fst_error *err);
 
 /* ---- Scratch directories of killed runs ---- */

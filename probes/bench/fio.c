@@ -2,38 +2,15 @@
  * direct flag, so an admin can check fstune against fio (tests/perf/compare-fio.sh does). */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "fstune/shell.h"
 #include "probes/bench/bench_int.h"
 #include "probes/bench/bench_prep.h"
-
-/* Single-quotes `s` for a POSIX shell when it holds anything but safe characters; caller frees. */
-static char *shell_quote(const char *s)
-{
-	size_t i, n = 0;
-	char *out, *o;
-
-	if (s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,")] == '\0' && *s)
-		return xstrdup(s);
-	for (i = 0; s[i]; i++)
-		n += s[i] == '\'' ? 4 : 1;
-	out = o = xmalloc(n + 3);
-	*o++ = '\'';
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '\'') {
-			memcpy(o, "'\\''", 4);
-			o += 4;
-		} else {
-			*o++ = s[i];
-		}
-	}
-	*o++ = '\'';
-	*o = '\0';
-	return out;
-}
 
 static const char *fio_rw(const struct bench_test_def *d)
 {
@@ -68,7 +45,7 @@ static void print_one(FILE *out, const struct bench_prep *p, const struct bench_
 		file = xasprintf("%s/fstune-fio.dat", p->ctx.dir);
 	if (d->pattern == BENCH_PATTERN_APPEND)
 		size = p->ctx.append_limit;
-	q = shell_quote(file);
+	q = fst_shell_quote(file);
 	fprintf(out, "fio --name=%s --filename=%s --size=%llu --rw=%s --bs=%u --direct=%d", d->name, q,
 		(unsigned long long)size, rw, d->io_size, p->ctx.dio.is_direct ? 1 : 0);
 	switch (e) {
@@ -107,7 +84,26 @@ static void print_one(FILE *out, const struct bench_prep *p, const struct bench_
 	free(file);
 }
 
-int bench_fio_commands(const struct probe_target *t, const struct bench_config *cfg, FILE *out,
+/* Appends one line (printf style) to `lines`. */
+static void add_line(json_t *lines, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_line(json_t *lines, const char *fmt, ...)
+{
+	char *line;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fprintf(stderr, "fstune: out of memory\n");
+		abort();
+	}
+	json_array_append_new(lines, json_string(line));
+	free(line);
+}
+
+int bench_fio_commands(const struct probe_target *t, const struct bench_config *cfg, json_t **lines,
 		       struct fst_error *err)
 {
 	struct bench_prep p;
@@ -116,30 +112,44 @@ int bench_fio_commands(const struct probe_target *t, const struct bench_config *
 	size_t i;
 	int r;
 
+	*lines = json_array();
 	r = bench_prepare(&p, t, cfg, &res, err);
 	if (r == FST_EXIT_OK)
 		r = bench_prepare_files(&p, err);
 	if (r == FST_EXIT_OK) {
 		for (i = 0; i < p.n; i++) {
 			const struct bench_test_def *d = p.sel[i];
+			char *line = NULL;
+			size_t len = 0;
+			FILE *m;
 
 			if (p.ctx.is_raw_device && (d->is_write || d->needs_directory))
 				continue;
 			if (!bench_dio_allows(&p.ctx.dio, d->io_size)) {
-				fprintf(out, "# %s: not run here (direct I/O needs %u-byte alignment)\n", d->name,
-					p.ctx.dio.offset_align);
+				add_line(*lines, "# %s: not run here (direct I/O needs %u-byte alignment)", d->name,
+					 p.ctx.dio.offset_align);
 				continue;
 			}
-			print_one(out, &p, d);
+			m = open_memstream(&line, &len);
+			if (!m) {
+				fprintf(stderr, "fstune: out of memory\n");
+				abort();
+			}
+			print_one(m, &p, d);
+			fclose(m);
+			line[strcspn(line, "\n")] = '\0';
+			json_array_append_new(*lines, json_string(line));
+			free(line);
 			is_file_laid_out |= !p.ctx.is_raw_device && d->pattern != BENCH_PATTERN_APPEND;
 		}
 		if (is_file_laid_out) {
 			/* fio leaves the file it laid out (the append job's is removed by --unlink=1) */
 			char *file = xasprintf("%s/fstune-fio.dat", p.ctx.dir);
-			char *q = shell_quote(file);
+			char *q = fst_shell_quote(file);
 
-			fprintf(out, "# afterwards: remove the %llu-byte file fio laid out\nrm -f -- %s\n",
-				(unsigned long long)p.ctx.span_bytes, q);
+			add_line(*lines, "# afterwards: remove the %llu-byte file fio laid out",
+				 (unsigned long long)p.ctx.span_bytes);
+			add_line(*lines, "rm -f -- %s", q);
 			free(q);
 			free(file);
 		}

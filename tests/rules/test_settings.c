@@ -9,6 +9,7 @@
 #include "core/xalloc.h"
 #include "rules/internal.h"
 #include "rules/settings.h"
+#include "fstune/shell.h"
 
 static int failures;
 
@@ -44,7 +45,7 @@ static void test_quote(void)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *q = rules_shell_quote(cases[i].in);
+		char *q = fst_shell_quote(cases[i].in);
 
 		EXPECT_STR(q, cases[i].out);
 		free(q);
