@@ -1,4 +1,4 @@
-# The device and host probes, target resolution and the registry (helper A), with their tests.
+# The device and host probes, target resolution and the registry, with their tests.
 libfstune_probes_a_SOURCES += \
 	probes/registry.c probes/registry.h \
 	probes/target.c \

@@ -1,4 +1,4 @@
-# Filesystem and storage-stack probes (helper B), their tests and fuzz targets.
+# Filesystem and storage-stack probes, their tests and fuzz targets.
 libfstune_probes_a_SOURCES += \
 	probes/fs_common.c probes/fs_common.h \
 	probes/fs_crc32c.c probes/fs_crc32c.h \

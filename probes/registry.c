@@ -17,7 +17,7 @@ static const struct probe_ops *const probes[] = {
 	&probe_sysfs_device,
 	&probe_udev,
 	&probe_vm,
-	/* ---- filesystem and stack probes (helper B): add them below, in their order ---- */
+	/* ---- filesystem and stack probes, in their order ---- */
 	/* blkid names the type that ext2fs/xfs/btrfs dispatch on; they read the superblock, so
 	 * mounted (statfs) only fills what they could not; btrfs may fill the device branch of a
 	 * mounted btrfs, which stack then reads. member reads the signature blkid (or, under

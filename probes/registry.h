@@ -10,7 +10,7 @@ extern const struct probe_ops probe_sysfs_device;  /* sysfs_device.c */
 extern const struct probe_ops probe_udev;          /* udev.c */
 extern const struct probe_ops probe_vm;            /* vm.c */
 
-/* ---- filesystem and stack probes (helper B): declare them here ---- */
+/* ---- filesystem and stack probes ---- */
 extern const struct probe_ops probe_blkid;         /* blkid.c */
 extern const struct probe_ops probe_ext2fs;        /* ext2fs.c */
 extern const struct probe_ops probe_xfs;           /* xfs.c */

@@ -7,12 +7,7 @@ libfstune_rules_a_SOURCES = include/fstune/rules.h \
 	rules/vectors.c
 libfstune_rules_a_CFLAGS = $(AM_CFLAGS) $(LUA_CFLAGS)
 
-# Shipped rules (other rule-set fragments add theirs to dist_rules_DATA too).
-dist_rules_DATA += \
-	rules/builtin/directories.lua \
-	rules/builtin/queue.lua \
-	rules/builtin/writeback.lua
-
+# The shipped rules are listed once, in rules/ruleset.mk.
 dist_man_MANS += doc/fstune-rules.5
 
 check_PROGRAMS += tests/rules/rules_engine_test tests/rules/test_settings

@@ -1,6 +1,9 @@
-# The rule set, part 1 (issue 7): rule files judging the device, the filesystem as made and
-# mounted, the kernel settings and the described workload, and their test on eight servers.
+# The rule set, every shipped rule file in one list: rule files judging the device, the filesystem as
+# made and mounted, the kernel settings and the described workload, and their test on eight servers.
 dist_rules_DATA += \
+	rules/builtin/directories.lua \
+	rules/builtin/queue.lua \
+	rules/builtin/writeback.lua \
 	rules/builtin/topology.lua \
 	rules/builtin/inodes.lua \
 	rules/builtin/mount.lua \

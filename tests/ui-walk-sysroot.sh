@@ -1,5 +1,5 @@
 #!/bin/bash
-# The wizard on a captured machine (--sysroot, helper A's simple-nvme fixture): the Target screen
+# The wizard on a captured machine (--sysroot, the simple-nvme fixture): the Target screen
 # lists the captured disks and partitions with lsblk's columns (values from the capture), the walk
 # picks /home on nvme0n1p2, Detected shows its transport, a recommendation opens, and the saved JSON
 # equals `fstune report --facts` on the same facts.

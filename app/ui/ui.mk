@@ -1,4 +1,4 @@
-# The wizard (helper H): screens as init/draw/key, keymaps that drive dispatch and help, the
+# The wizard: screens as init/draw/key, keymaps that drive dispatch and help, the
 # terminal guard. `fstune` with no command calls ui_wizard_main (app/ui/ui.h).
 libfstune_app_a_SOURCES += app/ui/ui.h app/ui/ui_int.h app/ui/term.c app/ui/theme.c \
 	app/ui/keymap.c app/ui/widgets.c app/ui/loop.c app/ui/wizard.c \

@@ -1,4 +1,4 @@
-# The micro-benchmarks (issue 6): engines, the driver, the tests and their tables.
+# The micro-benchmarks: engines, the driver, the tests and their tables.
 libfstune_probes_a_SOURCES += \
 	include/fstune/bench.h \
 	probes/bench/bench_int.h probes/bench/bench_prep.h probes/bench/run.h \

@@ -1,4 +1,4 @@
-# The file benchmarks (issue 8): smallfile, smallfile_fsync, metadata, tree; rows of the test table.
+# The file benchmarks: smallfile, smallfile_fsync, metadata, tree; rows of the test table.
 libfstune_probes_a_SOURCES += \
 	probes/bench/file_common.h \
 	probes/bench/file_common.c \
