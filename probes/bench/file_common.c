@@ -170,6 +170,34 @@ void file_space_get(struct file_run *r, double share, struct file_space *out)
 	out->inodes = vfs.f_files ? (uint64_t)((double)vfs.f_favail * share) : UINT64_MAX;
 }
 
+uint64_t file_phase_run(struct file_run *r, const struct file_phase *ph, double *secs)
+{
+	uint64_t t0 = bench_clock_ns(), bound = file_phase_ns(r), i;
+
+	for (i = 0; (!ph->count || i < ph->count) && !file_done(r); i++) {
+		double elapsed = (double)(bench_clock_ns() - t0);
+		double by_time = ph->is_time_bound ? fmin(1, elapsed / (double)bound) : 0;
+		double by_count = ph->count ? (double)i / (double)ph->count : 0;
+
+		if (ph->is_time_bound && !ph->count && elapsed >= (double)bound)
+			break;
+		if (file_should_stop(r, ph->progress_from + ph->progress_span * fmax(by_time, by_count), r->ops) ||
+		    !ph->step(ph->arg, i))
+			break;
+		r->ops++;
+		if (ph->is_time_bound && ph->count && bench_clock_ns() - t0 >= bound && i + 1 < ph->count) {
+			bench_note(r->ctx, "%s: %s reached the time bound after %llu of %llu %s", r->def->name,
+				   ph->what, (unsigned long long)(i + 1), (unsigned long long)ph->count, ph->unit);
+			i++;
+			break;
+		}
+	}
+	if (ph->ends_with_syncfs && !file_done(r))
+		file_syncfs(r);
+	*secs = file_secs(bench_clock_ns() - t0);
+	return i;
+}
+
 uint64_t file_phase_ns(const struct file_run *r)
 {
 	double s = r->ctx->cfg->runtime_s > 0 ? r->ctx->cfg->runtime_s : 2;

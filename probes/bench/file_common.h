@@ -19,6 +19,7 @@ struct file_run {
 	uint64_t t0_ns;          /* when the test began */
 	uint64_t last_progress_ns;
 	uint64_t last_ops;       /* operations at the last progress call (the live rate) */
+	uint64_t ops;            /* steps done by every phase so far (file_phase_run) */
 	int stop_sig;            /* non-zero once stopped: the signal (SIGINT for a progress cancel) */
 	int error;               /* errno of the first failed operation; 0 when none */
 	char what[160];          /* what failed: "create s3/120" */
@@ -66,6 +67,25 @@ bool file_syncfs(struct file_run *r);
 void file_space_get(struct file_run *r, double share, struct file_space *out);
 /* The time bound of one timed phase, ns: the run's --runtime. */
 uint64_t file_phase_ns(const struct file_run *r);
+
+/* One phase of a file test (create, stat, read, transactions, unlink...), run by file_phase_run. */
+struct file_phase {
+	const char *what;       /* "creation": the note when the time bound ends a counted phase early */
+	const char *unit;       /* "files": what a step makes, for that note */
+	uint64_t count;         /* steps planned; 0: until a step returns false or the time bound */
+	bool is_time_bound;     /* the phase also ends at file_phase_ns */
+	bool ends_with_syncfs;  /* syncfs inside the phase's timing: the work is on disk when it ends */
+	double progress_from;   /* the share of the test done when the phase starts, 0..1 */
+	double progress_span;   /* the share the phase takes */
+	/* The i-th step (from 0). False ends the phase: a failure (file_fail), or a bound only the step
+	 * sees (space); the step is then not counted. */
+	bool (*step)(void *arg, uint64_t i);
+	void *arg;
+};
+/* Runs a phase until its count, its time bound, a false step, a stop or a failure, reporting progress,
+ * then syncs when asked and the test has not failed. Returns the steps done; `*secs` is the phase's
+ * time. */
+uint64_t file_phase_run(struct file_run *r, const struct file_phase *ph, double *secs);
 /* Files this filesystem unlinks per second, syncfs included, from a small sample made and removed in
  * the test's directory (unlinking can be far slower than creating: online discard, journals). The
  * tests cap their file counts with it, since every file made must be removed within the time bound. */

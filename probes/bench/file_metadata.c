@@ -29,6 +29,7 @@ struct md {
 	uint64_t per_dir;
 	uint64_t created;
 	uint64_t dirs_made;
+	uint64_t dirs_removed;
 };
 
 static void md_name(uint64_t n, uint64_t per_dir, char *buf, size_t len)
@@ -36,8 +37,9 @@ static void md_name(uint64_t n, uint64_t per_dir, char *buf, size_t len)
 	snprintf(buf, len, "d%llu/f%llu", (unsigned long long)(n / per_dir), (unsigned long long)n);
 }
 
-static bool md_create(struct md *m, uint64_t n)
+static bool md_step_create(void *arg, uint64_t n)
 {
+	struct md *m = arg;
 	char name[NAME_LEN], text[24];
 	int fd, len, e;
 
@@ -64,14 +66,43 @@ static bool md_create(struct md *m, uint64_t n)
 	return true;
 }
 
+static bool md_step_stat(void *arg, uint64_t n)
+{
+	struct md *m = arg;
+	char name[NAME_LEN];
+	struct stat st;
+
+	md_name(n, m->per_dir, name, sizeof name);
+	if (fstatat(m->r->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return file_fail(m->r, errno, "stat %s", name);
+	return true;
+}
+
+static bool md_step_unlink(void *arg, uint64_t n)
+{
+	struct md *m = arg;
+	char name[NAME_LEN];
+
+	md_name(n, m->per_dir, name, sizeof name);
+	if (unlinkat(m->r->dirfd, name, 0) < 0)
+		return file_fail(m->r, errno, "unlink %s", name);
+	if ((n + 1) % m->per_dir == 0 || n + 1 == m->created) {
+		snprintf(name, sizeof name, "d%llu", (unsigned long long)(n / m->per_dir));
+		if (unlinkat(m->r->dirfd, name, AT_REMOVEDIR) < 0)
+			return file_fail(m->r, errno, "rmdir %s", name);
+		m->dirs_removed++;
+	}
+	return true;
+}
+
 int bench_file_metadata_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f)
 {
 	struct file_run r;
 	struct file_workload w;
 	struct file_space sp;
 	struct md m;
-	uint64_t t0, t1, t2, t3, n, want, stats = 0, unlinked = 0, dirs_removed = 0, deadline;
-	char name[NAME_LEN];
+	uint64_t want, stats = 0, unlinked = 0;
+	double tc = 0, ts = 0, tu = 0;
 	int status;
 
 	if (file_is_skipped_by_engine(ctx, def, f))
@@ -111,72 +142,27 @@ int bench_file_metadata_run(struct bench_ctx *ctx, const struct bench_test_def *
 	DBG(DEBUG_BENCH, "bench: %s: up to %llu files, %llu per directory", def->name,
 	    (unsigned long long)m.files, (unsigned long long)m.per_dir);
 
-	/* create, through syncfs; stops at the time bound */
-	t0 = bench_clock_ns();
-	deadline = t0 + file_phase_ns(&r);
-	for (n = 0; n < m.files; n++) {
-		if (file_should_stop(&r, 0.6 * (double)(bench_clock_ns() - t0) / (double)(deadline - t0), n) ||
-		    !md_create(&m, n))
-			break;
-		if (bench_clock_ns() >= deadline && n + 1 < m.files) {
-			bench_note(ctx, "%s: creation reached the time bound after %llu of %llu files", def->name,
-				   (unsigned long long)(n + 1), (unsigned long long)m.files);
-			break;
-		}
+	{
+		/* create through syncfs, bounded by the time bound; stat warm (what a mail server's
+		 * directory scan or a build's up-to-date check costs); unlink through syncfs, the
+		 * directories too (they are part of the cost) */
+		const struct file_phase create_ph = {"creation", "files", m.files, true, true, 0, 0.6, md_step_create, &m};
+		struct file_phase stat_ph = {"stat", "files", 0, false, false, 0.6, 0.1, md_step_stat, &m};
+		struct file_phase unlink_ph = {"unlinking", "files", 0, false, true, 0.7, 0.3, md_step_unlink, &m};
+
+		file_phase_run(&r, &create_ph, &tc);
+		stat_ph.count = unlink_ph.count = m.created;
+		stats = m.created ? file_phase_run(&r, &stat_ph, &ts) : 0;
+		unlinked = m.created ? file_phase_run(&r, &unlink_ph, &tu) : 0;
 	}
-	if (!file_done(&r))
-		file_syncfs(&r);
-	t1 = bench_clock_ns();
-
-	/* stat, warm: what a mail server's directory scan or a build's up-to-date check costs */
-	for (n = 0; n < m.created && !file_done(&r); n++) {
-		struct stat st;
-
-		if (file_should_stop(&r, 0.6 + 0.1 * (double)n / (double)m.created, m.created + n))
-			break;
-		md_name(n, m.per_dir, name, sizeof name);
-		if (fstatat(r.dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			file_fail(&r, errno, "stat %s", name);
-			break;
-		}
-		stats++;
-	}
-	t2 = bench_clock_ns();
-
-	/* unlink, through syncfs; the directories go too (they are part of the cost) */
-	for (n = 0; n < m.created && !file_done(&r); n++) {
-		if (file_should_stop(&r, 0.7 + 0.3 * (double)n / (double)m.created, m.created + stats + n))
-			break;
-		md_name(n, m.per_dir, name, sizeof name);
-		if (unlinkat(r.dirfd, name, 0) < 0) {
-			file_fail(&r, errno, "unlink %s", name);
-			break;
-		}
-		unlinked++;
-		if ((n + 1) % m.per_dir == 0 || n + 1 == m.created) {
-			char dir[NAME_LEN];
-
-			snprintf(dir, sizeof dir, "d%llu", (unsigned long long)(n / m.per_dir));
-			if (unlinkat(r.dirfd, dir, AT_REMOVEDIR) < 0) {
-				file_fail(&r, errno, "rmdir %s", dir);
-				break;
-			}
-			dirs_removed++;
-		}
-	}
-	if (!file_done(&r))
-		file_syncfs(&r);
-	t3 = bench_clock_ns();
 
 	if (!file_done(&r)) {
-		double tc = file_secs(t1 - t0), ts = file_secs(t2 - t1), tu = file_secs(t3 - t2);
-
 		if (stats != m.created || unlinked != m.created)
 			file_check_failed(&r, "created %llu, stat %llu, unlinked %llu", (unsigned long long)m.created,
 					  (unsigned long long)stats, (unsigned long long)unlinked);
-		if (dirs_removed != m.dirs_made)
+		if (m.dirs_removed != m.dirs_made)
 			file_check_failed(&r, "made %llu directories, removed %llu", (unsigned long long)m.dirs_made,
-					  (unsigned long long)dirs_removed);
+					  (unsigned long long)m.dirs_removed);
 		file_set_real(&r, "create_per_s", tc > 0 ? (double)m.created / tc : 0);
 		file_set_real(&r, "stat_per_s", ts > 0 ? (double)stats / ts : 0);
 		file_set_real(&r, "unlink_per_s", tu > 0 ? (double)unlinked / tu : 0);

@@ -231,9 +231,6 @@ struct pm {
 	uint64_t created, deleted, read, appended, appends_skipped, creates_skipped;
 	uint64_t bytes_read, bytes_written, short_reads;
 	uint64_t tx_done;
-	/* progress: the phase's share of the whole and its start */
-	double frac_base, frac_span;
-	uint64_t phase_t0, phase_ns, phase_count;
 };
 
 static void pm_name(const struct pm *m, const struct pm_file *e, char *buf, size_t len)
@@ -242,17 +239,6 @@ static void pm_name(const struct pm *m, const struct pm_file *e, char *buf, size
 		snprintf(buf, len, "s%u/%u", e->subdir, e->number);
 	else
 		snprintf(buf, len, "%u", e->number);
-}
-
-static bool pm_progress(struct pm *m, uint64_t done)
-{
-	double frac = m->phase_count ? (double)done / (double)m->phase_count
-			: (double)(bench_clock_ns() - m->phase_t0) / (double)(m->phase_ns ? m->phase_ns : 1);
-
-	if (frac > 1)
-		frac = 1;
-	return file_should_stop(m->r, m->frac_base + m->frac_span * frac,
-				m->created + m->read + m->appended + m->deleted);
 }
 
 /* Postmark's find_free_file: the next slot, else the first hole. */
@@ -444,6 +430,24 @@ static bool pm_transaction(struct pm *m)
 	return true;
 }
 
+/* The phases' steps, for file_phase_run. */
+static bool pm_step_create(void *arg, uint64_t i)
+{
+	(void)i;
+	return pm_create(arg);
+}
+
+static bool pm_step_transaction(void *arg, uint64_t i)
+{
+	(void)i;
+	return pm_transaction(arg);
+}
+
+static bool pm_step_delete(void *arg, uint64_t slot)
+{
+	return pm_delete(arg, (uint32_t)slot);
+}
+
 /* Adds the regular files of one directory (a descriptor, closed here) and their sizes. */
 static void count_dir(int fd, uint64_t *files, uint64_t *bytes)
 {
@@ -590,7 +594,8 @@ static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def
 	struct file_run r;
 	struct pm m;
 	const char *env = getenv("FSTUNE_SMALLFILE");
-	uint64_t t0, t1, t2, t2b, t3, files_initial = 0, deleted_before, files_left = 0, bytes_left = 0;
+	uint64_t files_initial = 0, deleted_before, files_left = 0, bytes_left = 0;
+	double t_create = 0, t_tx = 0, t_delete = 0;
 	uint64_t disk_files, disk_bytes;
 	uint32_t i;
 	int status;
@@ -639,41 +644,19 @@ static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def
 	}
 
 	/* creation: bounded by --runtime too, so a slow fsync cannot stretch the run (explicit
-	 * FSTUNE_SMALLFILE parameters are kept as given: a comparison with Postmark needs them) */
+	 * FSTUNE_SMALLFILE parameters are kept as given: a comparison with Postmark needs them); then the
+	 * transactions, a count or the time bound */
 	is_explicit = !strcmp(m.p.origin, "FSTUNE_SMALLFILE");
-	t0 = bench_clock_ns();
-	m.frac_base = 0;
-	m.frac_span = 0.15;
-	m.phase_t0 = t0;
-	m.phase_count = m.p.files;
-	for (i = 0; i < m.p.files && !file_done(&r); i++) {
-		if (pm_progress(&m, i) || !pm_create(&m))
-			break;
-		if (!is_explicit && bench_clock_ns() - t0 > file_phase_ns(&r) && i + 1 < m.p.files) {
-			bench_note(ctx, "%s: creation reached the time bound after %u of %u files", def->name, i + 1,
-				   m.p.files);
-			break;
-		}
-	}
-	files_initial = m.created;
-	if (!file_done(&r))
-		file_syncfs(&r);
-	t1 = bench_clock_ns();
+	{
+		const struct file_phase create_ph = {"creation", "files", m.p.files, !is_explicit, true, 0, 0.15,
+						     pm_step_create, &m};
+		const struct file_phase tx_ph = {"the transactions", "transactions", m.p.transactions,
+						 !m.p.transactions, true, 0.15, 0.7, pm_step_transaction, &m};
 
-	/* transactions */
-	m.frac_base = 0.15;
-	m.frac_span = 0.7;
-	m.phase_t0 = t1;
-	m.phase_ns = file_phase_ns(&r);
-	m.phase_count = m.p.transactions;
-	while (!file_done(&r) && (m.p.transactions ? m.tx_done < m.p.transactions
-						   : bench_clock_ns() - t1 < m.phase_ns)) {
-		if (pm_progress(&m, m.tx_done) || !pm_transaction(&m))
-			break;
+		file_phase_run(&r, &create_ph, &t_create);
+		files_initial = m.created;
+		file_phase_run(&r, &tx_ph, &t_tx);
 	}
-	if (!file_done(&r))
-		file_syncfs(&r);
-	t2 = bench_clock_ns();
 
 	/* what is left, checked against the filesystem (outside the timing) */
 	if (!file_done(&r)) {
@@ -697,26 +680,20 @@ static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def
 		pm_dump(&m);
 	}
 
-	/* deletion of every file left: always, also after a failure or a stop (cleanup) */
-	t2b = bench_clock_ns();
+	/* deletion of every file left (after a failure or a stop, file_run_end removes them) */
 	deleted_before = m.deleted;
-	m.frac_base = 0.85;
-	m.frac_span = 0.15;
-	m.phase_t0 = t2b;
-	m.phase_count = files_left ? files_left : 1;
-	for (i = 0; i < m.slots && !file_done(&r); i++) {
-		if (pm_progress(&m, m.deleted - deleted_before) || !pm_delete(&m, i))
-			break;
+	{
+		const struct file_phase delete_ph = {"deletion", "slots", m.slots, false, true, 0.85, 0.15,
+						     pm_step_delete, &m};
+
+		file_phase_run(&r, &delete_ph, &t_delete);
 	}
-	if (!file_done(&r))
-		file_syncfs(&r);
-	t3 = bench_clock_ns();
 
 	if (!file_done(&r)) {
 		if (m.deleted != m.created)
 			file_check_failed(&r, "deletes %llu != creates %llu at the end", (unsigned long long)m.deleted,
 					  (unsigned long long)m.created);
-		pm_store(&m, file_secs(t1 - t0), file_secs(t2 - t1), file_secs(t3 - t2b), files_initial,
+		pm_store(&m, t_create, t_tx, t_delete, files_initial,
 			 m.deleted - deleted_before, files_left, bytes_left);
 	}
 	free(m.table);

@@ -35,6 +35,10 @@ struct tree {
 	uint64_t per_dir;
 	uint64_t top;                 /* bytes: the largest size drawn (tree_top) */
 	uint64_t files, bytes, dirs;  /* written */
+	const struct file_workload *w;
+	uint64_t max_bytes;           /* the space bound of the write phase */
+	DIR *top_dir;                 /* the read phase's walk of the top directory */
+	uint64_t files_read, bytes_read;
 };
 
 /* The mean of exp(U) - 1 for U uniform on [ln(a+1), ln(b+1)]: one part of tree_size's distribution. */
@@ -143,7 +147,7 @@ static void tree_drop_pages(struct tree *t)
 }
 
 /* Reads one directory's files in readdir order. */
-static void tree_read_dir(struct tree *t, int dfd, uint64_t *files, uint64_t *bytes)
+static void tree_read_dir(struct tree *t, int dfd)
 {
 	DIR *d = fdopendir(dfd);
 	struct dirent *de;
@@ -171,14 +175,52 @@ static void tree_read_dir(struct tree *t, int dfd, uint64_t *files, uint64_t *by
 				file_fail(t->r, errno, "read %s", de->d_name);
 				break;
 			}
-			*bytes += (uint64_t)n;
+			t->bytes_read += (uint64_t)n;
 		}
 		close(fd);
-		(*files)++;
-		file_should_stop(t->r, 0.6 + 0.4 * fmin(1, (double)*files / (double)(t->files ? t->files : 1)),
-				 *files);
+		t->files_read++;
+		file_should_stop(t->r, 0.6 + 0.4 * fmin(1, (double)t->files_read / (double)(t->files ? t->files : 1)),
+				 t->r->ops + t->files_read);
 	}
 	closedir(d);
+}
+
+/* The write phase's step: the n-th file, in its directory; false at the space bound or a failure. */
+static bool tree_step_write(void *arg, uint64_t n)
+{
+	struct tree *t = arg;
+	uint64_t size = tree_size(t, t->w);
+	char name[NAME_LEN];
+
+	if (t->bytes + size > t->max_bytes)
+		return false;
+	if (n % t->per_dir == 0) {
+		snprintf(name, sizeof name, "d%llu", (unsigned long long)(n / t->per_dir));
+		if (mkdirat(t->r->dirfd, name, 0700) < 0)
+			return file_fail(t->r, errno, "mkdir %s", name);
+		t->dirs++;
+	}
+	snprintf(name, sizeof name, "d%llu/f%llu", (unsigned long long)(n / t->per_dir), (unsigned long long)n);
+	return tree_write_file(t, name, size);
+}
+
+/* The read phase's step: the next directory of the top one, as readdir gives them; false at the end. */
+static bool tree_step_read(void *arg, uint64_t n)
+{
+	struct tree *t = arg;
+	struct dirent *de;
+	int sub;
+
+	(void)n;
+	while ((de = readdir(t->top_dir)) && de->d_name[0] == '.')
+		;
+	if (!de)
+		return false;
+	sub = openat(dirfd(t->top_dir), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub < 0)
+		return file_fail(t->r, errno, "open %s", de->d_name);
+	tree_read_dir(t, sub);
+	return true;
 }
 
 int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f)
@@ -187,7 +229,8 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 	struct file_workload w;
 	struct file_space sp;
 	struct tree t;
-	uint64_t t0, t1, t2, t3, deadline, want, max_files, max_bytes, files_read = 0, bytes_read = 0;
+	uint64_t want, max_files;
+	double tw = 0, tr = 0;
 	int status;
 
 	if (file_is_skipped_by_engine(ctx, def, f))
@@ -202,7 +245,7 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 	want = max_files < FILES_MIN ? max_files : FILES_MIN; /* fewer than this: no room to measure */
 	if (sp.inodes < max_files + max_files / w.files_per_dir + 1)
 		max_files = sp.inodes * w.files_per_dir / (w.files_per_dir + 1);
-	max_bytes = sp.bytes < BYTES_CAP ? sp.bytes : BYTES_CAP;
+	t.max_bytes = sp.bytes < BYTES_CAP ? sp.bytes : BYTES_CAP;
 	{
 		/* the tree is removed afterwards: as many files as unlinking takes the time bound for */
 		double cap = file_unlink_rate(&r) * file_secs(file_phase_ns(&r));
@@ -210,7 +253,7 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 		if (cap < (double)max_files)
 			max_files = cap < want ? want : (uint64_t)cap;
 	}
-	if (max_files < want || max_bytes < (1u << 20)) {
+	if (max_files < want || t.max_bytes < (1u << 20)) {
 		char *k = xasprintf("bench.%s", def->name);
 
 		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "too little free space or too few free inodes "
@@ -220,6 +263,7 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 		return FST_EXIT_OK;
 	}
 	t.per_dir = w.files_per_dir > max_files ? max_files : w.files_per_dir;
+	t.w = &w;
 	bench_rng_seed(&t.rng, ctx->seed ^ 0x74726565ull);
 	t.buf = bench_aligned_alloc(4096, BUF_SIZE);
 	bench_rng_fill(&t.rng, t.buf, BUF_SIZE);
@@ -228,78 +272,34 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 		bench_note(ctx, "%s: file sizes capped at %llu MiB (the workload's largest is %llu bytes)", def->name,
 			   (unsigned long long)(FILE_SIZE_CAP >> 20), (unsigned long long)w.size_max);
 
-	/* write, through syncfs; stops at the time bound or the space bound */
-	t0 = bench_clock_ns();
-	deadline = t0 + file_phase_ns(&r);
-	while (t.files < max_files && !file_done(&r)) {
-		uint64_t size = tree_size(&t, &w), n = t.files;
-		char name[NAME_LEN];
+	{
+		/* write through syncfs, to the time or the space bound; then read back in directory order
+		 * (the top directory's entries as readdir gives them, each one's files likewise) with the
+		 * data's pages dropped in between, outside the timing */
+		const struct file_phase write_ph = {"writing", "files", max_files, true, true, 0, 0.5, tree_step_write, &t};
+		const struct file_phase read_ph = {"reading", "directories", 0, false, false, 0.6, 0.4, tree_step_read, &t};
+		int top;
 
-		if (t.bytes + size > max_bytes)
-			break;
-		if (file_should_stop(&r, 0.5 * fmin(1, (double)(bench_clock_ns() - t0) / (double)(deadline - t0)),
-				     t.files))
-			break;
-		if (n % t.per_dir == 0) {
-			snprintf(name, sizeof name, "d%llu", (unsigned long long)(n / t.per_dir));
-			if (mkdirat(r.dirfd, name, 0700) < 0) {
-				file_fail(&r, errno, "mkdir %s", name);
-				break;
-			}
-			t.dirs++;
-		}
-		snprintf(name, sizeof name, "d%llu/f%llu", (unsigned long long)(n / t.per_dir), (unsigned long long)n);
-		if (!tree_write_file(&t, name, size))
-			break;
-		if (bench_clock_ns() >= deadline) {
-			if (t.files < max_files)
-				bench_note(ctx, "%s: writing reached the time bound after %llu files", def->name,
-					   (unsigned long long)t.files);
-			break;
-		}
-	}
-	if (!file_done(&r))
-		file_syncfs(&r);
-	t1 = bench_clock_ns();
-	tree_drop_pages(&t);
-
-	/* read back in directory order: the top directory's entries as readdir gives them, each one's
-	 * files likewise */
-	t2 = bench_clock_ns();
-	if (!file_done(&r)) {
-		int top = openat(r.dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		DIR *d = top >= 0 ? fdopendir(top) : NULL;
-		struct dirent *de;
-
-		if (!d) {
+		file_phase_run(&r, &write_ph, &tw);
+		tree_drop_pages(&t);
+		top = file_done(&r) ? -1 : openat(r.dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		t.top_dir = top >= 0 ? fdopendir(top) : NULL;
+		if (!t.top_dir && !file_done(&r)) {
 			file_fail(&r, errno, "opendir");
 			if (top >= 0)
 				close(top);
 		}
-		while (d && !file_done(&r) && (de = readdir(d))) {
-			int sub;
-
-			if (de->d_name[0] == '.')
-				continue;
-			sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub < 0) {
-				file_fail(&r, errno, "open %s", de->d_name);
-				break;
-			}
-			tree_read_dir(&t, sub, &files_read, &bytes_read);
+		if (t.top_dir) {
+			file_phase_run(&r, &read_ph, &tr);
+			closedir(t.top_dir);
 		}
-		if (d)
-			closedir(d);
 	}
-	t3 = bench_clock_ns();
 
 	if (!file_done(&r)) {
-		double tw = file_secs(t1 - t0), tr = file_secs(t3 - t2);
-
-		if (files_read != t.files || bytes_read != t.bytes)
+		if (t.files_read != t.files || t.bytes_read != t.bytes)
 			file_check_failed(&r, "wrote %llu files of %llu bytes, read back %llu of %llu",
 					  (unsigned long long)t.files, (unsigned long long)t.bytes,
-					  (unsigned long long)files_read, (unsigned long long)bytes_read);
+					  (unsigned long long)t.files_read, (unsigned long long)t.bytes_read);
 		file_set_real(&r, "write_s", tw);
 		file_set_real(&r, "read_s", tr);
 		file_set_int(&r, "files", (long long)t.files);
@@ -307,9 +307,9 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 		file_set_int(&r, "directories", (long long)t.dirs);
 		file_set_int(&r, "files_per_dir", (long long)t.per_dir);
 		file_set_real(&r, "write_bw_bytes_per_s", tw > 0 ? (double)t.bytes / tw : 0);
-		file_set_real(&r, "read_bw_bytes_per_s", tr > 0 ? (double)bytes_read / tr : 0);
+		file_set_real(&r, "read_bw_bytes_per_s", tr > 0 ? (double)t.bytes_read / tr : 0);
 		file_set_real(&r, "write_files_per_s", tw > 0 ? (double)t.files / tw : 0);
-		file_set_real(&r, "read_files_per_s", tr > 0 ? (double)files_read / tr : 0);
+		file_set_real(&r, "read_files_per_s", tr > 0 ? (double)t.files_read / tr : 0);
 		file_set_int(&r, "file_size_mean_bytes", t.files ? (long long)(t.bytes / t.files) : 0);
 		file_set_int(&r, "file_size_top_bytes", (long long)t.top);
 		file_set_str(&r, "cache", "warm");
