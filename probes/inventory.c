@@ -91,21 +91,14 @@ static char *blkid_type(const char *name)
 	return out;
 }
 
-/* The columns from the device probe, so they are the values Detected will show. */
-static void fill_from_probe(struct inventory_row *r)
+/* The device columns from facts: the device probe's, or a saved file's. */
+static void fill_from_facts(struct inventory_row *r, const struct facts *f)
 {
-	struct probe_target pt = {0};
-	struct facts *f = facts_new();
-	char dev[300];
+	const char *s;
 	long long v;
 	bool b;
-	const char *s;
 
-	snprintf(dev, sizeof(dev), "/dev/%s", r->name);
-	pt.dev_name = r->name;
-	pt.dev_path = dev;
-	probe_sysfs_device.collect(&pt, f);
-	if (facts_get_int(f, "device.size_bytes", &v))
+	if (facts_get_int(f, "device.size_bytes", &v) || facts_get_int(f, "fs.size_bytes", &v))
 		r->size = v;
 	if ((s = facts_get_string(f, "device.model")))
 		r->model = xstrdup(s);
@@ -113,6 +106,20 @@ static void fill_from_probe(struct inventory_row *r)
 		r->transport = xstrdup(s);
 	if (facts_get_bool(f, "device.rotational", &b))
 		r->rotational = b;
+}
+
+/* The columns from the device probe, so they are the values Detected will show. */
+static void fill_from_probe(struct inventory_row *r)
+{
+	struct probe_target pt = {0};
+	struct facts *f = facts_new();
+	char dev[300];
+
+	snprintf(dev, sizeof(dev), "/dev/%s", r->name);
+	pt.dev_name = r->name;
+	pt.dev_path = dev;
+	probe_sysfs_device.collect(&pt, f);
+	fill_from_facts(r, f);
 	facts_free(f);
 }
 
@@ -239,21 +246,12 @@ void inventory_from_facts(struct inventory *t, const struct facts *f, const char
 {
 	struct inventory_row *r;
 	const char *s;
-	long long v;
-	bool b;
 
 	inventory_free(t);
 	r = add_row(t);
 	s = facts_get_string(f, "device.name");
 	r->name = xstrdup(s ? s : "(no device)");
-	if (facts_get_int(f, "device.size_bytes", &v) || facts_get_int(f, "fs.size_bytes", &v))
-		r->size = v;
-	if ((s = facts_get_string(f, "device.model")))
-		r->model = xstrdup(s);
-	if ((s = facts_get_string(f, "device.transport")))
-		r->transport = xstrdup(s);
-	if (facts_get_bool(f, "device.rotational", &b))
-		r->rotational = b;
+	fill_from_facts(r, f);
 	if ((s = facts_get_string(f, "fs.type")))
 		r->fstype = xstrdup(s);
 	if ((s = facts_get_string(f, "fs.mount_point")))
