@@ -165,6 +165,9 @@ int bench_layout_ensure(struct bench_ctx *ctx, struct fst_error *err);
 int bench_data_open(struct bench_ctx *ctx, struct fst_error *err);
 /* Creates the scratch directory with its pid file. FST_EXIT_OK or FST_EXIT_REFUSED. */
 int bench_scratch_create(struct bench_ctx *ctx, struct fst_error *err);
+/* Removes <scratch>/<name> and everything below it (the file tests' directories), never following a
+ * symbolic link. 0 or -errno. Also for the leftovers of a killed run. */
+int bench_files_remove_tree(int parent_fd, const char *name);
 /* Closes files and removes everything the run created. Safe to call twice. */
 void bench_scratch_remove(struct bench_ctx *ctx);
 /* Opens a new file in the scratch directory (for the append test), with the data file's flags. */

@@ -22,7 +22,6 @@
 
 #define SRC "bench"
 #define PROGRESS_NS 100000000ull /* at most ten progress calls a second */
-#define REMOVE_DEPTH_MAX 16      /* the tests nest two levels; anything deeper is not ours */
 
 static char *key(const struct file_run *r, const char *leaf)
 {
@@ -356,60 +355,4 @@ void file_set_common(struct file_run *r)
 		facts_set_json(r->f, k, json_deep_copy(r->checks_failed), SRC);
 		free(k);
 	}
-}
-
-/* Empties the directory `fd` (its own descriptor: closed here). */
-static int remove_below(int fd, int depth)
-{
-	DIR *d = fdopendir(fd);
-	struct dirent *de;
-	int first = 0;
-
-	if (!d) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
-			continue;
-		if (errno == EISDIR || errno == EPERM) {
-			int sub;
-
-			if (depth >= REMOVE_DEPTH_MAX) {
-				first = first ? first : -ELOOP;
-				continue;
-			}
-			sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub >= 0) {
-				int r = remove_below(sub, depth + 1);
-
-				first = first ? first : r;
-			}
-			if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) < 0 && !first)
-				first = -errno;
-		} else if (errno != ENOENT && !first) {
-			first = -errno;
-		}
-	}
-	closedir(d);
-	return first;
-}
-
-int bench_files_remove_tree(int parent_fd, const char *name)
-{
-	int fd, r;
-
-	if (parent_fd < 0)
-		return -EBADF;
-	fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = remove_below(fd, 0);
-	if (unlinkat(parent_fd, name, AT_REMOVEDIR) < 0)
-		return r ? r : -errno;
-	return r;
 }

@@ -113,9 +113,6 @@ void file_set_bool(struct file_run *r, const char *leaf, bool v);
 /* checks_ok, checks_failed, direct ("no" or "memory": file tests go through the page cache). */
 void file_set_common(struct file_run *r);
 
-/* Removes <scratch>/<name> and everything below it (the file tests' directories), never following a
- * symbolic link. 0 or -errno. Also for the leftovers of a killed run. */
-int bench_files_remove_tree(int parent_fd, const char *name);
 
 /* The run functions of the file tests' rows in the test table (table.c). */
 int bench_file_smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f);

@@ -18,15 +18,71 @@
 #include "core/xalloc.h"
 #include "fstune/debug.h"
 #include "probes/bench/bench_int.h"
-#include "probes/bench/file_common.h"
 
 #define SCRATCH_PREFIX ".fstune-bench."
 #define PID_FILE "pid"
 #define DATA_FILE "data"
 #define LAYOUT_CHUNK (4u << 20) /* bytes per layout write */
+#define REMOVE_DEPTH_MAX 16      /* the file tests nest two levels; anything deeper is not ours */
 
 /* Every name a run creates inside its scratch directory: removal touches nothing else. */
 static const char *const scratch_files[] = {PID_FILE, DATA_FILE, "append"};
+
+/* Empties the directory `fd` (its own descriptor: closed here). */
+static int remove_below(int fd, int depth)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *de;
+	int first = 0;
+
+	if (!d) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			continue;
+		if (errno == EISDIR || errno == EPERM) {
+			int sub;
+
+			if (depth >= REMOVE_DEPTH_MAX) {
+				first = first ? first : -ELOOP;
+				continue;
+			}
+			sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0) {
+				int r = remove_below(sub, depth + 1);
+
+				first = first ? first : r;
+			}
+			if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) < 0 && !first)
+				first = -errno;
+		} else if (errno != ENOENT && !first) {
+			first = -errno;
+		}
+	}
+	closedir(d);
+	return first;
+}
+
+int bench_files_remove_tree(int parent_fd, const char *name)
+{
+	int fd, r;
+
+	if (parent_fd < 0)
+		return -EBADF;
+	fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = remove_below(fd, 0);
+	if (unlinkat(parent_fd, name, AT_REMOVEDIR) < 0)
+		return r ? r : -errno;
+	return r;
+}
 
 /* Removes the names a run creates in its scratch directory `dfd`: the I/O tests' files and the file
  * tests' directories (one per row of pattern FILES, named after the test; a SIGKILL leaves them full). */
