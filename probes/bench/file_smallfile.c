@@ -589,6 +589,33 @@ static bool pm_fit(struct pm *m, struct file_run *r)
 	return true;
 }
 
+/* After the transactions: the files and bytes the model says are left, checked against the model's own
+ * counts and against what the directories hold. */
+static void pm_check_left(struct pm *m, uint64_t *files_left, uint64_t *bytes_left)
+{
+	uint64_t disk_files, disk_bytes;
+	uint32_t i;
+
+	for (i = 0; i < m->slots; i++)
+		if (m->table[i].is_used) {
+			(*files_left)++;
+			*bytes_left += m->table[i].size;
+		}
+	pm_count_disk(m, &disk_files, &disk_bytes);
+	if (*files_left != m->created - m->deleted)
+		file_check_failed(m->r, "files left %llu != creates %llu - deletes %llu",
+				  (unsigned long long)*files_left, (unsigned long long)m->created,
+				  (unsigned long long)m->deleted);
+	if (disk_files != *files_left || disk_bytes != *bytes_left)
+		file_check_failed(m->r, "the directories hold %llu files of %llu bytes, the model %llu of %llu",
+				  (unsigned long long)disk_files, (unsigned long long)disk_bytes,
+				  (unsigned long long)*files_left, (unsigned long long)*bytes_left);
+	if (m->short_reads)
+		file_check_failed(m->r, "%llu reads returned another size than the file's",
+				  (unsigned long long)m->short_reads);
+	pm_dump(m);
+}
+
 static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f, bool fsync_each)
 {
 	struct file_run r;
@@ -596,7 +623,6 @@ static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def
 	const char *env = getenv("FSTUNE_SMALLFILE");
 	uint64_t files_initial = 0, deleted_before, files_left = 0, bytes_left = 0;
 	double t_create = 0, t_tx = 0, t_delete = 0;
-	uint64_t disk_files, disk_bytes;
 	uint32_t i;
 	int status;
 	bool is_explicit;
@@ -659,26 +685,8 @@ static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def
 	}
 
 	/* what is left, checked against the filesystem (outside the timing) */
-	if (!file_done(&r)) {
-		for (i = 0; i < m.slots; i++)
-			if (m.table[i].is_used) {
-				files_left++;
-				bytes_left += m.table[i].size;
-			}
-		pm_count_disk(&m, &disk_files, &disk_bytes);
-		if (files_left != m.created - m.deleted)
-			file_check_failed(&r, "files left %llu != creates %llu - deletes %llu",
-					  (unsigned long long)files_left, (unsigned long long)m.created,
-					  (unsigned long long)m.deleted);
-		if (disk_files != files_left || disk_bytes != bytes_left)
-			file_check_failed(&r, "the directories hold %llu files of %llu bytes, the model %llu of %llu",
-					  (unsigned long long)disk_files, (unsigned long long)disk_bytes,
-					  (unsigned long long)files_left, (unsigned long long)bytes_left);
-		if (m.short_reads)
-			file_check_failed(&r, "%llu reads returned another size than the file's",
-					  (unsigned long long)m.short_reads);
-		pm_dump(&m);
-	}
+	if (!file_done(&r))
+		pm_check_left(&m, &files_left, &bytes_left);
 
 	/* deletion of every file left (after a failure or a stop, file_run_end removes them) */
 	deleted_before = m.deleted;
