@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/accepted.h"
 #include "app/bench_cli.h"
 #include "app/cli.h"
 #include "app/report_render.h"
@@ -23,6 +24,8 @@ enum {
 	OPT_NO_SYSTEM_RULES,
 	OPT_FAIL_ON,
 	OPT_STRICT,
+	OPT_ACCEPT,
+	OPT_ACCEPTED,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow, one per entry */
 };
 
@@ -43,6 +46,10 @@ static const char usage_text[] =
 	"  --no-system-rules            do not load /etc/fstune/rules.d\n"
 	"  --fail-on warn|critical      exit 1 when a recommendation of this severity or higher is made\n"
 	"  --strict                     exit 3 when a rule file has an error\n"
+	"  --accept ID                  mark finding ID accepted: shown, but not counted by\n"
+	"                               --fail-on (repeatable)\n"
+	"  --accepted FILE              read the accepted findings from FILE instead of\n"
+	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
 	"\n"
 	"Benchmark parameters (as for 'fstune bench'; they imply --bench quick unless --bench says):\n";
 
@@ -61,6 +68,8 @@ struct report_args {
 	bool no_system_rules;
 	const char *fail_on; /* "warn", "critical" or NULL */
 	bool is_strict;
+	struct accepted *accepted; /* --accept IDs now, the file's entries after parsing */
+	const char *accepted_file; /* --accepted FILE; NULL: the default (accepted_default_path) */
 };
 
 #define usage_error(...) cli_usage_error("report", __VA_ARGS__)
@@ -171,6 +180,13 @@ static int parse_own(struct report_args *a, int opt)
 	case OPT_STRICT:
 		a->is_strict = true;
 		break;
+	case OPT_ACCEPT:
+		if (accepted_add(a->accepted, optarg, "--accept", &err) != FST_EXIT_OK)
+			return usage_error("%s", err.msg);
+		break;
+	case OPT_ACCEPTED:
+		a->accepted_file = optarg;
+		break;
 	default:
 		return usage_error("unexpected option");
 	}
@@ -188,6 +204,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"strict", no_argument, NULL, OPT_STRICT},
+		{"accept", required_argument, NULL, OPT_ACCEPT},
+		{"accepted", required_argument, NULL, OPT_ACCEPTED},
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
@@ -323,6 +341,37 @@ static int bench_step(struct report_args *a, struct session *s, struct fst_error
 	return status;
 }
 
+/* Marks the findings the admin accepted (the file, then --accept) and lists the stale entries. */
+static int accepted_step(struct report_args *a, struct session *s, struct fst_error *err)
+{
+	bool must_exist = true;
+	const char *path = a->accepted_file ? a->accepted_file
+					    : accepted_default_path(a->no_system_rules, &must_exist);
+	json_t *rules, *stale;
+
+	if (path && accepted_load_file(a->accepted, path, !must_exist, err) != FST_EXIT_OK)
+		return FST_EXIT_USAGE;
+	accepted_mark(a->accepted, s->result.recommendations, s->facts->doc);
+	rules = rules_describe(s->rules);
+	stale = accepted_stale(a->accepted, rules);
+	json_decref(rules);
+	if (json_array_size(stale) > 0) {
+		s->accepted_stale = stale;
+		if (!a->common.quiet) {
+			size_t i;
+			json_t *e;
+
+			json_array_foreach(stale, i, e)
+				fprintf(stderr, "fstune: note: accepted finding %s (%s) is stale: %s\n",
+					json_string_value(json_object_get(e, "id")), json_string_value(json_object_get(e, "by")),
+					json_string_value(json_object_get(e, "reason")));
+		}
+	} else {
+		json_decref(stale);
+	}
+	return FST_EXIT_OK;
+}
+
 /* Builds the session: probe (or read the facts), the workload, the benchmarks, the rules. Returns the
  * status so far with *out set: FST_EXIT_OK, or FST_EXIT_PARTIAL / FST_EXIT_REFUSED from steps after
  * which a report is still worth writing (their message already printed). Or, with *out NULL: a usage
@@ -363,6 +412,10 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 		return err->status != FST_EXIT_OK ? err->status : FST_EXIT_USAGE;
 	}
 	session_evaluate(s);
+	if (accepted_step(a, s, err) != FST_EXIT_OK) {
+		session_free(s);
+		return FST_EXIT_USAGE;
+	}
 	*out = s;
 	return status;
 }
@@ -385,7 +438,7 @@ static int run_status(const struct report_args *a, const struct session *s)
 {
 	int status = session_status(s, a->is_strict);
 
-	if (a->fail_on && session_count_severity_at_least(s, a->fail_on) > 0)
+	if (a->fail_on && session_count_failing(s, a->fail_on) > 0)
 		status = fst_exit_merge(status, FST_EXIT_THRESHOLD);
 	if (!a->common.quiet) {
 		size_t nerr = session_rule_errors(s);
@@ -402,7 +455,7 @@ static int run_status(const struct report_args *a, const struct session *s)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT};
+	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .accepted = accepted_new()};
 	struct fst_error err = FST_ERROR_INIT;
 	struct cli_output *out = NULL;
 	struct session *s = NULL;
@@ -428,6 +481,7 @@ int cmd_report(int argc, char **argv)
 		cli_output_close(out, false);
 		session_free(s);
 		free(a.rules_dirs);
+		accepted_free(a.accepted);
 		bench_stop_reraise();
 		return status >= 128 ? status : 128 + *bench_stop_flag();
 	}
@@ -442,5 +496,6 @@ int cmd_report(int argc, char **argv)
 	cli_output_close(out, false);
 	session_free(s);
 	free(a.rules_dirs);
+	accepted_free(a.accepted);
 	return status;
 }

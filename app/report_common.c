@@ -375,3 +375,13 @@ void report_wrap(FILE *out, const char *text, int indent, int width)
 {
 	report_wrap_hanging(out, NULL, text, indent, width);
 }
+
+char *report_accepted_text(const json_t *mark)
+{
+	const char *why = json_string_value(json_object_get(mark, "why"));
+	const char *by = json_string_value(json_object_get(mark, "by"));
+	const char *cond = json_string_value(json_object_get(mark, "condition"));
+
+	return xasprintf("%s (%s%s%s)", why ? why : "no reason given", by ? by : "?", cond ? ", where " : "",
+			 cond ? cond : "");
+}

@@ -64,6 +64,9 @@ void report_commands_foreach(const json_t *v, void (*fn)(const char *label, cons
 void report_examined_foreach(const struct session *s,
 			     void (*fn)(const char *label, const char *text, void *arg), void *arg);
 
+/* An "accepted" mark for display: "why (FILE:LINE, where KEY OP VALUE)". Caller frees. */
+char *report_accepted_text(const json_t *mark);
+
 /* One line on the run: "fstune 0.1.0, 2026-11-29T22:40:00Z, host db1". Tests remove it. */
 char *report_generated_line(void);
 

@@ -31,6 +31,21 @@ size_t session_count_severity_at_least(const struct session *s, const char *seve
 	return n;
 }
 
+size_t session_count_failing(const struct session *s, const char *severity)
+{
+	int floor = session_severity_rank(severity);
+	size_t i, n = 0;
+	json_t *rec;
+
+	json_array_foreach(s->result.recommendations, i, rec) {
+		const char *sev = json_string_value(json_object_get(rec, "severity"));
+
+		if (session_severity_rank(sev) >= floor && !json_is_object(json_object_get(rec, "accepted")))
+			n++;
+	}
+	return n;
+}
+
 size_t session_rule_errors(const struct session *s)
 {
 	return json_array_size(s->result.errors);
