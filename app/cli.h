@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_MARKDOWN };
+enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_MARKDOWN, CLI_FORMAT_OPENMETRICS };
 
 struct cli_common {
 	enum cli_format format;
@@ -15,6 +15,7 @@ struct cli_common {
 	bool quiet;
 	const char *sysroot;   /* --sysroot DIR */
 	const char *target_os; /* --target-os linux|freebsd, NULL when not given */
+	bool can_openmetrics;  /* set by a command before parsing: --format openmetrics is accepted */
 };
 
 /* Long options of the common flags, to be copied first into a command's own option array

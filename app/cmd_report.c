@@ -48,6 +48,7 @@ static const char usage_text[] =
 	"  --strict                     exit 3 when a rule file has an error\n"
 	"  --accept ID                  mark finding ID accepted: shown, but not counted by\n"
 	"                               --fail-on (repeatable)\n"
+	"  --format openmetrics         (also) metrics for node_exporter's textfile collector\n"
 	"  --accepted FILE              read the accepted findings from FILE instead of\n"
 	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
 	"\n"
@@ -427,6 +428,8 @@ static int render(const struct session *s, enum cli_format format, FILE *out)
 		return report_write_json(s, out);
 	case CLI_FORMAT_MARKDOWN:
 		return report_write_markdown(s, out);
+	case CLI_FORMAT_OPENMETRICS:
+		return report_write_openmetrics(s, out);
 	case CLI_FORMAT_TEXT:
 	default:
 		return report_write_text(s, out);
@@ -455,7 +458,8 @@ static int run_status(const struct report_args *a, const struct session *s)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .accepted = accepted_new()};
+	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .accepted = accepted_new(),
+				.common.can_openmetrics = true};
 	struct fst_error err = FST_ERROR_INIT;
 	struct cli_output *out = NULL;
 	struct session *s = NULL;
