@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "app/accepted.h"
+#include "app/cli.h"
 #include "core/xalloc.h"
+#include "fstune/facts.h"
 #include "fstune/status.h"
 
 enum accepted_op { OP_NONE, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
@@ -221,16 +223,13 @@ const char *accepted_default_path(bool no_system, bool *must_exist)
 	return no_system ? NULL : ACCEPTED_DEFAULT_PATH;
 }
 
-/* The fact at a dotted key of a facts document; NULL when absent. */
-static const json_t *fact_lookup(const json_t *facts, const char *key)
+/* The fact at a dotted key of a facts document (a report's "facts" member); NULL when absent.
+ * facts_get only reads the document, so a report's member is looked at in place. */
+const json_t *accepted_fact_at(const json_t *facts, const char *key)
 {
-	char *copy = xstrdup(key), *save = NULL, *part;
-	const json_t *v = facts;
+	const struct facts view = {.doc = (json_t *)facts, .values_are_user = false};
 
-	for (part = strtok_r(copy, ".", &save); part && v; part = strtok_r(NULL, ".", &save))
-		v = json_is_object(v) ? json_object_get(v, part) : NULL;
-	free(copy);
-	return v;
+	return facts_get(&view, key);
 }
 
 static bool parse_number(const char *s, double *out)
@@ -276,7 +275,7 @@ static bool condition_holds(const struct accepted_entry *e, const json_t *facts)
 
 	if (!e->key)
 		return true;
-	v = fact_lookup(facts, e->key);
+	v = accepted_fact_at(facts, e->key);
 	if (!v || json_is_null(v) || json_is_object(v))
 		return false;
 	if (json_is_array(v)) {
@@ -328,6 +327,25 @@ void accepted_mark(struct accepted *a, json_t *recs, const json_t *facts_doc)
 				json_object_set_new(rec, "accepted", mark_of(e));
 		}
 	}
+}
+
+int accepted_cli_option(struct accepted_cli *c, int opt, int base, const char *arg, const char *command)
+{
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (opt == base) {
+		if (accepted_add(c->accepted, arg, "--accept", &err) != FST_EXIT_OK) {
+			cli_usage_error(command, "%s", err.msg);
+			return -1;
+		}
+		c->has_accept = true;
+		return 1;
+	}
+	if (opt == base + 1) {
+		c->file = arg;
+		return 1;
+	}
+	return 0;
 }
 
 bool accepted_is_marked(const json_t *rec)

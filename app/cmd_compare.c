@@ -16,7 +16,7 @@
 enum {
 	OPT_FAIL_ON = CLI_OPT_COMMAND_BASE,
 	OPT_ACCEPT,
-	OPT_ACCEPTED,
+	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
 };
 
 static const char usage_text[] =
@@ -38,9 +38,7 @@ static const char usage_text[] =
 struct compare_args {
 	struct cli_common common;
 	const char *fail_on;       /* "warn", "critical" or NULL */
-	struct accepted *accepted;
-	bool has_accepted;         /* an --accept or an accepted file was given */
-	const char *accepted_file;
+	struct accepted_cli acc;   /* --accept IDs, then the file's entries; --accepted FILE */
 	char **files;              /* borrowed argv strings */
 	size_t n_files;
 };
@@ -60,16 +58,16 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	static const struct option opts[] = {
 		CLI_COMMON_OPTIONS,
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
-		{"accept", required_argument, NULL, OPT_ACCEPT},
-		{"accepted", required_argument, NULL, OPT_ACCEPTED},
+		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 		{NULL, 0, NULL, 0},
 	};
-	struct fst_error err = FST_ERROR_INIT;
 	int opt, rc;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
 		rc = cli_common_option(&a->common, opt, optarg, usage_text);
+		if (rc == 0)
+			rc = accepted_cli_option(&a->acc, opt, OPT_ACCEPT, optarg, "compare");
 		if (rc < 0)
 			return FST_EXIT_USAGE;
 		if (rc > 0)
@@ -79,14 +77,6 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 			if (strcmp(optarg, "new-warn") != 0 && strcmp(optarg, "new-critical") != 0)
 				return usage_error("unknown --fail-on '%s': use new-warn or new-critical", optarg);
 			a->fail_on = optarg + strlen("new-");
-			break;
-		case OPT_ACCEPT:
-			if (accepted_add(a->accepted, optarg, "--accept", &err) != FST_EXIT_OK)
-				return usage_error("%s", err.msg);
-			a->has_accepted = true;
-			break;
-		case OPT_ACCEPTED:
-			a->accepted_file = optarg;
 			break;
 		default:
 			return usage_error("unexpected option");
@@ -360,17 +350,6 @@ static void flatten(const json_t *obj, const char *prefix, json_t *keys)
 	}
 }
 
-static const json_t *fact_at(const json_t *facts, const char *key)
-{
-	char *copy = xstrdup(key), *save = NULL, *part;
-	const json_t *v = facts;
-
-	for (part = strtok_r(copy, ".", &save); part && v; part = strtok_r(NULL, ".", &save))
-		v = json_object_get(v, part);
-	free(copy);
-	return v;
-}
-
 static json_t *facts_block(const struct input *in, size_t n, size_t *n_differ)
 {
 	json_t *keys = json_object(), *rows = json_array(), *dummy;
@@ -386,7 +365,7 @@ static json_t *facts_block(const struct input *in, size_t n, size_t *n_differ)
 		bool differs = false;
 
 		for (i = 0; i < n; i++) {
-			const json_t *v = fact_at(in[i].facts, key);
+			const json_t *v = accepted_fact_at(in[i].facts, key);
 
 			json_array_append_new(values, v ? json_deep_copy(v) : json_null());
 			if (i > 0 && !json_equal(json_array_get(values, 0), json_array_get(values, i)))
@@ -464,29 +443,28 @@ static int load_inputs(struct compare_args *a, struct input *in)
 {
 	struct fst_error err = FST_ERROR_INIT;
 	bool must_exist = true;
-	const char *path = a->accepted_file ? a->accepted_file : accepted_default_path(true, &must_exist);
+	const char *path = a->acc.file ? a->acc.file : accepted_default_path(true, &must_exist);
 
 	if (path) {
-		if (accepted_load_file(a->accepted, path, false, &err) != FST_EXIT_OK) {
+		if (accepted_load_file(a->acc.accepted, path, false, &err) != FST_EXIT_OK) {
 			fst_error_print(&err);
 			return FST_EXIT_USAGE;
 		}
-		a->has_accepted = true;
 	}
 	for (size_t i = 0; i < a->n_files; i++) {
 		if (input_load(&in[i], a->files[i], &err) != FST_EXIT_OK) {
 			fst_error_print(&err);
 			return FST_EXIT_USAGE;
 		}
-		if (a->has_accepted)
-			accepted_mark(a->accepted, in[i].recs, in[i].facts);
+		if (a->acc.has_accept || path)
+			accepted_mark(a->acc.accepted, in[i].recs, in[i].facts);
 	}
 	return FST_EXIT_OK;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = {.accepted = accepted_new()};
+	struct compare_args a = {.acc.accepted = accepted_new()};
 	struct cli_output *out = NULL;
 	struct input *in = NULL;
 	json_t *model = NULL;
@@ -511,6 +489,6 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; in && i < a.n_files; i++)
 		json_decref(in[i].doc);
 	free(in);
-	accepted_free(a.accepted);
+	accepted_free(a.acc.accepted);
 	return status;
 }

@@ -25,7 +25,7 @@ enum {
 	OPT_FAIL_ON,
 	OPT_STRICT,
 	OPT_ACCEPT,
-	OPT_ACCEPTED,
+	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow, one per entry */
 };
 
@@ -69,8 +69,7 @@ struct report_args {
 	bool no_system_rules;
 	const char *fail_on; /* "warn", "critical" or NULL */
 	bool is_strict;
-	struct accepted *accepted; /* --accept IDs now, the file's entries after parsing */
-	const char *accepted_file; /* --accepted FILE; NULL: the default (accepted_default_path) */
+	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
 };
 
 #define usage_error(...) cli_usage_error("report", __VA_ARGS__)
@@ -181,13 +180,6 @@ static int parse_own(struct report_args *a, int opt)
 	case OPT_STRICT:
 		a->is_strict = true;
 		break;
-	case OPT_ACCEPT:
-		if (accepted_add(a->accepted, optarg, "--accept", &err) != FST_EXIT_OK)
-			return usage_error("%s", err.msg);
-		break;
-	case OPT_ACCEPTED:
-		a->accepted_file = optarg;
-		break;
 	default:
 		return usage_error("unexpected option");
 	}
@@ -205,8 +197,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"strict", no_argument, NULL, OPT_STRICT},
-		{"accept", required_argument, NULL, OPT_ACCEPT},
-		{"accepted", required_argument, NULL, OPT_ACCEPTED},
+		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
@@ -229,6 +220,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			if (rc > 0)
 				a->has_workload = true;
 		}
+		if (rc == 0)
+			rc = accepted_cli_option(&a->acc, opt, OPT_ACCEPT, optarg, "report");
 		if (rc < 0)
 			status = FST_EXIT_USAGE;
 		if (rc != 0)
@@ -346,15 +339,14 @@ static int bench_step(struct report_args *a, struct session *s, struct fst_error
 static int accepted_step(struct report_args *a, struct session *s, struct fst_error *err)
 {
 	bool must_exist = true;
-	const char *path = a->accepted_file ? a->accepted_file
-					    : accepted_default_path(a->no_system_rules, &must_exist);
+	const char *path = a->acc.file ? a->acc.file : accepted_default_path(a->no_system_rules, &must_exist);
 	json_t *rules, *stale;
 
-	if (path && accepted_load_file(a->accepted, path, !must_exist, err) != FST_EXIT_OK)
+	if (path && accepted_load_file(a->acc.accepted, path, !must_exist, err) != FST_EXIT_OK)
 		return FST_EXIT_USAGE;
-	accepted_mark(a->accepted, s->result.recommendations, s->facts->doc);
+	accepted_mark(a->acc.accepted, s->result.recommendations, s->facts->doc);
 	rules = rules_describe(s->rules);
-	stale = accepted_stale(a->accepted, rules);
+	stale = accepted_stale(a->acc.accepted, rules);
 	json_decref(rules);
 	if (json_array_size(stale) > 0) {
 		s->accepted_stale = stale;
@@ -458,7 +450,7 @@ static int run_status(const struct report_args *a, const struct session *s)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .accepted = accepted_new(),
+	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .acc.accepted = accepted_new(),
 				.common.can_openmetrics = true};
 	struct fst_error err = FST_ERROR_INIT;
 	struct cli_output *out = NULL;
@@ -485,7 +477,7 @@ int cmd_report(int argc, char **argv)
 		cli_output_close(out, false);
 		session_free(s);
 		free(a.rules_dirs);
-		accepted_free(a.accepted);
+		accepted_free(a.acc.accepted);
 		bench_stop_reraise();
 		return status >= 128 ? status : 128 + *bench_stop_flag();
 	}
@@ -500,6 +492,6 @@ int cmd_report(int argc, char **argv)
 	cli_output_close(out, false);
 	session_free(s);
 	free(a.rules_dirs);
-	accepted_free(a.accepted);
+	accepted_free(a.acc.accepted);
 	return status;
 }

@@ -2,7 +2,6 @@
  * was measured, then what is the same, then the summary line scripts can grep. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,13 +253,7 @@ static int write_all(const json_t *model, FILE *out, enum style style)
 		json_string_value(json_object_get(sum, "failing_severity")), json_integer_value(json_object_get(sum, "gone")),
 		json_integer_value(json_object_get(sum, "changed")), n_same,
 		json_integer_value(json_object_get(sum, "facts_differ")), style == STYLE_MARKDOWN ? "**" : "");
-	fflush(out);
-	if (ferror(out)) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
+	return report_finish(out);
 }
 
 int compare_write_text(const json_t *model, FILE *out)

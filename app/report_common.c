@@ -2,6 +2,7 @@
  * values, evidence and commands, and the summary of what was examined. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -384,4 +385,15 @@ char *report_accepted_text(const json_t *mark)
 
 	return xasprintf("%s (%s%s%s)", why ? why : "no reason given", by ? by : "?", cond ? ", where " : "",
 			 cond ? cond : "");
+}
+
+int report_finish(FILE *out)
+{
+	fflush(out);
+	if (ferror(out)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
 }

@@ -2,7 +2,6 @@
  * tables and fenced code blocks). */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -305,11 +304,5 @@ int report_write_markdown(const struct session *s, FILE *out)
 	fputs("<details><summary>All facts</summary>\n\n", out);
 	facts_render_markdown(out, s->facts, true);
 	fputs("\n</details>\n", out);
-	fflush(out);
-	if (ferror(out)) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
+	return report_finish(out);
 }

@@ -5,7 +5,6 @@
  * Prometheus conventions: base units (seconds, bytes), the unit as the name's suffix. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -255,11 +254,5 @@ int report_write_openmetrics(const struct session *s, FILE *out)
 	sample(&c, "fstune_report_timestamp_seconds", "", (double)time(NULL));
 	fputs("# EOF\n", out);
 	free(c.base);
-	fflush(out);
-	if (ferror(out)) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
+	return report_finish(out);
 }

@@ -66,6 +66,10 @@ void report_commands_foreach(const json_t *v, void (*fn)(const char *label, cons
 void report_examined_foreach(const struct session *s,
 			     void (*fn)(const char *label, const char *text, void *arg), void *arg);
 
+/* Flushes a writer's output: 0, or -1 with errno set (EIO when the stream did not say) when writing
+ * failed. The last call of every writer. */
+int report_finish(FILE *out);
+
 /* An "accepted" mark for display: "why (FILE:LINE, where KEY OP VALUE)". Caller frees. */
 char *report_accepted_text(const json_t *mark);
 

@@ -1,7 +1,6 @@
 /* The plain-text report: for a terminal, a mail from cron, or a file. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,11 +288,5 @@ int report_write_text(const struct session *s, FILE *out)
 	write_not_evaluated(s, out);
 	write_stale(s, out);
 	write_errors(s, out);
-	fflush(out);
-	if (ferror(out)) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
+	return report_finish(out);
 }
