@@ -56,6 +56,11 @@ void accepted_free(struct accepted *a)
 	free(a);
 }
 
+bool accepted_is_empty(const struct accepted *a)
+{
+	return a->n == 0;
+}
+
 /* rule.name, each part lower_snake_case as rule ids and names are. */
 static bool is_finding_id(const char *id)
 {

@@ -30,6 +30,9 @@ void accepted_free(struct accepted *a);
  * error. Returns FST_EXIT_OK, or FST_EXIT_USAGE with `err` naming the file and line of a bad entry. */
 int accepted_load_file(struct accepted *a, const char *path, bool missing_ok, struct fst_error *err);
 
+/* True when no entry was loaded or added: nothing to mark, nothing stale. */
+bool accepted_is_empty(const struct accepted *a);
+
 /* Adds an unconditional entry for `id` (`--accept ID`), credited to `origin`. Returns FST_EXIT_OK or
  * FST_EXIT_USAGE with `err` set when `id` is not of the form rule.name. */
 int accepted_add(struct accepted *a, const char *id, const char *origin, struct fst_error *err);

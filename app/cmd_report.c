@@ -344,6 +344,8 @@ static int accepted_step(struct report_args *a, struct session *s, struct fst_er
 
 	if (path && accepted_load_file(a->acc.accepted, path, !must_exist, err) != FST_EXIT_OK)
 		return FST_EXIT_USAGE;
+	if (accepted_is_empty(a->acc.accepted))
+		return FST_EXIT_OK;
 	accepted_mark(a->acc.accepted, s->result.recommendations, s->facts->doc);
 	rules = rules_describe(s->rules);
 	stale = accepted_stale(a->acc.accepted, rules);
