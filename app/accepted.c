@@ -176,8 +176,8 @@ static int parse_line(struct accepted *a, char *line, const char *path, unsigned
 	id = xstrndup(body, n);
 	by = xasprintf("%s:%u", path, lineno);
 	if (!is_finding_id(id)) {
-		status = fst_error_set(err, FST_EXIT_USAGE, "%s: '%s' is not a finding id: use RULE.NAME as the report shows it",
-			      by, id);
+		status = fst_error_set(err, FST_EXIT_USAGE,
+				       "%s: '%s' is not a finding id: use RULE.NAME as the report shows it", by, id);
 	} else {
 		e = entry_push(a, id, by);
 		if (why && *why)
@@ -185,8 +185,8 @@ static int parse_line(struct accepted *a, char *line, const char *path, unsigned
 		if (*rest)
 			problem = parse_condition(rest, e);
 		if (problem)
-			status = fst_error_set(err, FST_EXIT_USAGE, "%s: %s (the format is: ID [KEY OP VALUE] [# why])", by,
-				      problem);
+			status = fst_error_set(err, FST_EXIT_USAGE, "%s: %s (the format is: ID [KEY OP VALUE] [# why])",
+					       by, problem);
 	}
 	free(id);
 	free(by);

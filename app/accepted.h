@@ -7,7 +7,8 @@
  *   KEY    a dotted fact key (fs.mount_point); the entry applies only where the condition holds
  *   OP     == != < <= > >=; the ordering operators compare numbers only
  *   VALUE  the rest of the line before the comment; surrounding double quotes are removed
- * Blank lines and lines starting with # are ignored. A list fact (fs.mount_options) is compared by
+ * The first # starts the comment, so a VALUE cannot hold one. Blank lines and comment lines are
+ * ignored. A list fact (fs.mount_options) is compared by
  * membership: == holds when the list contains VALUE, != when it does not. A fact that is not known
  * makes the condition false: nothing is accepted on a guess. */
 #ifndef FSTUNE_APP_ACCEPTED_H
