@@ -129,28 +129,38 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* Do the strings of `in` picked by `field` tell every report apart (none missing)? */
+static bool is_unique(const struct input *in, size_t n, const char *(*field)(const struct input *))
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!field(&in[i]) || !field(&in[j]) || strcmp(field(&in[i]), field(&in[j])) == 0)
+				return false;
+	return true;
+}
+
+static const char *host_of(const struct input *in) { return in->host; }
+static const char *file_of(const struct input *in) { return base_name(in->file); }
+static const char *time_of(const struct input *in) { return in->time; }
+
 /* Column labels: the hosts when they tell the reports apart (many hosts), else the file names (two
- * runs of one host), else both. */
+ * runs of one host), else the times the reports were made (yesterday/report.json and
+ * today/report.json), else the position and the file name. */
 static json_t *reports_block(const struct input *in, size_t n)
 {
-	bool hosts_unique = true, files_unique = true;
+	static const char *(*const fields[])(const struct input *) = {host_of, file_of, time_of};
+	const char *(*label)(const struct input *) = NULL;
 	json_t *out = json_array();
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < n; i++)
-		for (j = 0; j < i; j++) {
-			if (!in[i].host || !in[j].host || strcmp(in[i].host, in[j].host) == 0)
-				hosts_unique = false;
-			if (strcmp(base_name(in[i].file), base_name(in[j].file)) == 0)
-				files_unique = false;
-		}
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]) && !label; i++)
+		if (is_unique(in, n, fields[i]))
+			label = fields[i];
 	for (i = 0; i < n; i++) {
 		json_t *r = json_pack("{s:s}", "file", in[i].file);
 
-		if (hosts_unique)
-			json_object_set_new(r, "label", json_string(in[i].host));
-		else if (files_unique)
-			json_object_set_new(r, "label", json_string(base_name(in[i].file)));
+		if (label)
+			json_object_set_new(r, "label", json_string(label(&in[i])));
 		else
 			json_object_set_new(r, "label", json_sprintf("%zu:%s", i + 1, base_name(in[i].file)));
 		if (in[i].host)

@@ -77,6 +77,16 @@ assert_eq "$(jq -r '[.reports[].label] | join(" ")' out)" "db1 db2" "host labels
 jq -e '.notes[] | select(startswith("queue.bfq_on_nvme changed meaning between fstune ") and contains("9.0"))' out >/dev/null ||
 	fail "no note on the changed meaning: $(jq -c .notes out)"
 
+# Two runs kept under one name in two directories: the columns are the times they were made; the
+# same file twice: the position.
+mkdir yesterday today
+jq '.generated.time = "2026-11-30T03:00:00Z"' nvme-bfq.json >yesterday/report.json
+jq '.generated.time = "2026-12-01T03:00:00Z"' nvme-bfq.json >today/report.json
+run_status 0 "$FSTUNE" compare --json yesterday/report.json today/report.json
+assert_eq "$(jq -r '[.reports[].label] | join(" ")' out)" "2026-11-30T03:00:00Z 2026-12-01T03:00:00Z" "labels of two runs"
+run_status 0 "$FSTUNE" compare --json today/report.json today/report.json
+assert_eq "$(jq -r '[.reports[].label] | join(" ")' out)" "1:report.json 2:report.json" "labels of one file twice"
+
 # Bad input: status 2 and a message naming the file.
 run_status 2 "$FSTUNE" compare nvme-bfq.json
 grep -q "compare needs two reports or more" err || fail "one file: $(cat err)"
