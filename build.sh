@@ -8,7 +8,9 @@ cd "$(dirname "$0")"
 
 # Build and test dependencies, one real package per line (a virtual package such as e2fslibs-dev is
 # never reported installed by dpkg, so it would be installed again on every run); keep README.md's
-# list and configure.ac's hints in step.
+# list and configure.ac's hints in step. prometheus is there for its promtool, which checks
+# `report --format openmetrics`; debhelper and lintian for .ci/run's package step (make deb);
+# ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible).
 packages="
 build-essential
 autoconf
@@ -32,6 +34,11 @@ tmux
 ncurses-base
 jq
 python3
+prometheus
+debhelper
+lintian
+ansible-core
+ansible-lint
 "
 
 missing=""

@@ -11,4 +11,5 @@ include app/report.mk
 include app/rules_cmd.mk
 include app/bench.mk
 include app/workload.mk
+include app/compare.mk
 include app/ui/ui.mk

@@ -38,7 +38,12 @@ int cli_common_option(struct cli_common *c, int opt, const char *arg, const char
 			c->format = CLI_FORMAT_JSON;
 		else if (strcmp(arg, "markdown") == 0 || strcmp(arg, "md") == 0)
 			c->format = CLI_FORMAT_MARKDOWN;
-		else {
+		else if (strcmp(arg, "openmetrics") == 0 && c->can_openmetrics)
+			c->format = CLI_FORMAT_OPENMETRICS;
+		else if (strcmp(arg, "openmetrics") == 0) {
+			fst_warn("--format openmetrics is for 'fstune report' only: use text, json or markdown");
+			return -1;
+		} else {
 			fst_warn("unknown --format '%s': use text, json or markdown", arg);
 			return -1;
 		}

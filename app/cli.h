@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_MARKDOWN };
+enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_MARKDOWN, CLI_FORMAT_OPENMETRICS };
 
 struct cli_common {
 	enum cli_format format;
@@ -16,6 +16,7 @@ struct cli_common {
 	bool verbose;          /* --verbose: also what only matters to hand-written facts */
 	const char *sysroot;   /* --sysroot DIR */
 	const char *target_os; /* --target-os linux|freebsd, NULL when not given */
+	bool can_openmetrics;  /* set by a command before parsing: --format openmetrics is accepted */
 };
 
 /* Long options of the common flags, to be copied first into a command's own option array
@@ -80,5 +81,6 @@ int cmd_report(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

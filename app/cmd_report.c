@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/accepted.h"
 #include "app/bench_cli.h"
 #include "app/cli.h"
 #include "app/report_render.h"
@@ -23,6 +24,8 @@ enum {
 	OPT_NO_SYSTEM_RULES,
 	OPT_FAIL_ON,
 	OPT_STRICT,
+	OPT_ACCEPT,
+	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow, one per entry */
 };
 
@@ -44,6 +47,11 @@ static const char usage_text[] =
 	"  --fail-on warn|critical      exit 1 when a recommendation of this severity or higher is made\n"
 	"  --strict                     exit 3 when a rule file has an error, 2 when the --facts file\n"
 	"                               has keys or groups the schema does not know\n"
+	"  --accept ID                  mark finding ID accepted: shown, but not counted by\n"
+	"                               --fail-on (repeatable)\n"
+	"  --format openmetrics         (also) metrics for node_exporter's textfile collector\n"
+	"  --accepted FILE              read the accepted findings from FILE instead of\n"
+	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
 	"\n"
 	"Benchmark parameters (as for 'fstune bench'; they imply --bench quick unless --bench says):\n";
 
@@ -62,6 +70,7 @@ struct report_args {
 	bool no_system_rules;
 	const char *fail_on; /* "warn", "critical" or NULL */
 	bool is_strict;
+	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
 };
 
 #define usage_error(...) cli_usage_error("report", __VA_ARGS__)
@@ -189,6 +198,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"strict", no_argument, NULL, OPT_STRICT},
+		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
@@ -211,6 +221,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			if (rc > 0)
 				a->has_workload = true;
 		}
+		if (rc == 0)
+			rc = accepted_cli_option(&a->acc, opt, OPT_ACCEPT, optarg, "report");
 		if (rc < 0)
 			status = FST_EXIT_USAGE;
 		if (rc != 0)
@@ -339,6 +351,38 @@ static int facts_warnings(const struct report_args *a, const struct session *s, 
 	return FST_EXIT_OK;
 }
 
+/* Marks the findings the admin accepted (the file, then --accept) and lists the stale entries. */
+static int accepted_step(struct report_args *a, struct session *s, struct fst_error *err)
+{
+	bool must_exist = true;
+	const char *path = a->acc.file ? a->acc.file : accepted_default_path(a->no_system_rules, &must_exist);
+	json_t *rules, *stale;
+
+	if (path && accepted_load_file(a->acc.accepted, path, !must_exist, err) != FST_EXIT_OK)
+		return FST_EXIT_USAGE;
+	if (accepted_is_empty(a->acc.accepted))
+		return FST_EXIT_OK;
+	accepted_mark(a->acc.accepted, s->result.recommendations, s->facts->doc);
+	rules = rules_describe(s->rules);
+	stale = accepted_stale(a->acc.accepted, rules);
+	json_decref(rules);
+	if (json_array_size(stale) > 0) {
+		s->accepted_stale = stale;
+		if (!a->common.quiet) {
+			size_t i;
+			json_t *e;
+
+			json_array_foreach(stale, i, e)
+				fprintf(stderr, "fstune: note: accepted finding %s (%s) is stale: %s\n",
+					json_string_value(json_object_get(e, "id")), json_string_value(json_object_get(e, "by")),
+					json_string_value(json_object_get(e, "reason")));
+		}
+	} else {
+		json_decref(stale);
+	}
+	return FST_EXIT_OK;
+}
+
 /* Builds the session: probe (or read the facts), the workload, the benchmarks, the rules. Returns the
  * status so far with *out set: FST_EXIT_OK, or FST_EXIT_PARTIAL / FST_EXIT_REFUSED from steps after
  * which a report is still worth writing (their message already printed). Or, with *out NULL: a usage
@@ -383,6 +427,10 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 		return err->status != FST_EXIT_OK ? err->status : FST_EXIT_USAGE;
 	}
 	session_evaluate(s);
+	if (accepted_step(a, s, err) != FST_EXIT_OK) {
+		session_free(s);
+		return FST_EXIT_USAGE;
+	}
 	*out = s;
 	return status;
 }
@@ -394,6 +442,8 @@ static int render(const struct session *s, enum cli_format format, FILE *out)
 		return report_write_json(s, out);
 	case CLI_FORMAT_MARKDOWN:
 		return report_write_markdown(s, out);
+	case CLI_FORMAT_OPENMETRICS:
+		return report_write_openmetrics(s, out);
 	case CLI_FORMAT_TEXT:
 	default:
 		return report_write_text(s, out);
@@ -405,7 +455,7 @@ static int run_status(const struct report_args *a, const struct session *s)
 {
 	int status = session_status(s, a->is_strict);
 
-	if (a->fail_on && session_count_severity_at_least(s, a->fail_on) > 0)
+	if (a->fail_on && session_count_failing(s, a->fail_on) > 0)
 		status = fst_exit_merge(status, FST_EXIT_THRESHOLD);
 	if (!a->common.quiet) {
 		size_t nerr = session_rule_errors(s);
@@ -422,7 +472,8 @@ static int run_status(const struct report_args *a, const struct session *s)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT};
+	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .acc.accepted = accepted_new(),
+				.common.can_openmetrics = true};
 	struct fst_error err = FST_ERROR_INIT;
 	struct cli_output *out = NULL;
 	struct session *s = NULL;
@@ -448,6 +499,7 @@ int cmd_report(int argc, char **argv)
 		cli_output_close(out, false);
 		session_free(s);
 		free(a.rules_dirs);
+		accepted_free(a.acc.accepted);
 		bench_stop_reraise();
 		return status >= 128 ? status : 128 + *bench_stop_flag();
 	}
@@ -464,5 +516,6 @@ int cmd_report(int argc, char **argv)
 	cli_output_close(out, false);
 	session_free(s);
 	free(a.rules_dirs);
+	accepted_free(a.acc.accepted);
 	return status;
 }

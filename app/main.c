@@ -16,6 +16,7 @@ static const struct cli_command commands[] = {
 	{"report", "probe, measure, evaluate the rules and report (for scripts)", cmd_report},
 	{"rules", "list, show and test the rule scripts", cmd_rules},
 	{"workload", "show the workload facts from a preset, a sample or an observation", cmd_workload},
+	{"compare", "compare the JSON reports of two runs or of many hosts", cmd_compare},
 };
 
 static void usage(FILE *out)

@@ -2,6 +2,7 @@
  * values, evidence and commands, and the summary of what was examined. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -410,4 +411,25 @@ void report_wrap_list(FILE *out, const char *first, const char *text, int indent
 void report_wrap(FILE *out, const char *text, int indent, int width)
 {
 	report_wrap_hanging(out, NULL, text, indent, width);
+}
+
+char *report_accepted_text(const json_t *mark)
+{
+	const char *why = json_string_value(json_object_get(mark, "why"));
+	const char *by = json_string_value(json_object_get(mark, "by"));
+	const char *cond = json_string_value(json_object_get(mark, "condition"));
+
+	return xasprintf("%s (%s%s%s)", why ? why : "no reason given", by ? by : "?", cond ? ", where " : "",
+			 cond ? cond : "");
+}
+
+int report_finish(FILE *out)
+{
+	fflush(out);
+	if (ferror(out)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
 }

@@ -55,6 +55,8 @@ json_t *report_json(const struct session *s, bool generated)
 	json_object_set_new(doc, "not_evaluated", array_or_empty(s->result.not_evaluated));
 	json_object_set_new(doc, "errors", array_or_empty(s->result.errors));
 	json_object_set_new(doc, "notices", array_or_empty(s->result.notices));
+	if (s->accepted_stale)
+		json_object_set(doc, "accepted_stale", s->accepted_stale);
 	return doc;
 }
 

@@ -2,10 +2,10 @@
  * tables and fenced code blocks). */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/accepted.h"
 #include "app/bench_table.h"
 #include "app/facts_render.h"
 #include "app/report_render.h"
@@ -134,6 +134,14 @@ static void write_recommendation(const struct session *s, const json_t *rec, FIL
 	fputs("- id: ", out);
 	md_code(out, id ? id : "?");
 	fputc('\n', out);
+	if (accepted_is_marked(rec)) {
+		char *line = report_accepted_text(json_object_get(rec, "accepted"));
+
+		fputs("- **accepted**: ", out);
+		md_text(out, line);
+		fputc('\n', out);
+		free(line);
+	}
 	if (setting) {
 		const json_t *cur = json_object_get(rec, "current");
 		char *r = report_setting_value(setting, json_object_get(rec, "recommended"));
@@ -249,6 +257,19 @@ static void write_tail(const struct session *s, FILE *out)
 		}
 		fputc('\n', out);
 	}
+	if (json_array_size(s->accepted_stale)) {
+		fputs("## Accepted findings that are stale\n\n", out);
+		json_array_foreach(s->accepted_stale, i, e) {
+			fputs("- ", out);
+			md_code(out, json_string_value(json_object_get(e, "id")));
+			fputs(" (", out);
+			md_text(out, json_string_value(json_object_get(e, "by")));
+			fputs("): ", out);
+			md_text(out, json_string_value(json_object_get(e, "reason")));
+			fputc('\n', out);
+		}
+		fputc('\n', out);
+	}
 	if (json_array_size(s->result.notices)) {
 		fputs("## Rule files replaced\n\n", out);
 		json_array_foreach(s->result.notices, i, e) {
@@ -307,11 +328,5 @@ int report_write_markdown(const struct session *s, FILE *out)
 	fputs("<details><summary>All facts</summary>\n\n", out);
 	facts_render_markdown(out, s->facts, true);
 	fputs("\n</details>\n", out);
-	fflush(out);
-	if (ferror(out)) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
+	return report_finish(out);
 }

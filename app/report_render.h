@@ -13,6 +13,8 @@
 int report_write_text(const struct session *s, FILE *out);
 int report_write_markdown(const struct session *s, FILE *out);
 int report_write_json(const struct session *s, FILE *out);
+/* Metrics for node_exporter's textfile collector (report_openmetrics.c). */
+int report_write_openmetrics(const struct session *s, FILE *out);
 
 /* The whole `fstune.report/1` document (new reference). `generated` false leaves out the
  * "generated" block, which is the only part that changes between runs on the same facts. */
@@ -77,6 +79,13 @@ char *report_headline(const struct session *s);
 bool report_not_evaluated_is_shown(const struct session *s, const json_t *entry);
 /* How many entries report_not_evaluated_is_shown leaves out. */
 size_t report_not_evaluated_hidden(const struct session *s);
+
+/* Flushes a writer's output: 0, or -1 with errno set (EIO when the stream did not say) when writing
+ * failed. The last call of every writer. */
+int report_finish(FILE *out);
+
+/* An "accepted" mark for display: "why (FILE:LINE, where KEY OP VALUE)". Caller frees. */
+char *report_accepted_text(const json_t *mark);
 
 /* One line on the run: "fstune 0.1.0, 2026-11-29T22:40:00Z, host db1". Tests remove it. */
 char *report_generated_line(void);

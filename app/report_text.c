@@ -1,10 +1,10 @@
 /* The plain-text report: for a terminal, a mail from cron, or a file. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/accepted.h"
 #include "app/bench_table.h"
 #include "app/report_render.h"
 #include "core/xalloc.h"
@@ -97,6 +97,12 @@ static void write_recommendation(const struct session *s, const json_t *rec, FIL
 	fprintf(out, "[%s] %s\n    %s\n", report_severity_label(json_string_value(json_object_get(rec, "severity"))),
 		json_string_value(json_object_get(rec, "title")) ? json_string_value(json_object_get(rec, "title")) : "",
 		json_string_value(json_object_get(rec, "id")) ? json_string_value(json_object_get(rec, "id")) : "?");
+	if (accepted_is_marked(rec)) {
+		char *line = report_accepted_text(json_object_get(rec, "accepted"));
+
+		report_wrap_hanging(out, "    Accepted: ", line, 14, WIDTH);
+		free(line);
+	}
 	if (setting) {
 		const json_t *cur = json_object_get(rec, "current");
 		char *r = report_setting_value(setting, json_object_get(rec, "recommended"));
@@ -228,6 +234,24 @@ static void write_not_evaluated(const struct session *s, FILE *out)
 	fputc('\n', out);
 }
 
+static void write_stale(const struct session *s, FILE *out)
+{
+	size_t i;
+	const json_t *e;
+
+	if (!json_array_size(s->accepted_stale))
+		return;
+	fputs("Accepted findings that are stale\n", out);
+	json_array_foreach(s->accepted_stale, i, e) {
+		char *first = xasprintf("  %s (%s): ", json_string_value(json_object_get(e, "id")),
+					json_string_value(json_object_get(e, "by")));
+
+		report_wrap_hanging(out, first, json_string_value(json_object_get(e, "reason")), 6, WIDTH);
+		free(first);
+	}
+	fputc('\n', out);
+}
+
 static void write_errors(const struct session *s, FILE *out)
 {
 	size_t i;
@@ -284,13 +308,8 @@ int report_write_text(const struct session *s, FILE *out)
 	}
 	write_groups(s, headline != NULL, out);
 	write_not_evaluated(s, out);
+	write_stale(s, out);
 	write_errors(s, out);
 	free(headline);
-	fflush(out);
-	if (ferror(out)) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
+	return report_finish(out);
 }

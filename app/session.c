@@ -185,6 +185,7 @@ void session_free(struct session *s)
 	json_decref(s->bench_notes);
 	free(s->bench_refusal);
 	free(s->bench_skipped);
+	json_decref(s->accepted_stale);
 	if (s->is_evaluated)
 		rules_result_free(&s->result);
 	if (s->rules)

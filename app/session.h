@@ -43,6 +43,8 @@ struct session {
 	bool is_evaluated;           /* session_evaluate has filled `result` */
 	bool is_verbose;             /* --verbose: renderers also show what only hand-written facts
 					could change */
+	json_t *accepted_stale;      /* accepted entries no loaded rule can make ({"id", "by", "reason"});
+					NULL when none */
 };
 
 /* Resolves TARGET (NULL: the current directory) and runs every probe on it. Returns NULL with `err`
@@ -93,6 +95,8 @@ void session_evaluate(struct session *s);
 /* Counts of the result, for thresholds and summaries. */
 size_t session_count_severity_at_least(const struct session *s, const char *severity);
 size_t session_rule_errors(const struct session *s);
+/* The same count without the findings marked accepted (accepted.h): what --fail-on looks at. */
+size_t session_count_failing(const struct session *s, const char *severity);
 
 /* Severity order: info 0, suggest 1, warn 2, critical 3; -1 for anything else. */
 int session_severity_rank(const char *severity);

@@ -18,7 +18,8 @@ int session_severity_rank(const char *severity)
 	return -1;
 }
 
-size_t session_count_severity_at_least(const struct session *s, const char *severity)
+/* Recommendations of `severity` or higher; without the accepted ones when `skip_accepted`. */
+static size_t count_at_least(const struct session *s, const char *severity, bool skip_accepted)
 {
 	int floor = session_severity_rank(severity);
 	size_t i, n = 0;
@@ -27,10 +28,21 @@ size_t session_count_severity_at_least(const struct session *s, const char *seve
 	json_array_foreach(s->result.recommendations, i, rec) {
 		const char *sev = json_string_value(json_object_get(rec, "severity"));
 
-		if (session_severity_rank(sev) >= floor)
+		if (session_severity_rank(sev) >= floor &&
+		    !(skip_accepted && json_is_object(json_object_get(rec, "accepted"))))
 			n++;
 	}
 	return n;
+}
+
+size_t session_count_severity_at_least(const struct session *s, const char *severity)
+{
+	return count_at_least(s, severity, false);
+}
+
+size_t session_count_failing(const struct session *s, const char *severity)
+{
+	return count_at_least(s, severity, true);
 }
 
 size_t session_rule_errors(const struct session *s)

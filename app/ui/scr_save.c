@@ -37,6 +37,7 @@ static const struct {
 	{"markdown", "fstune-report.md", "for a ticket or a wiki page", report_write_markdown},
 	{"json", "fstune-report.json", "fstune.report/1, for scripts; fstune report --facts reads it back",
 	 report_write_json},
+	{"openmetrics", "fstune.prom", "for node_exporter's textfile collector", report_write_openmetrics},
 };
 #define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
 

@@ -1,6 +1,6 @@
 # The micro-benchmarks: engines, the driver, the tests and their tables.
 libfstune_probes_a_SOURCES += \
-	include/fstune/bench.h \
+	include/fstune/bench.h include/fstune/space.h \
 	probes/bench/bench_int.h probes/bench/bench_prep.h probes/bench/run.h \
 	probes/bench/bench.c \
 	probes/bench/direct.c \

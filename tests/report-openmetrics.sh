@@ -1,0 +1,78 @@
+#!/bin/bash
+# report --format openmetrics: findings by severity (accepted ones apart), probe failures, rule errors
+# and the benchmark numbers (IOPS, throughput, latency percentiles with fsync p99) as metrics that
+# `promtool check metrics` (Debian package prometheus) finds clean, on every facts file, on facts with
+# hand-written benchmark results, and on a real report run with the null engine; other commands
+# refuse the format.
+. "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
+. "$FSTUNE_SRCDIR/tests/report-lib.sh" || exit 99
+require_cmd jq
+command -v promtool >/dev/null 2>&1 || skip "needs promtool (Debian package prometheus) to check the metrics"
+
+check_clean() {
+	promtool check metrics <"$1" >"$TMP/promtool" 2>&1 || fail "$2: promtool check metrics: $(cat "$TMP/promtool")"
+	[ ! -s "$TMP/promtool" ] || fail "$2: promtool check metrics complains: $(cat "$TMP/promtool")"
+	[ "$(tail -n 1 "$1")" = "# EOF" ] || fail "$2: does not end with # EOF"
+}
+
+for facts in $(report_facts_files); do
+	report_run "$facts" openmetrics >"$TMP/m.txt"
+	check_clean "$TMP/m.txt" "$facts"
+	report_run "$facts" json >"$TMP/r.json"
+	for sev in critical warn suggest info; do
+		want=$(jq --arg s "$sev" '[.recommendations[] | select(.severity == $s)] | length' "$TMP/r.json")
+		grep -q "^fstune_findings{.*,severity=\"$sev\",accepted=\"false\"} $want$" "$TMP/m.txt" ||
+			fail "$facts: fstune_findings for $sev is not $want: $(grep "severity=\"$sev\"" "$TMP/m.txt")"
+	done
+done
+
+# Hand-written benchmark results, a failed probe and an accepted finding.
+jq '.bench = {
+	"rand_read_4k_qd1": {"iops": 12000, "bw_bytes_per_s": 49152000, "lat_mean_us": 80, "lat_p50_us": 75,
+		"lat_p99_us": 140, "lat_p999_us": 310, "lat_max_us": 900, "samples": 24000},
+	"fsync_4k_overwrite": {"iops": 5000, "lat_mean_us": 190, "lat_p50_us": 180, "lat_p99_us": 420, "samples": 10000},
+	"smallfile": {"tps": 900, "create_per_s": 1500.5}}
+	| .unavailable["fs.inode_count"] = {"status": "failed", "reason": "ext2fs_open: Input/output error"}
+	| .device.name = "nvme\"0\\n1"' "$FSTUNE_SRCDIR/tests/facts/nvme-bfq.json" >"$TMP/bench.json"
+run_status 3 report_run "$TMP/bench.json" openmetrics --accept queue.bfq_on_nvme
+cp "$TMP/out" "$TMP/m.txt"
+check_clean "$TMP/m.txt" "hand-written benchmark results"
+L='device="nvme\"0\\n1",mount_point="/var/lib/postgresql"'
+for line in \
+	"fstune_findings{$L,severity=\"warn\",accepted=\"true\"} 1" \
+	"fstune_findings{$L,severity=\"warn\",accepted=\"false\"} 0" \
+	"fstune_probe_failures{$L,status=\"failed\"} 1" \
+	"fstune_probe_failed{$L,key=\"fs.inode_count\"} 1" \
+	"fstune_bench_iops{$L,test=\"rand_read_4k_qd1\"} 12000" \
+	"fstune_bench_throughput_bytes_per_second{$L,test=\"rand_read_4k_qd1\"} 49152000" \
+	"fstune_bench_latency_seconds{$L,test=\"fsync_4k_overwrite\",quantile=\"0.99\"} 0.00042" \
+	"fstune_bench_latency_seconds{$L,test=\"rand_read_4k_qd1\",quantile=\"0.999\"} 0.00031" \
+	"fstune_bench_latency_seconds_count{$L,test=\"rand_read_4k_qd1\"} 24000" \
+	"fstune_bench_latency_seconds_sum{$L,test=\"rand_read_4k_qd1\"} 1.92" \
+	"fstune_bench_latency_max_seconds{$L,test=\"rand_read_4k_qd1\"} 0.0009" \
+	"fstune_bench_operations_per_second{$L,test=\"smallfile\",op=\"create\"} 1500.5" \
+	"fstune_bench_operations_per_second{$L,test=\"smallfile\",op=\"transaction\"} 900"; do
+	grep -qxF -- "$line" "$TMP/m.txt" || fail "missing: $line"$'\n'"$(cat "$TMP/m.txt")"
+done
+# Each family once, with HELP and TYPE before its samples.
+dups=$(grep '^# TYPE ' "$TMP/m.txt" | sort | uniq -d)
+[ -z "$dups" ] || fail "families declared twice: $dups"
+
+# A real report with the null engine: the pipeline's own bench.* keys. Its timing checks may make it
+# partial (3) on a loaded machine; the metrics are written either way.
+mkdir "$TMP/target"
+st=0
+"$FSTUNE" report --no-system-rules --bench quick --engine null --runtime 0.3 --warmup 0.1 --busy-check 0.2 \
+	--format openmetrics --quiet "$TMP/target" >"$TMP/live.txt" 2>"$TMP/err" || st=$?
+[ "$st" = 0 ] || [ "$st" = 3 ] || fail "live null-engine report: status $st: $(cat "$TMP/err")"
+check_clean "$TMP/live.txt" "live null-engine report"
+grep -q '^fstune_bench_latency_seconds{.*test="fsync_4k_overwrite",quantile="0.99"} ' "$TMP/live.txt" ||
+	fail "live report: no fsync p99"
+
+# --output writes the file node_exporter reads; other commands refuse the format.
+run_status 0 report_run healthy-default.json openmetrics --output "$TMP/fstune.prom"
+check_clean "$TMP/fstune.prom" "--output"
+run_status 2 "$FSTUNE" probe --format openmetrics "$TMP/target"
+grep -q -- "--format openmetrics is for 'fstune report' only" "$TMP/err" || fail "probe: $(cat "$TMP/err")"
+run_status 2 "$FSTUNE" compare --format openmetrics "$TMP/fstune.prom" "$TMP/fstune.prom"
+echo "openmetrics output is promtool-clean and carries findings, probe failures and benchmark numbers"
