@@ -1,6 +1,6 @@
 # The application: main, the command line, commands, the session, renderers.
 noinst_LIBRARIES += libfstune_app.a
-libfstune_app_a_SOURCES = app/cli.c app/cli.h
+libfstune_app_a_SOURCES = app/cli.c app/cli.h app/formats.c app/formats.h
 libfstune_app_a_CFLAGS = $(AM_CFLAGS) $(CURSES_CFLAGS) $(LUA_CFLAGS)
 bin_PROGRAMS += fstune
 fstune_SOURCES = app/main.c

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "app/cli.h"
+#include "app/formats.h"
 #include "core/xalloc.h"
 #include "fstune/error.h"
 #include "fstune/path.h"
@@ -31,23 +32,20 @@ const char cli_common_help[] =
 int cli_common_option(struct cli_common *c, int opt, const char *arg, const char *usage)
 {
 	switch (opt) {
-	case CLI_OPT_FORMAT:
-		if (strcmp(arg, "text") == 0)
-			c->format = CLI_FORMAT_TEXT;
-		else if (strcmp(arg, "json") == 0)
-			c->format = CLI_FORMAT_JSON;
-		else if (strcmp(arg, "markdown") == 0 || strcmp(arg, "md") == 0)
-			c->format = CLI_FORMAT_MARKDOWN;
-		else if (strcmp(arg, "openmetrics") == 0 && c->can_openmetrics)
-			c->format = CLI_FORMAT_OPENMETRICS;
-		else if (strcmp(arg, "openmetrics") == 0) {
-			fst_warn("--format openmetrics is for 'fstune report' only: use text, json or markdown");
-			return -1;
-		} else {
-			fst_warn("unknown --format '%s': use text, json or markdown", arg);
+	case CLI_OPT_FORMAT: {
+		const struct output_format *f = output_format_find(arg);
+
+		if (!f) {
+			fst_warn("unknown --format '%s': use %s", arg, output_format_names(c->can_openmetrics));
 			return -1;
 		}
+		if (f->is_report_only && !c->can_openmetrics) {
+			fst_warn("--format %s is for 'fstune report' only: use %s", f->name, output_format_names(false));
+			return -1;
+		}
+		c->format = f->id;
 		return 1;
+	}
 	case CLI_OPT_JSON:
 		c->format = CLI_FORMAT_JSON;
 		return 1;
@@ -122,38 +120,38 @@ struct cli_output {
 	bool is_direct; /* an existing device, FIFO or socket: written in place, never renamed over */
 };
 
-struct cli_output *cli_output_open(const struct cli_common *c)
+struct cli_output *cli_output_open_path(const char *path, struct fst_error *err)
 {
 	struct cli_output *o = xcalloc(1, sizeof(*o));
 	struct stat st;
 	int fd;
 
-	if (!c->output || strcmp(c->output, "-") == 0) {
+	if (!path || strcmp(path, "-") == 0) {
 		o->fp = stdout;
 		return o;
 	}
-	if (stat(c->output, &st) == 0 && S_ISDIR(st.st_mode)) {
-		fst_warn("--output %s is a directory; name a file", c->output);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fst_error_set(err, FST_EXIT_USAGE, "%s is a directory; name a file", path);
 		free(o);
 		return NULL;
 	}
 	/* /dev/null, /dev/stdout, a FIFO: renaming a temporary over them would replace the node (as
 	 * root, /dev/null itself), so they are written in place. */
-	if (stat(c->output, &st) == 0 && !S_ISREG(st.st_mode)) {
-		o->fp = fopen(c->output, "we");
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->fp = fopen(path, "we");
 		if (!o->fp) {
-			fst_warn("cannot write --output %s: %s", c->output, strerror(errno));
+			fst_error_set(err, FST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
 			free(o);
 			return NULL;
 		}
-		o->final = xstrdup(c->output);
+		o->final = xstrdup(path);
 		o->is_direct = true;
 		return o;
 	}
 	/* A symbolic link to a file: write the file it names, and keep the link. */
-	o->final = lstat(c->output, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(c->output, NULL) : NULL;
+	o->final = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
 	if (!o->final)
-		o->final = xstrdup(c->output);
+		o->final = xstrdup(path);
 	{
 		/* The temporary sits beside the target, so the rename stays on one filesystem. */
 		const char *slash = strrchr(o->final, '/');
@@ -166,7 +164,7 @@ struct cli_output *cli_output_open(const struct cli_common *c)
 	}
 	fd = mkstemp(o->tmp);
 	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
-		fst_warn("cannot write --output %s: %s", c->output, strerror(errno));
+		fst_error_set(err, FST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd), unlink(o->tmp);
 		free(o->tmp);
@@ -184,41 +182,45 @@ struct cli_output *cli_output_open(const struct cli_common *c)
 	return o;
 }
 
+struct cli_output *cli_output_open(const struct cli_common *c)
+{
+	struct fst_error err = FST_ERROR_INIT;
+	struct cli_output *o = cli_output_open_path(c->output, &err);
+
+	if (!o)
+		fst_warn("--output: %s", err.msg);
+	return o;
+}
+
 FILE *cli_output_stream(struct cli_output *o) { return o->fp; }
 
-int cli_output_close(struct cli_output *o, bool commit)
+int cli_output_finish(struct cli_output *o, bool commit, struct fst_error *err)
 {
 	int status = FST_EXIT_OK;
 
 	if (!o)
 		return FST_EXIT_OK;
 	if (!o->final) {
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fst_warn("writing standard output: %s", strerror(errno));
-			status = FST_EXIT_USAGE;
-		}
+		if (fflush(stdout) != 0 || ferror(stdout))
+			status = fst_error_set(err, FST_EXIT_USAGE, "writing standard output: %s", strerror(errno));
 		free(o);
 		return status;
 	}
 	if (o->is_direct) {
-		if (fflush(o->fp) != 0 || ferror(o->fp)) {
-			fst_warn("writing %s: %s", o->final, strerror(errno));
-			status = FST_EXIT_USAGE;
-		}
+		if (fflush(o->fp) != 0 || ferror(o->fp))
+			status = fst_error_set(err, FST_EXIT_USAGE, "writing %s: %s", o->final, strerror(errno));
 		fclose(o->fp);
 		free(o->final);
 		free(o);
 		return status;
 	}
 	if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0) {
-		fst_warn("writing %s: %s", o->final, strerror(errno));
+		status = fst_error_set(err, FST_EXIT_USAGE, "writing %s: %s", o->final, strerror(errno));
 		commit = false;
-		status = FST_EXIT_USAGE;
 	}
 	fclose(o->fp);
 	if (commit && rename(o->tmp, o->final) != 0) {
-		fst_warn("cannot write --output %s: %s", o->final, strerror(errno));
-		status = FST_EXIT_USAGE;
+		status = fst_error_set(err, FST_EXIT_USAGE, "cannot write %s: %s", o->final, strerror(errno));
 		commit = false;
 	}
 	if (!commit)
@@ -226,5 +228,15 @@ int cli_output_close(struct cli_output *o, bool commit)
 	free(o->tmp);
 	free(o->final);
 	free(o);
+	return status;
+}
+
+int cli_output_close(struct cli_output *o, bool commit)
+{
+	struct fst_error err = FST_ERROR_INIT;
+	int status = cli_output_finish(o, commit, &err);
+
+	if (status != FST_EXIT_OK)
+		fst_warn("--output: %s", err.msg);
 	return status;
 }

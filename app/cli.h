@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "fstune/error.h"
+
 enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_MARKDOWN, CLI_FORMAT_OPENMETRICS };
 
 struct cli_common {
@@ -59,14 +61,18 @@ int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((fo
  * prints the error and returns FST_EXIT_USAGE. Call after option parsing, before probing. */
 int cli_common_apply(const struct cli_common *c);
 
-/* Opens --output (or stdout). The file is written to a temporary name beside the target and renamed
- * into place by cli_output_close, so a failed run leaves no half-written report. Returns NULL after
- * printing the error (status FST_EXIT_USAGE). */
+/* The one atomic writer of a report or listing: a file is written to a temporary name beside it
+ * (mode as a plain create would give) and renamed into place when committed, so a failed run leaves
+ * no half-written file; a device, FIFO or socket is written in place; NULL or "-" is stdout.
+ * cli_output_open_path returns NULL with `err` set (FST_EXIT_USAGE). */
 struct cli_output;
-struct cli_output *cli_output_open(const struct cli_common *c);
+struct cli_output *cli_output_open_path(const char *path, struct fst_error *err);
 FILE *cli_output_stream(struct cli_output *o);
-/* Commits (rename) when `commit`, else removes the temporary. Returns FST_EXIT_OK or
- * FST_EXIT_USAGE after printing a write error. */
+/* Commits (rename) when `commit`, else removes the temporary. FST_EXIT_OK, or FST_EXIT_USAGE with
+ * `err` set after a write error. */
+int cli_output_finish(struct cli_output *o, bool commit, struct fst_error *err);
+/* The same for --output, printing the error on stderr: the commands' form. */
+struct cli_output *cli_output_open(const struct cli_common *c);
 int cli_output_close(struct cli_output *o, bool commit);
 
 /* A command: `run` gets argv with argv[0] the command name; returns an exit status. */

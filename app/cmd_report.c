@@ -9,6 +9,7 @@
 #include "app/accepted.h"
 #include "app/bench_cli.h"
 #include "app/cli.h"
+#include "app/formats.h"
 #include "app/report_render.h"
 #include "app/session.h"
 #include "app/workload_cli.h"
@@ -435,21 +436,6 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 	return status;
 }
 
-static int render(const struct session *s, enum cli_format format, FILE *out)
-{
-	switch (format) {
-	case CLI_FORMAT_JSON:
-		return report_write_json(s, out);
-	case CLI_FORMAT_MARKDOWN:
-		return report_write_markdown(s, out);
-	case CLI_FORMAT_OPENMETRICS:
-		return report_write_openmetrics(s, out);
-	case CLI_FORMAT_TEXT:
-	default:
-		return report_write_text(s, out);
-	}
-}
-
 /* The status of a finished run: partial (3) beats a met threshold (1). */
 static int run_status(const struct report_args *a, const struct session *s)
 {
@@ -507,7 +493,7 @@ int cmd_report(int argc, char **argv)
 		bool is_written;
 
 		s->is_verbose = a.common.verbose;
-		is_written = render(s, a.common.format, cli_output_stream(out)) == 0;
+		is_written = output_format_of(a.common.format)->write_report(s, cli_output_stream(out)) == 0;
 		status = cli_output_close(out, is_written);
 		out = NULL;
 		if (status == FST_EXIT_OK)

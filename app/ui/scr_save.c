@@ -4,14 +4,14 @@
 #include "config.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app/report_render.h"
+#include "app/cli.h"
+#include "app/formats.h"
 #include "app/ui/ui_int.h"
 #include "core/xalloc.h"
 
@@ -27,24 +27,11 @@ static const struct ui_key save_keys[] = {
 	{0, 0, NULL, false},
 };
 
-static const struct {
-	const char *name;
-	const char *file;
-	const char *what;
-	int (*write)(const struct session *s, FILE *out);
-} formats[] = {
-	{"text", "fstune-report.txt", "for reading: the same as fstune report", report_write_text},
-	{"markdown", "fstune-report.md", "for a ticket or a wiki page", report_write_markdown},
-	{"json", "fstune-report.json", "fstune.report/1, for scripts; fstune report --facts reads it back",
-	 report_write_json},
-	{"openmetrics", "fstune.prom", "for node_exporter's textfile collector", report_write_openmetrics},
-};
-#define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
 
 static void save_init(struct ui_wizard *w)
 {
-	w->save_list.n = (int)N_FORMATS;
-	ui_list_clamp(&w->save_list, (int)N_FORMATS);
+	w->save_list.n = (int)output_n_formats;
+	ui_list_clamp(&w->save_list, (int)output_n_formats);
 }
 
 static void save_draw(struct ui_wizard *w, const struct ui_area *a)
@@ -52,16 +39,16 @@ static void save_draw(struct ui_wizard *w, const struct ui_area *a)
 	int y = a->top + 2;
 
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), "Save: the report of this session, to a file");
-	for (size_t i = 0; i < N_FORMATS; i++, y++) {
+	for (size_t i = 0; i < output_n_formats; i++, y++) {
 		bool is_sel = (int)i == w->save_list.sel;
 		attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
 		char name[32];
 
 		if (is_sel)
 			ui_fill(y, a->left, a->cols, at);
-		snprintf(name, sizeof(name), "%s %-10s", is_sel ? ui_glyph->cursor : " ", formats[i].name);
+		snprintf(name, sizeof(name), "%s %-10s", is_sel ? ui_glyph->cursor : " ", output_formats[i].name);
 		ui_put(y, a->left, 14, at | A_BOLD, name);
-		ui_put(y, a->left + 14, a->cols - 14, at, formats[i].what);
+		ui_put(y, a->left + 14, a->cols - 14, at, output_formats[i].what);
 	}
 	if (w->save_path[0]) {
 		ui_put(y + 1, a->left, a->cols, ui_attr(UI_DIM), "Last saved:");
@@ -69,47 +56,26 @@ static void save_draw(struct ui_wizard *w, const struct ui_area *a)
 	}
 }
 
-/* Writes the report to `path` through a temporary file in the same directory. 0, or an errno. */
-static int write_atomic(const struct session *s, size_t fmt, const char *path)
+/* Writes the report to `path` with the commands' atomic writer. FST_EXIT_OK, or the error in `err`. */
+static int write_report(const struct session *s, size_t fmt, const char *path, struct fst_error *err)
 {
-	char *copy = xstrdup(path), *tmp;
-	int fd, err = 0;
-	FILE *fp;
-	mode_t mask;
+	struct cli_output *o = cli_output_open_path(path, err);
+	int e;
 
-	tmp = xasprintf("%s/.fstune-report.XXXXXX", dirname(copy));
-	free(copy);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = errno;
-		free(tmp);
-		return err;
-	}
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	fp = fdopen(fd, "w");
-	if (!fp) {
-		err = errno;
-		close(fd);
-	} else {
-		if (formats[fmt].write(s, fp) != 0 || fflush(fp) != 0 || fsync(fd) != 0)
-			err = errno ? errno : EIO;
-		if (fclose(fp) != 0 && !err)
-			err = errno;
-	}
-	if (!err && rename(tmp, path) != 0)
-		err = errno;
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
+	if (!o)
+		return err->status;
+	errno = 0;
+	if (output_formats[fmt].write_report(s, cli_output_stream(o)) == 0)
+		return cli_output_finish(o, true, err);
+	e = errno ? errno : EIO;
+	cli_output_finish(o, false, err);
+	return fst_error_set(err, FST_EXIT_USAGE, "writing %s: %s", path, strerror(e));
 }
 
 static enum ui_result save_done(struct ui_wizard *w, const char *path)
 {
+	struct fst_error err = FST_ERROR_INIT;
 	struct stat st;
-	int err;
 
 	if (!*path) {
 		ui_message(w, UI_ERROR, "no file name given: nothing saved");
@@ -119,13 +85,12 @@ static enum ui_result save_done(struct ui_wizard *w, const char *path)
 		ui_message(w, UI_ERROR, "%s is a directory: name a file", path);
 		return UI_DONE;
 	}
-	err = write_atomic(w->session, (size_t)w->save_list.sel, path);
-	if (err) {
-		ui_message(w, UI_ERROR, "cannot write %s: %s", path, strerror(err));
+	if (write_report(w->session, (size_t)w->save_list.sel, path, &err) != FST_EXIT_OK) {
+		ui_message(w, UI_ERROR, "%s", err.msg);
 		return UI_DONE;
 	}
 	snprintf(w->save_path, sizeof(w->save_path), "%s", path);
-	ui_message(w, UI_OK, "saved the %s report to %s", formats[w->save_list.sel].name, path);
+	ui_message(w, UI_OK, "saved the %s report to %s", output_formats[w->save_list.sel].name, path);
 	return UI_DONE;
 }
 
@@ -135,16 +100,16 @@ static enum ui_result save_key(struct ui_wizard *w, int action, int ch)
 
 	switch (action) {
 	case S_UP:
-		ui_list_move(&w->save_list, -1, (int)N_FORMATS);
+		ui_list_move(&w->save_list, -1, (int)output_n_formats);
 		return UI_DONE;
 	case S_DOWN:
-		ui_list_move(&w->save_list, 1, (int)N_FORMATS);
+		ui_list_move(&w->save_list, 1, (int)output_n_formats);
 		return UI_DONE;
 	case S_CHOOSE:
 		if (!getcwd(cwd, sizeof(cwd)))
 			snprintf(cwd, sizeof(cwd), ".");
 		snprintf(initial, sizeof(initial), "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd,
-			 formats[w->save_list.sel].file);
+			 output_formats[w->save_list.sel].file);
 		return ui_prompt_open(w, "Save the report as", initial, save_done);
 	default:
 		return UI_DONE;

@@ -1,0 +1,56 @@
+/* The table of output formats (formats.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "app/formats.h"
+#include "app/report_render.h"
+
+const struct output_format output_formats[] = {
+	{CLI_FORMAT_TEXT, "text", NULL, "fstune-report.txt", "for reading: the same as fstune report", false,
+	 report_write_text},
+	{CLI_FORMAT_MARKDOWN, "markdown", "md", "fstune-report.md", "for a ticket or a wiki page", false,
+	 report_write_markdown},
+	{CLI_FORMAT_JSON, "json", NULL, "fstune-report.json",
+	 "fstune.report/1, for scripts; fstune report --facts reads it back", false, report_write_json},
+	{CLI_FORMAT_OPENMETRICS, "openmetrics", NULL, "fstune.prom", "for node_exporter's textfile collector", true,
+	 report_write_openmetrics},
+};
+const size_t output_n_formats = sizeof output_formats / sizeof output_formats[0];
+
+const struct output_format *output_format_find(const char *name)
+{
+	for (size_t i = 0; i < output_n_formats; i++)
+		if (!strcmp(output_formats[i].name, name) || (output_formats[i].alias && !strcmp(output_formats[i].alias, name)))
+			return &output_formats[i];
+	return NULL;
+}
+
+const struct output_format *output_format_of(enum cli_format id)
+{
+	for (size_t i = 0; i < output_n_formats; i++)
+		if (output_formats[i].id == id)
+			return &output_formats[i];
+	return &output_formats[0];
+}
+
+const char *output_format_names(bool with_report_only)
+{
+	static char all[128], common[128];
+	char *buf = with_report_only ? all : common;
+
+	if (!buf[0]) {
+		size_t n = 0, k = 0, len = 0;
+
+		for (size_t i = 0; i < output_n_formats; i++)
+			n += with_report_only || !output_formats[i].is_report_only;
+		for (size_t i = 0; i < output_n_formats; i++) {
+			if (!with_report_only && output_formats[i].is_report_only)
+				continue;
+			len += (size_t)snprintf(buf + len, 128 - len, "%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ",
+						output_formats[i].name);
+			k++;
+		}
+	}
+	return buf;
+}

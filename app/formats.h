@@ -1,0 +1,33 @@
+/* The output formats, declared once: `--format` of every command parses its names from this table,
+ * `fstune report` and the wizard's Save screen write a report through its writers. Adding a format is
+ * a row here (with its id in enum cli_format) and a report writer. */
+#ifndef FSTUNE_APP_FORMATS_H
+#define FSTUNE_APP_FORMATS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "app/cli.h"
+#include "app/session.h"
+
+struct output_format {
+	enum cli_format id;
+	const char *name;          /* as --format takes it */
+	const char *alias;         /* another name --format takes; NULL: none */
+	const char *file;          /* the Save screen's file name */
+	const char *what;          /* one line for the Save screen */
+	bool is_report_only;       /* only `fstune report` (and the Save screen) writes it */
+	int (*write_report)(const struct session *s, FILE *out); /* 0, or -1 with errno set */
+};
+
+extern const struct output_format output_formats[];
+extern const size_t output_n_formats;
+
+/* The row --format NAME names (its name or alias), or NULL. */
+const struct output_format *output_format_find(const char *name);
+/* The row of an id (every id has one). */
+const struct output_format *output_format_of(enum cli_format id);
+/* "text, json or markdown" (with openmetrics when `with_report_only`), for messages. Static storage. */
+const char *output_format_names(bool with_report_only);
+
+#endif
