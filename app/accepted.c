@@ -10,7 +10,7 @@
 
 #include "app/accepted.h"
 #include "app/cli.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/facts.h"
 #include "fstune/status.h"
 

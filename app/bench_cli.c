@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "app/bench_cli.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 struct option *bench_cli_options(const struct option *fixed, size_t n_fixed, int val_base,
 				 bool with_suite)

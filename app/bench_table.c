@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "app/bench_table.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/units.h"
 

@@ -12,7 +12,7 @@
 
 #include "app/cli.h"
 #include "app/formats.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/error.h"
 #include "fstune/path.h"
 #include "fstune/status.h"

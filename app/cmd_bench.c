@@ -11,7 +11,7 @@
 #include "app/bench_table.h"
 #include "app/cli.h"
 #include "app/workload_cli.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/probe.h"
 #include "fstune/status.h"

@@ -9,7 +9,7 @@
 #include "app/cli.h"
 #include "app/compare.h"
 #include "app/session.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/error.h"
 #include "fstune/status.h"
 

@@ -13,7 +13,7 @@
 #include "app/report_render.h"
 #include "app/session.h"
 #include "app/workload_cli.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/status.h"
 #include "fstune/workload.h"

@@ -8,7 +8,7 @@
 
 #include "app/compare.h"
 #include "app/report_render.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 #define CELL_MAX 28 /* value columns wider than this are cut with "~": the JSON has every value whole */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "app/facts_render.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/units.h"
 
 /* One line of output: a fact's value, or the reason it is unavailable. */

@@ -10,8 +10,8 @@
 
 #include "app/facts_render.h"
 #include "app/report_render.h"
-#include "core/facts_schema.h"
-#include "core/xalloc.h"
+#include "lib/facts_schema.h"
+#include "lib/xalloc.h"
 #include "fstune/units.h"
 
 const struct report_group report_groups[] = {

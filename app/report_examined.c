@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "app/report_render.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/units.h"
 

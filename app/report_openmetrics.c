@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "app/report_render.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 /* The labels every sample carries, so that reports of several filesystems of one host can share the
  * textfile directory: device and mount point, as the facts name them ("" when unknown). */

@@ -7,7 +7,7 @@
 #include "app/accepted.h"
 #include "app/bench_table.h"
 #include "app/report_render.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 #define WIDTH 78
 

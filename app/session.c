@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "app/session.h"
-#include "core/facts_schema.h"
-#include "core/xalloc.h"
+#include "lib/facts_schema.h"
+#include "lib/xalloc.h"
 #include "fstune/debug.h"
 #include "fstune/path.h"
 

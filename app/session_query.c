@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "app/session.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 int session_severity_rank(const char *severity)
 {

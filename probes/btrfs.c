@@ -18,7 +18,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/path.h"
 #include "fstune/probe.h"
 #include "probes/btrfs_super.h"

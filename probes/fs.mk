@@ -34,7 +34,7 @@ tests_fuzz_replay_facts_json_LDADD = $(FSTUNE_LDADD)
 if ENABLE_FUZZERS
 # libFuzzer targets: configure with CC=clang --enable-fuzzers, then e.g.
 #   tests/fuzz/fuzz-xfs-super -max_total_time=600 $(srcdir)/tests/fuzz/corpus/xfs_super
-# The facts reader's core sources are compiled into its target so they are instrumented too.
+# The facts reader's lib/ sources are compiled into its target so they are instrumented too.
 FUZZ_CFLAGS = -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -g \
 	-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 noinst_PROGRAMS += tests/fuzz/fuzz-xfs-super tests/fuzz/fuzz-btrfs-super tests/fuzz/fuzz-facts-json
@@ -45,8 +45,8 @@ tests_fuzz_fuzz_btrfs_super_SOURCES = tests/fuzz/fuzz_btrfs_super.c probes/btrfs
 	probes/fs_crc32c.c
 tests_fuzz_fuzz_btrfs_super_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_btrfs_super_LDFLAGS = $(FUZZ_CFLAGS)
-tests_fuzz_fuzz_facts_json_SOURCES = tests/fuzz/fuzz_facts_json.c core/facts.c core/facts_json.c \
-	core/facts_schema.c core/xalloc.c core/error.c
+tests_fuzz_fuzz_facts_json_SOURCES = tests/fuzz/fuzz_facts_json.c lib/facts.c lib/facts_json.c \
+	lib/facts_schema.c lib/xalloc.c lib/error.c
 tests_fuzz_fuzz_facts_json_CFLAGS = $(AM_CFLAGS) $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_facts_json_LDFLAGS = $(FUZZ_CFLAGS)
 tests_fuzz_fuzz_facts_json_LDADD = $(JANSSON_LIBS)

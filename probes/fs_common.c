@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/path.h"
 #include "probes/fs_common.h"
 #include "probes/probe_util.h"

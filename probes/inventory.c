@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/inventory.h"
 #include "fstune/path.h"

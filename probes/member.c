@@ -15,7 +15,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/debug.h"
 #include "fstune/path.h"
 #include "fstune/probe.h"

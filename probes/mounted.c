@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/path.h"
 #include "fstune/probe.h"

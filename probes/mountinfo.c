@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/path.h"
 #include "probes/mountinfo.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/path.h"
 #include "fstune/probe.h"
 #include "probes/probe_util.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/probe.h"
 #include "probes/fs_common.h"
 #include "probes/registry.h"

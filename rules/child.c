@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "rules/internal.h"
 
 #define ANSWER_MAX (16u << 20) /* bytes: more than any honest list of recommendations */

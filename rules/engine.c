@@ -45,7 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/debug.h"
 #include "rules/internal.h"
 #include "rules/meta.h"

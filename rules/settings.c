@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/fstype.h"
 #include "rules/internal.h"
 #include "rules/settings.h"

@@ -9,7 +9,7 @@
 
 #include "app/report_render.h"
 #include "app/ui/ui_int.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 enum { A_UP_ = 1, A_DOWN_, A_PGUP, A_PGDN, A_HOME, A_END, A_OPEN, A_SAVE };
 

@@ -10,7 +10,7 @@
 
 #include "app/facts_render.h"
 #include "app/ui/ui_int.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 enum { D_UP = 1, D_DOWN, D_PGUP, D_PGDN, D_HOME, D_END, D_NEXT };
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "app/ui/ui_int.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 enum { P_ACCEPT = 1, P_CANCEL, P_LEFT, P_RIGHT, P_HOME, P_END, P_BACKSPACE, P_DELETE, P_CLEAR };
 

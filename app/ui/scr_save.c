@@ -13,7 +13,7 @@
 #include "app/cli.h"
 #include "app/formats.h"
 #include "app/ui/ui_int.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 enum { S_UP = 1, S_DOWN, S_CHOOSE };
 

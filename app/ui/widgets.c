@@ -9,7 +9,7 @@
 #include <wchar.h>
 
 #include "app/ui/ui_int.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 /* Cells of the next character at `s` (of `*bytes` bytes); invalid bytes count as one cell each. */
 static int char_cells(const char *s, size_t *bytes)

@@ -15,7 +15,7 @@
 #include "app/ui/ui.h"
 #include "app/ui/ui_int.h"
 #include "app/workload_cli.h"
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/debug.h"
 #include "fstune/status.h"
 

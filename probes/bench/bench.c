@@ -19,7 +19,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/debug.h"
 #include "fstune/path.h"
 #include "fstune/space.h"

@@ -192,7 +192,7 @@ enum bench_engine_id bench_engine_for(const struct bench_config *cfg, const stru
 /* Adds a note (printf style) to ctx->notes. */
 void bench_note(struct bench_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Allocation that never fails (core/xalloc.h). */
+/* Allocation that never fails (lib/xalloc.h). */
 void *bench_aligned_alloc(size_t align, size_t size);
 
 #endif

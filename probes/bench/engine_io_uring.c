@@ -8,7 +8,7 @@
 #include <liburing.h>
 #include <stdlib.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "probes/bench/bench_int.h"
 
 /* user_data of the first half of a linked write+fdatasync pair: the I/O pointer with bit 0 set. */

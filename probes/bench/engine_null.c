@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "probes/bench/bench_int.h"
 
 #define NULL_LAT_MIN_NS 20000u

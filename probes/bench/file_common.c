@@ -15,7 +15,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/debug.h"
 #include "fstune/workload.h"
 #include "probes/bench/file_common.h"

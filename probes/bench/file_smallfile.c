@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/debug.h"
 #include "probes/bench/file_common.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/shell.h"
 #include "probes/bench/bench_int.h"
 #include "probes/bench/bench_prep.h"

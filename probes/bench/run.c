@@ -12,7 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/debug.h"
 #include "probes/bench/bench_int.h"
 #include "probes/bench/run.h"

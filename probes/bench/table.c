@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/units.h"
 #include "probes/bench/bench_int.h"
 #include "probes/bench/file_common.h"

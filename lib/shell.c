@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 #include "fstune/shell.h"
 
 char *fst_shell_quote(const char *s)

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "core/facts_schema.h"
+#include "lib/facts_schema.h"
 
 #define I FACTS_T_INT
 #define N FACTS_T_NUM

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/facts_schema.h"
-#include "core/xalloc.h"
+#include "lib/facts_schema.h"
+#include "lib/xalloc.h"
 #include "fstune/facts.h"
 
 #define REPORT_SCHEMA "fstune.report/1"

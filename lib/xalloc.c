@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/xalloc.h"
+#include "lib/xalloc.h"
 
 static void *checked(void *p)
 {
