@@ -122,9 +122,9 @@ static void set_md_stripe_cache(struct facts *f, const char *disk)
 	long long n = 0;
 
 	if (path_read_s64(&n, SYSBLK "%s/md/stripe_cache_size", disk) == 0 && n > 0)
-		facts_set_int(f, "device.md_stripe_cache_size", n, "sysfs");
+		facts_set_int(f, "device.md_stripe_cache_stripes", n, "sysfs");
 	else
-		facts_set_unavailable(f, "device.md_stripe_cache_size", FACTS_NOT_FOUND,
+		facts_set_unavailable(f, "device.md_stripe_cache_stripes", FACTS_NOT_FOUND,
 				      "no %s/md/stripe_cache_size", disk);
 }
 

@@ -752,7 +752,7 @@ static const struct setting table[] = {
 	      build_sysfs, "request queue depth per hardware queue"),
 	ENUM_S("device.write_cache", wc_choices, "runtime", "device.write_cache", "queue/write_cache",
 	       build_sysfs, "the kernel's view of the volatile write cache (flushes are sent for write back)"),
-	INT_S("md.stripe_cache_size", 17, 32768, "runtime", "device.md_stripe_cache_size",
+	INT_S("md.stripe_cache_size", 17, 32768, "runtime", "device.md_stripe_cache_stripes",
 	      "md/stripe_cache_size", NULL, build_sysfs, "md RAID4/5/6 stripe cache in stripes; memory = "
 	      "stripes x page size x member devices"),
 	INT_S("layout.files_per_dir", 1, 1000000000, "advice", NULL, NULL, NULL, build_advice,
