@@ -284,6 +284,24 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 	free(line);
 }
 
+/* false with c->err set when the recommendation's filesystem is known and not ext2/3/4. */
+static bool is_ext_target(const struct setting *s, struct setting_ctx *c)
+{
+	if (c->fs && !fstype_is_ext(c->fs)) {
+		snprintf(c->err, sizeof(c->err), "%s applies to ext2/3/4, not %.32s", s->name, c->fs);
+		return false;
+	}
+	return true;
+}
+
+/* Whether the facts' filesystem is the root one, which cannot be unmounted to change it. */
+static bool is_root_mount(const struct facts *facts)
+{
+	const char *mp = facts_get_string(facts, "fs.mount_point");
+
+	return mp && !strcmp(mp, "/");
+}
+
 /* Offline: unmount (when mounted), change, check, and mount the device again on its mount point
  * with the options it had (an fstab entry for it may not exist), as filesystem `type` (NULL: as it
  * was), without the options `drop` names and with `add` (settings_mount_back_as). */
@@ -352,15 +370,13 @@ static void build_has_journal(const struct setting *s, struct setting_ctx *c)
 	bool ext2 = fs && !strcmp(fs, "ext2");
 	char *dev, *on, *off, *line;
 
-	if (c->fs && !fstype_is_ext(c->fs)) {
-		snprintf(c->err, sizeof(c->err), "%s applies to ext2/3/4, not %.32s", s->name, c->fs);
+	if (!is_ext_target(s, c))
 		return;
-	}
 	dev = settings_device_word(c->facts);
 	on = xasprintf("tune2fs -j %s", dev);
 	off = xasprintf("tune2fs -O ^has_journal %s", dev);
 	mp = facts_get_string(c->facts, "fs.mount_point");
-	if (mp && !strcmp(mp, "/")) {
+	if (is_root_mount(c->facts)) {
 		/* / cannot be unmounted: tune2fs -j works on it mounted, the journal is used from the
 		 * next boot; removing one needs it unmounted (a rescue system), nothing to run here */
 		c->disruption = "reboot";
@@ -374,7 +390,7 @@ static void build_has_journal(const struct setting *s, struct setting_ctx *c)
 	if (want && ext2) {
 		line = xasprintf("change the type of the %s entry from ext2 to ext4: mounted as ext2, the "
 				 "journal is not used%s", mp ? mp : "filesystem's",
-				 mp && !strcmp(mp, "/") ? " (and rootfstype=ext4 on the kernel command line if it "
+				 is_root_mount(c->facts) ? " (and rootfstype=ext4 on the kernel command line if it "
 				 "names ext2); then reboot" : "");
 		c->persistent = json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", "/etc/fstab",
 					  "type", "ext4", "line", line);
@@ -398,14 +414,12 @@ static void build_mount_data(const struct setting *s, struct setting_ctx *c)
 	const char *mp = facts_get_string(c->facts, "fs.mount_point");
 	char *v, *on, *cur, *line;
 
-	if (c->fs && !fstype_is_ext(c->fs)) {
-		snprintf(c->err, sizeof(c->err), "%s applies to ext3/4, not %.32s", s->name, c->fs);
+	if (!is_ext_target(s, c))
 		return;
-	}
 	v = value_text(c->value);
 	on = xasprintf("data=%s", v);
 	cur = c->current ? value_text(c->current) : NULL;
-	if (mp && !strcmp(mp, "/")) {
+	if (is_root_mount(c->facts)) {
 		c->disruption = "reboot";
 		line = xasprintf("add rootflags=%s to the kernel command line (GRUB_CMDLINE_LINUX in "
 				 "/etc/default/grub, then update-grub, or grub2-mkconfig -o /boot/grub2/grub.cfg) "
@@ -489,10 +503,8 @@ static void build_tune2fs_ext(const struct setting *s, struct setting_ctx *c)
 {
 	char *dev, *v;
 
-	if (c->fs && !fstype_is_ext(c->fs)) {
-		snprintf(c->err, sizeof(c->err), "%s applies to ext2/3/4, not %.32s", s->name, c->fs);
+	if (!is_ext_target(s, c))
 		return;
-	}
 	dev = settings_device_word(c->facts);
 	v = value_text(c->value);
 	add_cmd(c->apply, "tune2fs -E %s=%s %s", s->key, v, dev);
