@@ -3,13 +3,15 @@
 
 local SOURCES = {
 	"Documentation/admin-guide/ext4.rst: data=ordered is the default; data=journal journals data and "
-		.. "metadata, disables delayed allocation and O_DIRECT support; data=writeback does not order "
+		.. "metadata, disables delayed allocation and O_DIRECT support, and is 'the slowest except when data "
+		.. "needs to be read from and written to disk at the same time'; data=writeback does not order "
 		.. "data, so 'stale data can appear in files after a crash and journal recovery' [L-ext4adm]",
 	"fs/ext4/super.c: 'Cannot change data mode on remount' (seen on Linux 6.18: mount -o "
 		.. "remount,data=ordered fails with EINVAL); for /, rootflags= on the kernel command line "
 		.. "(Documentation/admin-guide/kernel-parameters.txt)",
 	"tune2fs(8): -j adds an ext3 journal; on a mounted filesystem it is used from the next mount "
-		.. "[E2-tune2fs8]",
+		.. "[E2-tune2fs8]; lib/ext2fs/mkjournal.c ext2fs_default_journal_size(): the default size by "
+		.. "filesystem blocks",
 	"fs/ext2/Kconfig (Linux 6.9 and later): 'Second extended fs support (DEPRECATED)': the driver keeps "
 		.. "32-bit timestamps that end in January 2038; ext2 users are advised to use the ext4 driver",
 	"e2fsck(8): a filesystem without a journal must be checked in full after an unclean shutdown; a "
@@ -67,12 +69,13 @@ local function rec_data_journal(facts, f, w, out)
 			or "data=journal writes every block twice; data=ordered is the default",
 		rationale = string.format("%s is mounted data=journal: every data block goes through the journal and "
 			.. "is written twice, delayed allocation is off (the kernel lists nodelalloc) and O_DIRECT is not "
-			.. "supported. %s The default, data=ordered, writes data in place before the metadata that "
+			.. "honoured (such I/O goes through the page cache). %s The default, data=ordered, writes data in place before the metadata that "
 			.. "points to it commits, which keeps files consistent after a crash. fstune's own fsync "
 			.. "benchmark, on an ext4 loop device of its build machine (Linux 6.18), measured 3 to 7 times "
 			.. "fewer fsync'd 4 KiB overwrites per second under data=journal than under data=ordered (one "
-			.. "machine: measure yours).%s data=journal helps only small synchronous writers that rewrite in place and read "
-			.. "back at once (some mail and NFS servers). %s", f.mount_point or "The filesystem",
+			.. "machine: measure yours).%s The ext4 documentation names one case where data=journal is the "
+			.. "faster mode: data read from and written to disk at the same time. %s",
+			f.mount_point or "The filesystem",
 			why and ("The workload is " .. why .. ": the double writes sit on its critical path.")
 				or "No workload described here needs it.",
 			fsync_figure(facts), how),
@@ -116,7 +119,8 @@ local function rec_no_journal(facts, f, out)
 			.. "power cut or a crash it must be checked in full by e2fsck before it can be trusted, which takes "
 			.. "time in proportion to its size and number of inodes (minutes to hours on large ones), and "
 			.. "metadata updates in flight can be lost or half-written; a journal is replayed in seconds. "
-			.. "tune2fs -j adds one (about 0.1%% to 1%% of the space, up to 1 GiB); it works on a mounted "
+			.. "tune2fs -j adds one, sized by the filesystem (with 4 KiB blocks: 16 MiB under 1 GiB, 64 MiB "
+			.. "from 2 to 16 GiB, 1 GiB from 128 GiB); it works on a mounted "
 			.. "filesystem too, but the journal is used only from the next mount through the ext4 driver, so "
 			.. "the change is offline: unmount, tune2fs -j, mount as ext4%s. Mounting an ext2 as ext4 without "
 			.. "tune2fs -j does not add a journal.%s%s", f.type, sz,
