@@ -32,7 +32,8 @@ cp -a "$FIX/md-raid5" "$root"
 echo 256 >"$root/sys/devices/virtual/block/md0/md/stripe_cache_size"
 run_status 0 "$FSTUNE" probe --sysroot "$root" md0 --format json
 cp "$TMP/out" "$TMP/md0.json"
-[ "$(jq -c '[.device.md_stripe_cache_stripes, .sources["device.md_stripe_cache_stripes"]]' "$TMP/md0.json")" = '[256,"sysfs"]' ] ||
+k=device.md_stripe_cache_stripes
+[ "$(jq -c --arg k $k '[.device.md_stripe_cache_stripes, .sources[$k]]' "$TMP/md0.json")" = '[256,"sysfs"]' ] ||
 	fail "md stripe cache not probed: $(jq -c .device "$TMP/md0.json")"
 jq '.workload = {read_share: 0.25} | .sources["workload.read_share"] = "observe"
 	| .host.mem_total_bytes = 17179869184' "$TMP/md0.json" >"$TMP/md0-writes.json"
@@ -49,7 +50,8 @@ bash -c "${cmd//\/sys\//$root/sys/}" || fail "'$cmd' failed on the copy of sysfs
 run_status 0 "$FSTUNE" probe --sysroot "$root" md0 --format json
 [ "$(jq .device.md_stripe_cache_stripes "$TMP/out")" = 4096 ] || fail "the apply did not set the stripe cache"
 # read-mostly: nothing
-jq '.workload = {read_share: 0.9} | .sources["workload.read_share"] = "observe"' "$TMP/md0.json" >"$TMP/md0-reads.json"
+jq '.workload = {read_share: 0.9} | .sources["workload.read_share"] = "observe"' "$TMP/md0.json" \
+	>"$TMP/md0-reads.json"
 report "$r" --facts "$TMP/md0-reads.json"
 want "$r" $id .severity null
 

@@ -38,7 +38,8 @@ local function xfs(facts, f, out)
 		rationale = string.format("This XFS is mounted with %s. XFS removed the barrier and nobarrier "
 			.. "options in Linux 4.19: a kernel from then on refuses a mount that names them, so an fstab "
 			.. "entry that still carries the option leaves %s unmounted after the next kernel upgrade (for "
-			.. "/, the remount at boot fails and / can stay read-only). Remove the option from /etc/fstab (and from rootflags= on the kernel "
+			.. "/, the remount at boot fails and / can stay read-only). "
+			.. "Remove the option from /etc/fstab (and from rootflags= on the kernel "
 			.. "command line, if there) now; XFS always issues cache flushes since, and a protected cache "
 			.. "makes them cheap.", has(f.mount_options, "barrier") and "barrier" or "nobarrier",
 			f.mount_point or "the filesystem"),

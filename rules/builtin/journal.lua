@@ -69,7 +69,8 @@ local function rec_data_journal(facts, f, w, out)
 			or "data=journal writes every block twice; data=ordered is the default",
 		rationale = string.format("%s is mounted data=journal: every data block goes through the journal and "
 			.. "is written twice, delayed allocation is off (the kernel lists nodelalloc) and O_DIRECT is not "
-			.. "honoured (such I/O goes through the page cache). %s The default, data=ordered, writes data in place before the metadata that "
+			.. "honoured (such I/O goes through the page cache). %s "
+			.. "The default, data=ordered, writes data in place before the metadata that "
 			.. "points to it commits, which keeps files consistent after a crash. fstune's own fsync "
 			.. "benchmark, on an ext4 loop device of its build machine (Linux 6.18), measured 3 to 7 times "
 			.. "fewer fsync'd 4 KiB overwrites per second under data=journal than under data=ordered (one "

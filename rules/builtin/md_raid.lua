@@ -49,7 +49,8 @@ local function check_inner(facts)
 			.. "makes md read old data or parity back before it can write the new parity; the stripe cache "
 			.. "holds stripes while writes to them arrive, so more of them leave as full stripes without the "
 			.. "reads. The cache is %s stripes now%s; %d stripes cost %d x %s page x %d devices = %s of "
-			.. "kernel memory that the stripe shrinker never frees (the value is fstune's heuristic, kept under %.0f%% of RAM). It "
+			.. "kernel memory that the stripe shrinker never frees "
+			.. "(the value is fstune's heuristic, kept under %.0f%% of RAM). It "
 			.. "takes effect at once; the udev rule keeps it across reboots. Watch "
 			.. "/sys/block/%s/md/stripe_cache_active under load: a cache that never fills does not need "
 			.. "more. Reads gain nothing.", d.name or "The array", level, members, why,
