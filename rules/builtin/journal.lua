@@ -35,11 +35,14 @@ local function data_mode(f)
 end
 
 -- Work that data=journal hurts most: direct I/O (which it turns off), fsync-heavy writers, databases.
+-- Returns a short name for titles and the longer one the rationale uses.
 local function sync_work(w)
 	if w == nil then return nil end
-	if w.io_mode == "direct" then return "direct I/O (O_DIRECT), which data=journal does not support" end
-	if w.profile == "database" then return "a database" end
-	if w.sync_heavy == true then return "fsync-heavy writes" end
+	if w.io_mode == "direct" then
+		return "direct I/O", "direct I/O (O_DIRECT), which data=journal does not honour"
+	end
+	if w.profile == "database" then return "a database", "a database" end
+	if w.sync_heavy == true then return "fsync-heavy writes", "fsync-heavy writes" end
 	return nil
 end
 
@@ -54,7 +57,7 @@ local function fsync_figure(facts)
 end
 
 local function rec_data_journal(facts, f, w, out)
-	local why = sync_work(w)
+	local why, why_long = sync_work(w)
 	local root = f.mount_point == "/"
 	local how = root and "For / the mode cannot change while it is mounted: the advice is rootflags=data=ordered "
 		.. "on the kernel command line with the fstab entry changed too, then a reboot."
@@ -77,7 +80,7 @@ local function rec_data_journal(facts, f, w, out)
 			.. "machine: measure yours).%s The ext4 documentation names one case where data=journal is the "
 			.. "faster mode: data read from and written to disk at the same time. %s",
 			f.mount_point or "The filesystem",
-			why and ("The workload is " .. why .. ": the double writes sit on its critical path.")
+			why and ("The workload is " .. why_long .. ": the double writes sit on its critical path.")
 				or "No workload described here needs it.",
 			fsync_figure(facts), how),
 		evidence = fstune.present({"fs.mount_options", "fs.super_options", "workload.io_mode",
