@@ -122,4 +122,9 @@ report "$r" --facts "$TMP/xfs-nobarrier.json"
 want "$r" barriers.xfs_barrier_option .severity '"warn"'
 want "$r" barriers.xfs_barrier_option .apply '[]'
 want "$r" barriers.nobarrier_volatile_cache .severity null
+# 6. The healthy default server (tests/servers) gets nothing from these rules, not even a note.
+report "$TMP/healthy.report" --facts "$FSTUNE_SRCDIR/tests/servers/healthy-default.json"
+mine=$(jq -r '[.recommendations[] | select(.rule | IN("barriers", "journal", "cow", "zoned", "md_raid",
+	"nvme_lbaf", "freebsd_flash")) | .id] | join(" ")' "$TMP/healthy.report")
+[ -z "$mine" ] || fail "the healthy server got $mine"
 echo "ok"
