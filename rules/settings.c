@@ -100,6 +100,14 @@ static json_t *persistent_line(const char *kind, const char *path, const char *l
 	return json_pack("{s:s, s:s, s:s}", "kind", kind, "path", path, "line", line);
 }
 
+/* An fstab change in words, with the machine-readable part beside it: `field` ("option" or "type")
+ * set to `value`. */
+static json_t *fstab_change(const char *field, const char *value, const char *line)
+{
+	return json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", "/etc/fstab", field, value,
+			 "line", line);
+}
+
 /* Linux sysctl: runtime `sysctl -w`, a sysctl.d line, revert to the current value or, for a bytes
  * sysctl whose ratio counterpart was in effect, back to that ratio (writing one zeroes the other). */
 static void build_sysctl(const struct setting *s, struct setting_ctx *c)
@@ -276,8 +284,7 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 	line = xasprintf("add %s to the options of the %s entry (remove %s%s if present)", on,
 			 mp ? mp : "filesystem's", off,
 			 !strcmp(off, "nobarrier") ? " or barrier=0" : ""); /* the same option, spelled twice */
-	c->persistent = json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", "/etc/fstab",
-				  "option", on, "line", line);
+	c->persistent = fstab_change("option", on, line);
 	free(mnt);
 	free(on);
 	free(off);
@@ -392,8 +399,7 @@ static void build_has_journal(const struct setting *s, struct setting_ctx *c)
 				 "journal is not used%s", mp ? mp : "filesystem's",
 				 is_root_mount(c->facts) ? " (and rootfstype=ext4 on the kernel command line if it "
 				 "names ext2); then reboot" : "");
-		c->persistent = json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", "/etc/fstab",
-					  "type", "ext4", "line", line);
+		c->persistent = fstab_change("type", "ext4", line);
 		free(line);
 	}
 	free(dev);
@@ -434,8 +440,7 @@ static void build_mount_data(const struct setting *s, struct setting_ctx *c)
 		offline_wrap(c, c->revert, NULL, 0, NULL, NULL, NULL);
 		line = xasprintf("set %s in the options of the %s entry%s%s%s", on, mp ? mp : "filesystem's",
 				 cur ? " (replacing data=" : "", cur ? cur : "", cur ? ")" : "");
-		c->persistent = json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", "/etc/fstab",
-					  "option", on, "line", line);
+		c->persistent = fstab_change("option", on, line);
 	}
 	free(line);
 	free(v);
