@@ -5,7 +5,7 @@
 # whose change the kernel refuses on remount, so the offline sequence runs; an ext2 without a journal
 # given one with tune2fs -j and mounted as ext4 with the journal in use (and the proof that a mount as
 # ext4 alone adds none); a btrfs holding VM images given a No_COW directory by the printed command
-# (mounted nobarrier too: barrier back on remount).
+# (mounted nobarrier too: barrier back on remount); and an XFS mount naming nobarrier refused.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
@@ -145,5 +145,21 @@ lsattr "$dir/disk.img" | awk '{ print $1 }' | grep -q C || fail "a new file in $
 run_cmds "$r" $id revert
 if lsattr -d "$dir" | awk '{ print $1 }' | grep -q C; then
 	fail "the revert left C on $dir"
+fi
+# 5. What barriers.xfs_barrier_option says: a kernel from 4.19 on refuses an XFS mount naming
+#    nobarrier or barrier (this one is newer), so an fstab that still carries them fails to mount.
+if command -v mkfs.xfs >/dev/null; then
+	img=$TMP/xfs.img
+	make_image "$img" 1G
+	mkfs.xfs -q -f "$img" >/dev/null || fail "mkfs.xfs failed"
+	dev=$(attach_loop "$img")
+	mnt=$(mount_tmp "$dev")
+	umount "$mnt"
+	for o in nobarrier barrier; do
+		if mount -o "$o" "$dev" "$mnt" 2>/dev/null; then
+			umount "$mnt"
+			fail "XFS mounted with -o $o on $(uname -r): the rule's warning would be wrong"
+		fi
+	done
 fi
 echo "ok"
