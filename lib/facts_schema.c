@@ -40,7 +40,7 @@ static const struct {
 	{"device.zoned", S}, {"device.loop_backing_file", S}, {"device.wwn", S}, {"device.id_bus", S},
 	{"device.id_path", S}, {"device.discard_max_bytes", I}, {"device.max_sectors_kb", I},
 	{"device.serial_udev_property", S}, {"device.wwn_udev_property", S}, {"device.md_uuid", S},
-	{"device.dm_uuid", S},
+	{"device.dm_uuid", S}, {"device.md_stripe_cache_stripes", I}, {"device.write_cache_protected", B},
 
 	{"fs.type", S}, {"fs.version", S}, {"fs.uuid", S}, {"fs.label", S}, {"fs.block_size", I},
 	{"fs.fragment_size", I}, {"fs.sector_size", I}, {"fs.inode_size", I}, {"fs.inode_count", I},

@@ -116,6 +116,18 @@ static char *whole_disk(const char *dev)
 	return parent;
 }
 
+/* The raid4/5/6 stripe cache, in stripes of one page per member device; only those levels have it. */
+static void set_md_stripe_cache(struct facts *f, const char *disk)
+{
+	long long n = 0;
+
+	if (path_read_s64(&n, SYSBLK "%s/md/stripe_cache_size", disk) == 0 && n > 0)
+		facts_set_int(f, "device.md_stripe_cache_stripes", n, "sysfs");
+	else
+		facts_set_unavailable(f, "device.md_stripe_cache_stripes", FACTS_NOT_FOUND,
+				      "no %s/md/stripe_cache_size", disk);
+}
+
 static void set_md(struct facts *f, const char *disk)
 {
 	char *level = path_read_string(SYSBLK "%s/md/level", disk);
@@ -145,8 +157,10 @@ static void set_md(struct facts *f, const char *disk)
 		facts_set_int(f, "device.md_data_disks", 1, "sysfs");
 	} else if (strcmp(level, "raid4") == 0 || strcmp(level, "raid5") == 0) {
 		facts_set_int(f, "device.md_data_disks", disks - 1, "sysfs");
+		set_md_stripe_cache(f, disk);
 	} else if (strcmp(level, "raid6") == 0) {
 		facts_set_int(f, "device.md_data_disks", disks - 2, "sysfs");
+		set_md_stripe_cache(f, disk);
 	} else if (strcmp(level, "raid10") == 0 &&
 		   path_read_s64(&layout, SYSBLK "%s/md/layout", disk) == 0) {
 		/* as drivers/md/raid10.c counts the stripe it reports as io_opt / chunk: the disks

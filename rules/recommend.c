@@ -215,7 +215,7 @@ static bool build_setting(const struct setting *s, const json_t *raw, const stru
 	if (current)
 		json_object_set_new(rec, "current", current);
 	json_object_set(rec, "recommended", (json_t *)value);
-	json_object_set_new(rec, "disruption", json_string(s->disruption));
+	json_object_set_new(rec, "disruption", json_string(c.disruption ? c.disruption : s->disruption));
 	json_object_set_new(rec, "apply", c.apply);
 	json_object_set_new(rec, "revert", c.revert);
 	if (c.persistent)

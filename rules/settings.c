@@ -75,6 +75,14 @@ static json_t *persistent_line(const char *kind, const char *path, const char *l
 	return json_pack("{s:s, s:s, s:s}", "kind", kind, "path", path, "line", line);
 }
 
+/* An fstab change in words, with the machine-readable part beside it: `field` ("option" or "type")
+ * set to `value`. */
+static json_t *fstab_change(const char *field, const char *value, const char *line)
+{
+	return json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", "/etc/fstab", field, value,
+			 "line", line);
+}
+
 /* Linux sysctl: runtime `sysctl -w`, a sysctl.d line, revert to the current value or, for a bytes
  * sysctl whose ratio counterpart was in effect, back to that ratio (writing one zeroes the other). */
 static void build_sysctl(const struct setting *s, struct setting_ctx *c)
@@ -248,19 +256,39 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 	add_cmd(c->apply, "mount -o remount,%s %s", on, mnt);
 	add_cmd(c->revert, "mount -o remount,%s %s", off, mnt);
 	mp = facts_get_string(c->facts, "fs.mount_point");
-	line = xasprintf("add %s to the options of the %s entry (remove %s if present)", on,
-			 mp ? mp : "filesystem's", off);
-	c->persistent = json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", "/etc/fstab",
-				  "option", on, "line", line);
+	line = xasprintf("add %s to the options of the %s entry (remove %s%s if present)", on,
+			 mp ? mp : "filesystem's", off,
+			 !strcmp(off, "nobarrier") ? " or barrier=0" : ""); /* the same option, spelled twice */
+	c->persistent = fstab_change("option", on, line);
 	free(mnt);
 	free(on);
 	free(off);
 	free(line);
 }
 
+/* false with c->err set when the recommendation's filesystem is known and not ext2/3/4. */
+static bool is_ext_target(const struct setting *s, struct setting_ctx *c)
+{
+	if (c->fs && !fstype_is_ext(c->fs)) {
+		snprintf(c->err, sizeof(c->err), "%s applies to ext2/3/4, not %.32s", s->name, c->fs);
+		return false;
+	}
+	return true;
+}
+
+/* Whether the facts' filesystem is the root one, which cannot be unmounted to change it. */
+static bool is_root_mount(const struct facts *facts)
+{
+	const char *mp = facts_get_string(facts, "fs.mount_point");
+
+	return mp && !strcmp(mp, "/");
+}
+
 /* Offline: unmount (when mounted), change, check, and mount the device again on its mount point
- * with the options it had (an fstab entry for it may not exist). */
-static void offline_wrap(struct setting_ctx *c, json_t *arr, const char *const *cmds, size_t n)
+ * with the options it had (an fstab entry for it may not exist), as filesystem `type` (NULL: as it
+ * was), without the options `drop` names and with `add` (settings_mount_back_as). */
+static void offline_wrap(struct setting_ctx *c, json_t *arr, const char *const *cmds, size_t n,
+			 const char *type, const char *const *drop, const char *add)
 {
 	const char *mp = facts_get_string(c->facts, "fs.mount_point");
 	char *mnt = mp ? mount_word(c->facts) : NULL;
@@ -270,7 +298,7 @@ static void offline_wrap(struct setting_ctx *c, json_t *arr, const char *const *
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(arr, json_string(cmds[i]));
 	if (mnt) {
-		char *back = settings_mount_back(c->facts, mnt);
+		char *back = settings_mount_back_as(c->facts, mnt, type, drop, add);
 
 		json_array_append_new(arr, json_string(back));
 		free(back);
@@ -297,7 +325,7 @@ static void ext_feature_steps(struct setting_ctx *c, json_t *arr, const char *na
 	steps[n++] = set;
 	if (fsck)
 		steps[n++] = chk;
-	offline_wrap(c, arr, steps, n);
+	offline_wrap(c, arr, steps, n, NULL, NULL, NULL);
 	free(dev);
 	free(pre);
 	free(set);
@@ -311,6 +339,111 @@ static void build_ext_feature(const struct setting *s, struct setting_ctx *c)
 	ext_feature_steps(c, c->apply, s->key, want, fsck);
 	if (!s->alt || !want)
 		ext_feature_steps(c, c->revert, s->key, !want, fsck);
+}
+
+/* The ext2/3/4 journal (tune2fs -j). tune2fs adds it to a mounted ext2 too, but the kernel uses it
+ * only from the next mount through the ext4 driver: mounted as ext2 it is ignored, and mounting an
+ * ext2 that has none as ext4 does not make one. So: unmount, add, mount as ext4 (and fstab's type
+ * with it). Removing it needs the filesystem unmounted and clean; the revert mounts it as it was. */
+static void build_has_journal(const struct setting *s, struct setting_ctx *c)
+{
+	bool want = json_is_true(c->value);
+	const char *fs = facts_get_string(c->facts, "fs.type"), *mp;
+	bool ext2 = fs && !strcmp(fs, "ext2");
+	char *dev, *on, *off, *line;
+
+	if (!is_ext_target(s, c))
+		return;
+	dev = settings_device_word(c->facts);
+	on = xasprintf("tune2fs -j %s", dev);
+	off = xasprintf("tune2fs -O ^has_journal %s", dev);
+	mp = facts_get_string(c->facts, "fs.mount_point");
+	if (is_root_mount(c->facts)) {
+		/* / cannot be unmounted: tune2fs -j works on it mounted, the journal is used from the
+		 * next boot; removing one needs it unmounted (a rescue system), nothing to run here */
+		c->disruption = "reboot";
+		if (want)
+			json_array_append_new(c->apply, json_string(on));
+	} else {
+		offline_wrap(c, c->apply, (const char *const[]){want ? on : off}, 1,
+			     want && ext2 ? "ext4" : NULL, NULL, NULL);
+		offline_wrap(c, c->revert, (const char *const[]){want ? off : on}, 1, NULL, NULL, NULL);
+	}
+	if (want && ext2) {
+		line = xasprintf("change the type of the %s entry from ext2 to ext4: mounted as ext2, the "
+				 "journal is not used%s", mp ? mp : "filesystem's",
+				 is_root_mount(c->facts) ? " (and rootfstype=ext4 on the kernel command line if it "
+				 "names ext2); then reboot" : "");
+		c->persistent = fstab_change("type", "ext4", line);
+		free(line);
+	}
+	free(dev);
+	free(on);
+	free(off);
+}
+
+/* The ext3/4 journalling mode. The kernel refuses data= on remount ("Cannot change data mode on
+ * remount"): unmount, mount with the new mode, and the fstab entry to keep it. Leaving
+ * data=journal also drops what it implied as the kernel shows it (nodelalloc, nodioread_nolock),
+ * or the new mount would keep delayed allocation off. The root filesystem cannot be unmounted:
+ * rootflags= on the kernel command line and the fstab entry together (the boot-time remount with
+ * fstab's options refuses a different mode), then a reboot; nothing to run now. */
+static void build_mount_data(const struct setting *s, struct setting_ctx *c)
+{
+	static const char *const drop_journal[] = {"data=", "nodelalloc", "nodioread_nolock", NULL};
+	static const char *const drop_mode[] = {"data=", NULL};
+	const char *mp = facts_get_string(c->facts, "fs.mount_point");
+	char *v, *on, *cur, *line;
+
+	if (!is_ext_target(s, c))
+		return;
+	v = value_text(c->value);
+	on = xasprintf("data=%s", v);
+	cur = c->current ? value_text(c->current) : NULL;
+	if (is_root_mount(c->facts)) {
+		c->disruption = "reboot";
+		line = xasprintf("add rootflags=%s to the kernel command line (GRUB_CMDLINE_LINUX in "
+				 "/etc/default/grub, then update-grub, or grub2-mkconfig -o /boot/grub2/grub.cfg) "
+				 "and set %s in the options of the / entry of /etc/fstab%s%s%s; then reboot",
+				 on, on, cur ? " (replacing data=" : "", cur ? cur : "", cur ? ")" : "");
+		c->persistent = json_pack("{s:s, s:s, s:s, s:s}", "kind", "cmdline", "path",
+					  "/etc/default/grub", "option", on, "line", line);
+	} else {
+		bool from_journal = cur && !strcmp(cur, "journal");
+
+		offline_wrap(c, c->apply, NULL, 0, NULL, from_journal ? drop_journal : drop_mode, on);
+		offline_wrap(c, c->revert, NULL, 0, NULL, NULL, NULL);
+		line = xasprintf("set %s in the options of the %s entry%s%s%s", on, mp ? mp : "filesystem's",
+				 cur ? " (replacing data=" : "", cur ? cur : "", cur ? ")" : "");
+		c->persistent = fstab_change("option", on, line);
+	}
+	free(line);
+	free(v);
+	free(on);
+	free(cur);
+}
+
+/* btrfs No_COW on a directory (chattr +C): files made in it afterwards inherit it; files that
+ * already hold data keep copy-on-write (the flag is defined only on empty files), so the advice
+ * is a directory to copy them into. mkdir -p first: it may be a new one. */
+static void build_nocow(const struct setting *s, struct setting_ctx *c)
+{
+	const char *dir = json_string_value(c->value);
+	char *q;
+
+	if (!dir || dir[0] != '/' || strstr(dir, "/../") || strstr(dir, "/./")) {
+		snprintf(c->err, sizeof(c->err), "%s wants an absolute directory path", s->name);
+		return;
+	}
+	if (c->fs && strcmp(c->fs, "btrfs")) {
+		snprintf(c->err, sizeof(c->err), "%s applies to btrfs, not %.32s", s->name, c->fs);
+		return;
+	}
+	q = rules_shell_quote(dir);
+	add_cmd(c->apply, "mkdir -p %s", q);
+	add_cmd(c->apply, "chattr +C %s", q);
+	add_cmd(c->revert, "chattr -C %s", q);
+	free(q);
 }
 
 /* An ext2/3/4 superblock parameter that tune2fs changes on a mounted filesystem (-m, -r). */
@@ -350,10 +483,8 @@ static void build_tune2fs_ext(const struct setting *s, struct setting_ctx *c)
 {
 	char *dev, *v;
 
-	if (c->fs && !fstype_is_ext(c->fs)) {
-		snprintf(c->err, sizeof(c->err), "%s applies to ext2/3/4, not %.32s", s->name, c->fs);
+	if (!is_ext_target(s, c))
 		return;
-	}
 	dev = settings_device_word(c->facts);
 	v = value_text(c->value);
 	add_cmd(c->apply, "tune2fs -E %s=%s %s", s->key, v, dev);
@@ -493,6 +624,7 @@ out:
 
 static const char *const sched_choices[] = {"none", "mq-deadline", "bfq", "kyber", NULL};
 static const char *const wc_choices[] = {"write back", "write through", NULL};
+static const char *const data_choices[] = {"ordered", "writeback", "journal", NULL};
 static const char *const fs_choices[] = {"ext2", "ext3", "ext4", "xfs", "btrfs", NULL};
 static const char *const usage_choices[] = {"floppy", "small", "default", "big", "huge", "news",
 					    "largefile", "largefile4", "hurd", NULL};
@@ -550,6 +682,9 @@ static const struct setting table[] = {
 	       "first)"),
 	BOOL_S("fs.feature.large_dir", "offline", NULL, "large_dir", "once", build_ext_feature,
 	       "ext4 directories beyond ~10M entries or 2 GB (tune2fs -O large_dir; one-way)"),
+	BOOL_S("fs.feature.has_journal", "offline", NULL, "has_journal", NULL, build_has_journal,
+	       "ext2/3/4 journal (tune2fs -j, then mounted as ext4: a journal-less ext2 mounted as ext4 "
+	       "gets none)"),
 	REAL_S("fs.reserved_percent", 0, 50, "online", NULL, "-m", build_tune2fs,
 	       "ext2/3/4 reserved blocks percentage (tune2fs -m)"),
 	INT_S("fs.reserved_blocks", 0, 1LL << 48, "online", "fs.reserved_blocks", "-r", NULL,
@@ -569,6 +704,15 @@ static const struct setting table[] = {
 	      "journal commit interval in seconds (ext4 default 5, btrfs 30)"),
 	BOOL_S("mount.option.discard", "remount", NULL, "discard", "nodiscard", build_mount,
 	       "online discard (mount -o discard)"),
+	BOOL_S("mount.option.barrier", "remount", NULL, "barrier", "nobarrier", build_mount,
+	       "cache flushes at journal commits and fsync (ext3/4, btrfs; nobarrier = barrier=0; XFS "
+	       "removed both in 4.19)"),
+	ENUM_S("mount.option.data", data_choices, "offline", NULL, "data", build_mount_data,
+	       "ext3/4 journalling mode; refused on remount: unmount and mount (for /: rootflags= on the "
+	       "kernel command line, a reboot)"),
+	{"file.nocow", ST_STRING, 0, 4096, 0, 0, false, NULL, "runtime", NULL, NULL, NULL, build_nocow,
+	 "btrfs directory whose new files skip copy-on-write (mkdir -p, chattr +C; existing data keeps "
+	 "it)", NULL, false},
 	BOOL_S("fstrim.timer", "runtime", "fs.fstrim_timer", "fstrim.timer", NULL, build_timer,
 	       "weekly fstrim through systemd's fstrim.timer"),
 	INT_S("sysctl.vm.dirty_bytes", 0, 1LL << 44, "runtime", "vm.dirty_bytes", "vm.dirty_bytes",
@@ -600,6 +744,9 @@ static const struct setting table[] = {
 	      build_sysfs, "request queue depth per hardware queue"),
 	ENUM_S("device.write_cache", wc_choices, "runtime", "device.write_cache", "queue/write_cache",
 	       build_sysfs, "the kernel's view of the volatile write cache (flushes are sent for write back)"),
+	INT_S("md.stripe_cache_size", 17, 32768, "runtime", "device.md_stripe_cache_stripes",
+	      "md/stripe_cache_size", NULL, build_sysfs, "md RAID4/5/6 stripe cache in stripes; memory = "
+	      "stripes x page size x member devices"),
 	INT_S("layout.files_per_dir", 1, 1000000000, "advice", NULL, NULL, NULL, build_advice,
 	      "how many files the application puts in one directory"),
 	POW2_S("freebsd.newfs.block_size", 4096, 65536, "reformat", "freebsd.newfs_block_size", "ufs",
@@ -829,8 +976,10 @@ const char *rules_setting_fact(const char *setting)
 	 * cannot name */
 	if (st->build == build_ext_feature)
 		return "fs.features";
-	if (st->build == build_mount)
+	if (st->build == build_mount || st->build == build_mount_data)
 		return "fs.mount_options";
+	if (st->build == build_has_journal)
+		return "fs.features";
 	if (st->build == build_timer)
 		return "fs.fstrim_timer";
 	return NULL;

@@ -28,6 +28,8 @@ struct setting_ctx {
 	json_t *revert;        /* array of command lines */
 	json_t *persistent;    /* object or NULL (set by builder, owned) */
 	json_t *mkfs;          /* {"fs", "args"} or NULL (set by builder, owned) */
+	const char *disruption; /* set by a builder whose class depends on the facts (a data mode of
+	                         * the root filesystem is a reboot); NULL: the setting's own */
 	char err[256];         /* set by a builder that cannot build: an error of the rule */
 };
 
@@ -86,5 +88,9 @@ char *settings_udev_match(const struct facts *facts, const char *disk, char **co
 /* "mount [-t TYPE] [-o OPTS] DEVICE MNT": the filesystem mounted again on `mnt` (a shell word) with
  * the per-mount and superblock options the probe found, needing no fstab entry. malloc'd. */
 char *settings_mount_back(const struct facts *facts, const char *mnt);
+/* The same, as filesystem `type` (NULL: fs.type), without the options `drop` names ("name", or
+ * "name=" for every value of it; NULL-terminated, may be NULL) and with option `add` (may be NULL). */
+char *settings_mount_back_as(const struct facts *facts, const char *mnt, const char *type,
+			     const char *const *drop, const char *add);
 
 #endif

@@ -67,9 +67,22 @@ char *settings_udev_match(const struct facts *facts, const char *disk, char **co
 	return xasprintf("KERNEL==\"%s\"", disk);
 }
 
-/* Adds the comma-separated items of `opts` to `acc` (a growing "a,b" list), skipping duplicates and
- * the read-write flag, which `mount` takes from the per-mount options already. */
-static void add_options(char **acc, const json_t *list, bool is_super)
+/* Whether option `s` is one `drop` names: "name" exactly, or "name=" for any value of it. */
+static bool is_dropped(const char *s, const char *const *drop)
+{
+	for (; drop && *drop; drop++) {
+		size_t n = strlen(*drop);
+
+		if ((*drop)[n - 1] == '=' ? !strncmp(s, *drop, n) : !strcmp(s, *drop))
+			return true;
+	}
+	return false;
+}
+
+/* Adds the comma-separated items of `opts` to `acc` (a growing "a,b" list), skipping duplicates,
+ * those `drop` names, and the read-write flag, which `mount` takes from the per-mount options
+ * already. */
+static void add_options(char **acc, const json_t *list, bool is_super, const char *const *drop)
 {
 	size_t i;
 	json_t *o;
@@ -79,7 +92,7 @@ static void add_options(char **acc, const json_t *list, bool is_super)
 		size_t n = s ? strlen(s) : 0;
 		bool dup = false;
 
-		if (!n || (is_super && (!strcmp(s, "rw") || !strcmp(s, "ro"))))
+		if (!n || (is_super && (!strcmp(s, "rw") || !strcmp(s, "ro"))) || is_dropped(s, drop))
 			continue;
 		for (const char *p = *acc; (p = strstr(p, s)); p += n)
 			if ((p == *acc || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
@@ -93,24 +106,35 @@ static void add_options(char **acc, const json_t *list, bool is_super)
 	}
 }
 
-char *settings_mount_back(const struct facts *facts, const char *mnt)
+char *settings_mount_back_as(const struct facts *facts, const char *mnt, const char *type,
+			     const char *const *drop, const char *add)
 {
-	const char *type = facts_get_string(facts, "fs.type");
 	char *opts = xstrdup(""), *dev = settings_device_word(facts), *out, *qt = NULL, *qo = NULL;
+	json_t *extra = add ? json_pack("[s]", add) : NULL;
 
-	add_options(&opts, facts_get(facts, "fs.mount_options"), false);
-	add_options(&opts, facts_get(facts, "fs.super_options"), true);
+	if (!type)
+		type = facts_get_string(facts, "fs.type");
+	add_options(&opts, facts_get(facts, "fs.mount_options"), false, drop);
+	add_options(&opts, facts_get(facts, "fs.super_options"), true, drop);
+	if (extra)
+		add_options(&opts, extra, false, NULL);
 	if (type && *type)
 		qt = fst_shell_quote(type);
 	if (*opts)
 		qo = fst_shell_quote(opts);
 	out = xasprintf("mount%s%s%s%s %s %s", qt ? " -t " : "", qt ? qt : "", qo ? " -o " : "",
 			qo ? qo : "", dev, mnt);
+	json_decref(extra);
 	free(opts);
 	free(dev);
 	free(qt);
 	free(qo);
 	return out;
+}
+
+char *settings_mount_back(const struct facts *facts, const char *mnt)
+{
+	return settings_mount_back_as(facts, mnt, NULL, NULL, NULL);
 }
 
 /* The whole disk of partition `name`, as the kernel names them: sda1 -> sda, vdb2 -> vdb,

@@ -19,6 +19,8 @@ local function check(facts)
 	local f = facts.fs
 	if not fstune.is_blank() then return out end
 	local d = facts.device
+	-- neither fits a zoned disk: the zoned rule names what does
+	if d.zoned == "host-managed" or d.zoned == "host-aware" then return out end
 	local size = d.size_bytes
 	if not fstune.is_integer(size) or size <= 0 then return out end
 	local w = facts.workload or {}
@@ -112,10 +114,13 @@ thresholds are heuristics, and fstune trial measures the candidates on the real 
 	},
 	settings = {"mkfs.fs_type"},
 	needs = {"device.size_bytes"},
-	uses = {"fs.type", "host.target_os", "workload.access", "workload.io_mode", "workload.files_total",
+	uses = {"fs.type", "device.zoned", "host.target_os", "workload.access", "workload.io_mode", "workload.files_total",
 		"workload.file_size_p50_bytes", "workload.file_size_mean_bytes"},
 	check = check,
 	tests = {
+		{name = "200 MB host-managed zoned device: not ext4 nor XFS (the zoned rule speaks)",
+			facts = {device = {size_bytes = 200 * 1000 * 1000, zoned = "host-managed"}},
+			expect = {}},
 		{name = "200 MB device",
 			facts = {device = {size_bytes = 200 * 1000 * 1000}},
 			expect = {{name = "ext4_small_device", severity = "suggest", recommended = "ext4"}}},
