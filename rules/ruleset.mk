@@ -12,11 +12,21 @@ dist_rules_DATA += \
 	rules/builtin/fschoice.lua \
 	rules/builtin/legacy.lua \
 	rules/builtin/fanout.lua \
-	rules/builtin/readahead.lua
+	rules/builtin/readahead.lua \
+	rules/builtin/barriers.lua \
+	rules/builtin/journal.lua \
+	rules/builtin/cow.lua \
+	rules/builtin/zoned.lua \
+	rules/builtin/md_raid.lua \
+	rules/builtin/nvme_lbaf.lua \
+	rules/builtin/freebsd_flash.lua
 
-# The advice run for real on loop devices: mkfs, offline and remount sequences as printed.
-TESTS += tests/rules-servers.sh tests/advice-commands.sh
-EXTRA_DIST += tests/rules-servers.sh tests/advice-commands.sh doc/rules-table.md \
+# The advice run for real on loop devices: mkfs, offline and remount sequences as printed; the
+# durability advice too, and on captured sysfs trees and hand-written facts for the devices this
+# machine lacks (md, zoned, NVMe) and for the root filesystem.
+TESTS += tests/rules-servers.sh tests/advice-commands.sh tests/advice-durability.sh tests/advice-devices.sh
+EXTRA_DIST += tests/rules-servers.sh tests/advice-commands.sh tests/advice-durability.sh tests/advice-devices.sh \
+	doc/rules-table.md \
 	tests/servers/nvme-database.json \
 	tests/servers/hdd-raid-fileserver.json \
 	tests/servers/mail-spool.json \

@@ -439,7 +439,7 @@ static void build_nocow(const struct setting *s, struct setting_ctx *c)
 		snprintf(c->err, sizeof(c->err), "%s applies to btrfs, not %.32s", s->name, c->fs);
 		return;
 	}
-	q = rules_shell_quote(dir);
+	q = fst_shell_quote(dir);
 	add_cmd(c->apply, "mkdir -p %s", q);
 	add_cmd(c->apply, "chattr +C %s", q);
 	add_cmd(c->revert, "chattr -C %s", q);
