@@ -25,7 +25,8 @@ static const struct {
 	unsigned flags; /* FACTS_F_* */
 } known_keys[] = {
 	{"host.kernel", S}, {"host.os", S}, {"host.target_os", S}, {"host.virtualization", S},
-	{"host.container", B}, {"host.mem_total_bytes", I}, {"host.page_size_bytes", I}, {"host.cpus", I},
+	{"host.container", B}, {"host.mem_total_bytes", I}, {"host.mem_available_bytes", I},
+	{"host.page_size_bytes", I}, {"host.cpus", I},
 
 	{"device.path", S}, {"device.name", S}, {"device.disk", S}, {"device.model", S},
 	{"device.serial", S}, {"device.transport", S}, {"device.size_bytes", I},
@@ -99,8 +100,9 @@ static const struct {
 	{"workload.observe.reads", I}, {"workload.observe.writes", I},
 	{"workload.observe.read_bytes", I}, {"workload.observe.write_bytes", I},
 
-	{"trial.*", O}, {"trial.*.spec", S}, {"trial.*.metric", S}, {"trial.*.median", N},
-	{"trial.*.spread_pct", N}, {"trial.*.rank", I}, {"trial.*.runs", I}, {"trial.best", S},
+	/* trial.best before trial.*, which would take it for a candidate: the first match wins. */
+	{"trial.best", S}, {"trial.*", O}, {"trial.*.spec", S}, {"trial.*.metric", S},
+	{"trial.*.median", N}, {"trial.*.spread_pct", N}, {"trial.*.rank", I}, {"trial.*.runs", I},
 };
 
 static bool key_matches(const char *pattern, const char *key)

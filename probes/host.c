@@ -233,7 +233,10 @@ static void probe_memory(struct facts *f)
 	unsigned long long kb;
 
 	if (!mi) {
-		probe_unavailable_errno(f, "host.mem_total_bytes", errno, "/proc/meminfo");
+		int err = errno;
+
+		probe_unavailable_errno(f, "host.mem_total_bytes", err, "/proc/meminfo");
+		probe_unavailable_errno(f, "host.mem_available_bytes", err, "/proc/meminfo");
 		return;
 	}
 	p = strstr(mi, "MemTotal:");
@@ -242,6 +245,14 @@ static void probe_memory(struct facts *f)
 	else
 		facts_set_unavailable(f, "host.mem_total_bytes", FACTS_FAILED,
 				      "/proc/meminfo has no MemTotal line");
+	/* MemAvailable (Linux 3.14+) is the kernel's estimate of memory available without swapping:
+	 * the closest figure user space gets to the "dirtyable" memory the dirty ratios apply to. */
+	p = strstr(mi, "MemAvailable:");
+	if (p && sscanf(p, "MemAvailable: %llu kB", &kb) == 1)
+		facts_set_int(f, "host.mem_available_bytes", (long long)(kb * 1024), "procfs");
+	else
+		facts_set_unavailable(f, "host.mem_available_bytes", FACTS_NOT_FOUND,
+				      "/proc/meminfo has no MemAvailable line (kernel before 3.14)");
 	free(mi);
 }
 

@@ -112,6 +112,8 @@ jq_eq "$f" .host.os "Fedora 27 (Workstation Edition)"
 jq_eq "$f" .host.virtualization none
 jq_eq "$f" .host.cpus 8
 jq_eq "$f" .host.mem_total_bytes $((16339864 * 1024))
+jq_eq "$f" .host.mem_available_bytes $((12254898 * 1024))
+jq_eq "$f" '.sources["host.mem_available_bytes"]' procfs
 jq_eq "$f" .host.container false
 jq_eq "$f" '.unavailable["host.page_size_bytes"].status' not_found
 
