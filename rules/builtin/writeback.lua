@@ -23,13 +23,12 @@ local function pow2_floor(x)
 	return p
 end
 
--- A measurement usable for advice: a positive rate, direct I/O, not flagged as cache.
+-- A measured rate usable for advice: positive, and not a cache's (fstune.measured).
 local function usable(test)
-	local t = fstune.get("bench." .. test)
-	if t == nil then return nil end
+	local t, why = fstune.measured(test)
+	if t == nil then return nil, why end
 	local bw = t.bw_bytes_per_s
 	if type(bw) ~= "number" or bw <= 0 then return nil end
-	if t.cache_suspect == true or t.direct == "no" or t.direct == "memory" then return nil, "cache" end
 	return bw
 end
 
@@ -40,7 +39,7 @@ local function pattern_rate(facts)
 	local large = w and ((w.access == "sequential") or
 		(fstune.is_integer(w.file_size_p50_bytes) and w.file_size_p50_bytes >= LARGE_FILE))
 	local order = large and {"seq_write_1m"} or {"rand_write_4k_qd32", "rand_write_4k_qd1", "seq_write_1m"}
-	local skipped
+	local skipped, skipped_why
 	for _, test in ipairs(order) do
 		local bw, why = usable(test)
 		if bw then
@@ -51,9 +50,9 @@ local function pattern_rate(facts)
 			end
 			return bw, test, note
 		end
-		skipped = skipped or (why and test)
+		if why and not skipped then skipped, skipped_why = test, why end
 	end
-	return nil, skipped
+	return nil, skipped, skipped_why
 end
 
 local BDFLUSH = "These are the successors of bdflush: its nfract is dirty_background_ratio (or _bytes), "
@@ -76,6 +75,7 @@ local function check(facts)
 	local limit = base * vm.dirty_ratio // 100
 	local evidence = {base_key, "vm.dirty_ratio", "vm.dirty_bytes", "vm.dirty_background_bytes"}
 	local bw, test, note = pattern_rate(facts)
+	local test_why = not bw and note
 	local target, why, conf
 	if bw then
 		local drain = limit / bw
@@ -116,8 +116,7 @@ local function check(facts)
 			.. "Byte limits do not grow with RAM (the reason the kernel added them). Flagging limits of %s or "
 			.. "more, and the values 1 GiB / 256 MiB, are this rule's own heuristics; %s %s",
 			vm.dirty_ratio, base_words, fmt(base), fmt(limit), fmt(NO_BENCH_LIMIT),
-			test and ("the " .. test .. " result was flagged as cache or not direct, so no measured rate "
-				.. "sizes them.") or "run with benchmarks to size them from the measured write rate.",
+			test and ("the " .. test .. " result was " .. test_why .. ", so no measured rate sizes them.") or "run with benchmarks to size them from the measured write rate.",
 			BDFLUSH)
 		conf = 0.5
 	end
