@@ -23,24 +23,27 @@ local function check(facts)
 	if w == nil or vm.vfs_cache_pressure ~= 100 then return {} end
 	local files = w.files_total
 	if not fstune.is_integer(files) or files < MANY then return {} end
-	local avail = h and (h.mem_available_bytes or h.mem_total_bytes)
+	local avail, akey, aword = h and h.mem_available_bytes, "host.mem_available_bytes", "available"
+	if not fstune.is_integer(avail) then
+		avail, akey, aword = h and h.mem_total_bytes, "host.mem_total_bytes", "in total (MemAvailable unknown)"
+	end
 	if not fstune.is_integer(avail) then return {} end
 	local need = files * PER_FILE
 	if avail < 2 * need then return {} end
 	local weak = fstune.is_assumed("workload.files_total")
 	return fstune.attach_sources({{name = "keep_metadata", setting = "sysctl.vm.vfs_cache_pressure",
 		recommended = RECOMMENDED, severity = weak and "info" or "suggest", confidence = 0.6,
-		title = string.format("%s files and %s available: keep their dentries and inodes cached "
+		title = string.format("%s files and %s of memory: keep their dentries and inodes cached "
 			.. "(vfs_cache_pressure %d)", commas(files), fmt(avail), RECOMMENDED),
 		rationale = string.format("The workload has %s files; caching all their dentries and inodes takes "
-			.. "about %s (at about %s per file), and %s of memory is available, more than twice that. "
+			.. "about %s (at about %s per file), and the host has %s of memory %s, more than twice that. "
 			.. "Below 100 the kernel prefers keeping dentries and inodes over page cache, so directory "
 			.. "walks (find, rsync, backups, mail folders) stay in memory: today's form of 1999's 'increase "
 			.. "nbuf'. The value %d and the thresholds are fstune's own heuristic, not an upstream "
 			.. "recommendation; never 0, which can exhaust memory.%s", commas(files), fmt(need),
-			fmt(PER_FILE), fmt(avail), RECOMMENDED,
+			fmt(PER_FILE), fmt(avail), aword, RECOMMENDED,
 			weak and " The file count is a preset's, not yours: info only." or ""),
-		evidence = fstune.present({"workload.files_total", "host.mem_available_bytes", "vm.vfs_cache_pressure"})}},
+		evidence = fstune.present({"workload.files_total", akey, "vm.vfs_cache_pressure"})}},
 		SOURCES, {})
 end
 
