@@ -65,3 +65,4 @@ EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh \
 	tests/rules/hostile/unknown_setting.lua \
 	tests/rules/hostile/README
 include rules/ruleset.mk
+include rules/measured.mk

@@ -20,7 +20,8 @@ local REC_SOURCES = {flush_not_reaching_media = {1, 2, 3, 4}, vm_flush_faster_th
 -- cache.
 local MEDIA_MIN_US = 1000
 
-local ROTATING_BUS = {sata = true, sas = true, scsi = true, ata = true}
+-- USB bridges are included: many acknowledge a flush without passing it on.
+local ROTATING_BUS = {sata = true, sas = true, scsi = true, ata = true, usb = true}
 
 local function check(facts)
 	local d, h = facts.device, facts.host
@@ -61,7 +62,7 @@ local function check(facts)
 			.. "needs several milliseconds to come round (half a revolution is 4.2 ms at 7200 rpm); under %s "
 			.. "(this rule's threshold) the drive or its controller acknowledged the flush from its cache. "
 			.. "After a power loss the last acknowledged writes can be gone, and journals and databases "
-			.. "rely on them. Check: hdparm -W /dev/%s (SATA) or sdparm --get=WCE /dev/%s (SAS/SCSI); "
+			.. "rely on them. Check: hdparm -W /dev/%s (SATA) or sdparm --get=WCE /dev/%s (SAS, SCSI, USB); "
 			.. "whether a controller in front has a battery or flash-backed cache (then record "
 			.. "device.write_cache_protected = true and this warning goes); and that the filesystem is not "
 			.. "mounted nobarrier. With no power-loss protection, turn the drive's cache off (hdparm -W0, "
