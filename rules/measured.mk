@@ -12,3 +12,20 @@ dist_rules_DATA += \
 
 TESTS += tests/report-measured-loop.sh
 EXTRA_DIST += tests/report-measured-loop.sh
+EXTRA_DIST += \
+	tests/servers/measured/README \
+	tests/servers/measured/nvme-database.json \
+	tests/servers/measured/hdd-raid-fileserver.json \
+	tests/servers/measured/mail-spool.json \
+	tests/servers/measured/vm-virtio.json \
+	tests/servers/measured/sas-4kn.json \
+	tests/servers/measured/usb-bogus-opt-io.json \
+	tests/servers/measured/freebsd-target.json \
+	tests/servers/measured/healthy-default.json \
+	tests/baselines/README \
+	tests/baselines/nvme.json \
+	tests/baselines/sata-ssd.json \
+	tests/baselines/hdd.json \
+	tests/baselines/virtio.json \
+	tests/baselines/md-raid.json \
+	tests/baselines/hw-raid.json

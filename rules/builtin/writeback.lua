@@ -32,12 +32,13 @@ local function usable(test)
 	return bw
 end
 
--- The write rate for the workload's pattern: seq_write_1m for large files or sequential access,
+-- The write rate for the workload's pattern: seq_write_1m for sequential access or large files,
 -- the random-write tests otherwise (falling back to the sequential rate, which is then optimistic).
 local function pattern_rate(facts)
 	local w = facts.workload
-	local large = w and ((w.access == "sequential") or
-		(fstune.is_integer(w.file_size_p50_bytes) and w.file_size_p50_bytes >= LARGE_FILE))
+	-- A database's large files are written at random: the access pattern decides before the size.
+	local large = w and ((w.access == "sequential") or (w.access ~= "random" and
+		fstune.is_integer(w.file_size_p50_bytes) and w.file_size_p50_bytes >= LARGE_FILE))
 	local order = large and {"seq_write_1m"} or {"rand_write_4k_qd32", "rand_write_4k_qd1", "seq_write_1m"}
 	local skipped, skipped_why
 	for _, test in ipairs(order) do
