@@ -217,24 +217,30 @@ static int f_contains(lua_State *L)
 	return 1;
 }
 
-static int f_fmt_bytes(lua_State *L)
+/* Argument 1 as a quantity from 0 up to `max` for one of the report's unit formatters. */
+static double check_quantity(lua_State *L, double max, const char *what)
 {
 	lua_Number n = luaL_checknumber(L, 1);
+
+	luaL_argcheck(L, n >= 0 && n < max, 1, what);
+	return (double)n;
+}
+
+static int f_fmt_bytes(lua_State *L)
+{
 	char buf[UNITS_BUFSZ];
 
-	luaL_argcheck(L, n >= 0 && n < 1.8e19, 1, "a byte count");
-	lua_pushstring(L, units_bytes(buf, sizeof(buf), (uint64_t)n));
+	lua_pushstring(L, units_bytes(buf, sizeof(buf), (uint64_t)check_quantity(L, 1.8e19, "a byte count")));
 	return 1;
 }
 
 /* fmt_us(microseconds): "126 µs", "4.2 ms", as the report shows a measured latency. */
 static int f_fmt_us(lua_State *L)
 {
-	lua_Number n = luaL_checknumber(L, 1);
 	char buf[UNITS_BUFSZ];
 
-	luaL_argcheck(L, n >= 0 && n < 1e15, 1, "a duration in microseconds");
-	lua_pushstring(L, units_duration_us(buf, sizeof(buf), (double)n, false));
+	lua_pushstring(L, units_duration_us(buf, sizeof(buf), check_quantity(L, 1e15, "a duration in microseconds"),
+					    false));
 	return 1;
 }
 
@@ -277,11 +283,9 @@ static int f_measured(lua_State *L)
  * rationale and the evidence beside it agree. */
 static int f_fmt_rate(lua_State *L)
 {
-	lua_Number n = luaL_checknumber(L, 1);
 	char buf[UNITS_BUFSZ];
 
-	luaL_argcheck(L, n >= 0 && n < 1.8e19, 1, "a rate in bytes per second");
-	lua_pushstring(L, units_rate(buf, sizeof(buf), (double)n));
+	lua_pushstring(L, units_rate(buf, sizeof(buf), check_quantity(L, 1.8e19, "a rate in bytes per second")));
 	return 1;
 }
 

@@ -219,7 +219,7 @@ absent mail-spool-measured smallfile.commit_bound 'devclass.*' 'durability.*'
 # 4m. This machine's KVM guest: fsync in 126 us on a disk claiming to rotate: the hypervisor
 #     decides durability (info); 2 GB/s writes drain 3.6 GiB in 2 s: no writeback advice.
 measured vm-virtio
-present vm-virtio-measured durability.vm_flush_faster_than_media=info
+present vm-virtio-measured durability.vm_cache_mode=info
 absent vm-virtio-measured 'writeback.*' 'devclass.*'
 healthy vm-virtio-measured
 

@@ -117,31 +117,23 @@ local function check(facts)
 			.. "Byte limits do not grow with RAM (the reason the kernel added them). Flagging limits of %s or "
 			.. "more, and the values 1 GiB / 256 MiB, are this rule's own heuristics; %s %s",
 			vm.dirty_ratio, base_words, fmt(base), fmt(limit), fmt(NO_BENCH_LIMIT),
-			test and ("the " .. test .. " result was " .. test_why .. ", so no measured rate sizes them.") or "run with benchmarks to size them from the measured write rate.",
+			test and ("the " .. test .. " result was " .. test_why .. ", so no measured rate sizes them.")
+				or "run with benchmarks to size them from the measured write rate.",
 			BDFLUSH)
 		conf = 0.5
 	end
 	local bg = math.max(16 * MiB, target // 4)
+	local function rec(name, value, title, rationale)
+		return { name = name, setting = "sysctl.vm." .. name, recommended = value, severity = "suggest",
+			confidence = conf, title = title, rationale = rationale, evidence = evidence }
+	end
 	return {
-		{ name = "dirty_bytes",
-			setting = "sysctl.vm.dirty_bytes",
-			recommended = target,
-			severity = "suggest",
-			confidence = conf,
-			title = "Cap dirty page cache at " .. fmt(target) .. " (vm.dirty_bytes)",
-			rationale = why,
-			evidence = evidence },
-		{ name = "dirty_background_bytes",
-			setting = "sysctl.vm.dirty_background_bytes",
-			recommended = bg,
-			severity = "suggest",
-			confidence = conf,
-			title = "Start background writeback at " .. fmt(bg) .. " (vm.dirty_background_bytes)",
-			rationale = "Goes with the dirty_bytes cap of " .. fmt(target) .. ", always as a pair: background "
-				.. "writeback starts at a quarter of it (this rule's heuristic; the kernel's defaults are a "
-				.. "half, 10% of 20%), so flushing begins long before writers are throttled. Setting a byte "
-				.. "value zeroes the matching ratio, and the revert sets the ratio back.",
-			evidence = evidence },
+		rec("dirty_bytes", target, "Cap dirty page cache at " .. fmt(target) .. " (vm.dirty_bytes)", why),
+		rec("dirty_background_bytes", bg, "Start background writeback at " .. fmt(bg) ..
+			" (vm.dirty_background_bytes)", "Goes with the dirty_bytes cap of " .. fmt(target) .. ", always as "
+			.. "a pair: background writeback starts at a quarter of it (this rule's heuristic; the kernel's "
+			.. "defaults are a half, 10% of 20%), so flushing begins long before writers are throttled. "
+			.. "Setting a byte value zeroes the matching ratio, and the revert sets the ratio back."),
 	}
 end
 
