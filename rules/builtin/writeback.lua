@@ -23,10 +23,17 @@ local function pow2_floor(x)
 	return p
 end
 
--- A measured rate usable for advice: positive, and not a cache's (fstune.measured).
+-- A measured rate usable for a host-wide limit: positive, not a cache's (fstune.measured), and
+-- verified direct. A filesystem that does not report direct-I/O support (btrfs: direct =
+-- unverified) may have measured its own buffered or copy-on-write path, which is not the device's
+-- drain rate; sizing the host's limit from it made the advice depend on the filesystem measured.
 local function usable(test)
 	local t, why = fstune.measured(test)
 	if t == nil then return nil, why end
+	if t.direct == "unverified" then
+		return nil, "run with direct = unverified (the filesystem does not report direct-I/O support, so the "
+			.. "rate may be its own write path rather than the device's)"
+	end
 	local bw = t.bw_bytes_per_s
 	if type(bw) ~= "number" or bw <= 0 then return nil end
 	return bw
@@ -62,21 +69,26 @@ local BDFLUSH = "These are the successors of bdflush: its nfract is dirty_backgr
 
 local function check(facts)
 	local vm, host = facts.vm, facts.host
-	if vm.dirty_bytes ~= 0 or vm.dirty_background_bytes ~= 0 then
-		return {} -- limits are already absolute
-	end
-	-- The ratios apply to the kernel's dirtyable memory (free + reclaimable); MemAvailable is its
-	-- closest estimate, MemTotal an upper bound.
-	local base, base_key, base_words = host.mem_available_bytes, "host.mem_available_bytes",
-		"of the memory available now (MemAvailable, the estimate of what the ratio applies to)"
-	if not fstune.is_integer(base) or base <= 0 then
-		base, base_key, base_words = host.mem_total_bytes, "host.mem_total_bytes",
-			"of up to all memory (MemTotal: an upper bound, MemAvailable is unknown)"
-	end
-	local limit = base * vm.dirty_ratio // 100
-	local evidence = {base_key, "vm.dirty_ratio", "vm.dirty_bytes", "vm.dirty_background_bytes"}
+	-- The limit in force: vm.dirty_bytes when set, else the ratio of the kernel's dirtyable memory
+	-- (free + reclaimable), whose closest estimate is MemAvailable (MemTotal an upper bound).
+	local limit, limit_words, evidence
 	local bw, test, note = pattern_rate(facts)
 	local test_why = not bw and note
+	if vm.dirty_bytes ~= 0 then
+		if not bw then return {} end -- an absolute limit someone chose: only a measurement questions it
+		limit, limit_words = vm.dirty_bytes, "vm.dirty_bytes = " .. fmt(vm.dirty_bytes)
+		evidence = {"vm.dirty_bytes", "vm.dirty_background_bytes"}
+	else
+		local base, base_key, base_words = host.mem_available_bytes, "host.mem_available_bytes",
+			"of the memory available now (MemAvailable, the estimate of what the ratio applies to)"
+		if not fstune.is_integer(base) or base <= 0 then
+			base, base_key, base_words = host.mem_total_bytes, "host.mem_total_bytes",
+				"of up to all memory (MemTotal: an upper bound, MemAvailable is unknown)"
+		end
+		limit = base * vm.dirty_ratio // 100
+		limit_words = string.format("vm.dirty_ratio = %d%% %s, %s,", vm.dirty_ratio, base_words, fmt(base))
+		evidence = {base_key, "vm.dirty_ratio", "vm.dirty_bytes", "vm.dirty_background_bytes"}
+	end
 	local target, why, conf
 	if bw then
 		local drain = limit / bw
@@ -89,7 +101,7 @@ local function check(facts)
 		end
 		local dev = facts.device and facts.device.name
 		local ci = fstune.get("bench." .. test .. ".ci95_pct")
-		why = string.format("vm.dirty_ratio = %d%% %s, %s, lets %s of dirty pages build up. %s wrote %s "
+		why = string.format("%s lets %s of dirty pages build up. %s wrote %s "
 			.. "in %s.%s Writing the limit back takes %.0f s at that rate, and a writer that hits the limit, "
 			.. "or an fsync behind it, stalls that long. Dirty limits are host-wide: this is the rate of %s, "
 			.. "and a single report cannot see the host's other disks. %s holds about %d s of writes at that "
@@ -98,7 +110,7 @@ local function check(facts)
 			.. "limit and %d s target are this "
 			.. "rule's own heuristics: 5 s is the flusher's wake-up period and ext4's commit interval, "
 			.. "10 s twice that. Byte limits do not grow with RAM (the reason the kernel added them). %s%s",
-			vm.dirty_ratio, base_words, fmt(base), fmt(limit), dev or "The device", fstune.fmt_rate(bw), test,
+			limit_words, fmt(limit), dev or "The device", fstune.fmt_rate(bw), test,
 			note, drain,
 			dev and (dev .. (facts.fs and facts.fs.type and (" (" .. facts.fs.type .. ")") or "")) or "this device",
 			fmt(target), DRAIN_TARGET_S, fmt(CEIL), fmt(FLOOR),
@@ -112,11 +124,11 @@ local function check(facts)
 			return {}
 		end
 		target = 1 * GiB
-		why = string.format("vm.dirty_ratio = %d%% %s, %s, lets %s of dirty pages build up before writers "
+		why = string.format("%s lets %s of dirty pages build up before writers "
 			.. "are throttled; writing that back can stall fsync and writers for many seconds on most disks. "
 			.. "Byte limits do not grow with RAM (the reason the kernel added them). Flagging limits of %s or "
 			.. "more, and the values 1 GiB / 256 MiB, are this rule's own heuristics; %s %s",
-			vm.dirty_ratio, base_words, fmt(base), fmt(limit), fmt(NO_BENCH_LIMIT),
+			limit_words, fmt(limit), fmt(NO_BENCH_LIMIT),
 			test and ("the " .. test .. " result was " .. test_why .. ", so no measured rate sizes them.")
 				or "run with benchmarks to size them from the measured write rate.",
 			BDFLUSH)
@@ -156,11 +168,12 @@ local large = { access = "sequential", file_size_p50_bytes = 64 * MiB }
 return {
 	id = "writeback",
 	title = "Dirty-page limits sized by the measured write rate",
-	description = "The dirty limit is vm.dirty_ratio of the kernel's dirtyable memory (estimated by "
-		.. "MemAvailable) or vm.dirty_bytes. When writing it back at the measured rate for the workload's "
+	description = "The dirty limit is vm.dirty_bytes when set, else vm.dirty_ratio of the kernel's "
+		.. "dirtyable memory (estimated by MemAvailable). When writing it back at the measured rate for the workload's "
 		.. "pattern (seq_write_1m for large files, the random-write tests otherwise) would take more than "
 		.. "10 s, the rule recommends vm.dirty_bytes and vm.dirty_background_bytes as a pair, sized to about "
-		.. "5 s of writes and rounded to powers of two so that benchmark noise does not move them; without "
+		.. "5 s of writes and rounded to powers of two so that benchmark noise does not move them; a rate "
+		.. "flagged as cache, or measured without verified direct I/O, is not used. Without "
 		.. "a measurement, only limits of 8 GiB or more are flagged, at low confidence. All thresholds are "
 		.. "the rule's own heuristics.",
 	sources = {
@@ -208,6 +221,20 @@ return {
 				bench = seq(500000000, { cache_suspect = true }), sources = probed },
 			expect = { { name = "dirty_bytes", recommended = 1 * GiB, confidence = 0.5 },
 				{ name = "dirty_background_bytes", recommended = 256 * MiB } } },
+		{ name = "the same 500 MB/s measured on a filesystem without verified direct I/O: the size rule",
+			facts = { host = host(64, 60), vm = defaults, workload = large,
+				bench = seq(500000000, { direct = "unverified" }), sources = probed },
+			expect = { { name = "dirty_bytes", recommended = 1 * GiB, confidence = 0.5 },
+				{ name = "dirty_background_bytes", recommended = 256 * MiB } } },
+		{ name = "16 GiB at 150 MB/s unverified (a btrfs loop): no advice, as ext4 and XFS on that host get",
+			facts = { host = host(16, 14), vm = defaults, workload = large,
+				bench = seq(150000000, { direct = "unverified" }), sources = probed },
+			expect = {} },
+		{ name = "the same 150 MB/s verified direct: 2.8 GiB drains in 20 s, byte limits",
+			facts = { host = host(16, 14), vm = defaults, workload = large,
+				bench = seq(150000000), sources = probed },
+			expect = { { name = "dirty_bytes", recommended = 512 * MiB },
+				{ name = "dirty_background_bytes", recommended = 128 * MiB } } },
 		{ name = "random workload: rand_write_4k_qd32 at 40 MB/s sets 128 MiB, not the 3 GB/s sequential rate",
 			facts = { host = host(64, 60), vm = defaults, workload = { access = "random", file_size_p50_bytes = 8192 },
 				bench = { seq_write_1m = { bw_bytes_per_s = 3000000000, direct = "yes" },
@@ -221,9 +248,20 @@ return {
 		{ name = "16 GiB, no benchmark: 3.2 GiB limit is fine",
 			facts = { host = host(16), vm = defaults },
 			expect = {} },
-		{ name = "already in bytes",
+		{ name = "already in bytes, nothing measured: the admin's choice stands",
 			facts = { host = host(256), vm = { dirty_ratio = 0, dirty_background_ratio = 0,
-				dirty_bytes = 536870912, dirty_background_bytes = 67108864 } },
+				dirty_bytes = 8 * GiB, dirty_background_bytes = 1 * GiB } },
+			expect = {} },
+		{ name = "dirty_bytes 8 GiB, the disk measured at 150 MB/s: 57 s to drain, 512 MiB",
+			facts = { host = host(256), vm = { dirty_ratio = 0, dirty_background_ratio = 0,
+				dirty_bytes = 8 * GiB, dirty_background_bytes = 1 * GiB }, workload = large,
+				bench = seq(150000000), sources = probed },
+			expect = { { name = "dirty_bytes", recommended = 512 * MiB, current = 8 * GiB },
+				{ name = "dirty_background_bytes", recommended = 128 * MiB, current = 1 * GiB } } },
+		{ name = "dirty_bytes 512 MiB at 150 MB/s: 3.6 s, nothing",
+			facts = { host = host(256), vm = { dirty_ratio = 0, dirty_background_ratio = 0,
+				dirty_bytes = 512 * MiB, dirty_background_bytes = 64 * MiB }, workload = large,
+				bench = seq(150000000), sources = probed },
 			expect = {} },
 		{ name = "vm facts missing: not evaluated",
 			facts = { host = host(256) },
