@@ -66,7 +66,7 @@ local function check(facts)
 			.. "whether a controller in front has a battery or flash-backed cache (then record "
 			.. "device.write_cache_protected = true and this warning goes); and that the filesystem is not "
 			.. "mounted nobarrier. With no power-loss protection, turn the drive's cache off (hdparm -W0, "
-			.. "sdparm --clear=WCE) and measure again.", d.name or "The disk", d.transport, ms,
+			.. "sdparm --clear=WCE) and measure again.", d.name or "The disk", d.transport:upper(), ms,
 			fstune.fmt_us(MEDIA_MIN_US),
 			d.disk or d.name or "sdX", d.disk or d.name or "sdX"),
 		evidence = ev}}, SOURCES, REC_SOURCES)
