@@ -19,7 +19,7 @@ local SOURCES = {
 	"mkfs.xfs(8): -b size default 4096 [XFS-mkfs]",
 }
 local REC_SOURCES = {
-	below_4k = {1, 2, 3, 4, 5}, below_sector = {1, 2, 3}, smaller_for_space = {1, 3, 4, 5},
+	below_4k = {1, 2, 3, 4, 5}, below_sector = {1, 2, 3}, sector_above_page = {1, 3, 8}, smaller_for_space = {1, 3, 4, 5},
 	request_cost_flat = {6}, request_cost_grows = {6}, bigalloc_large_files = {7},
 	db_page_size = {1, 8},
 }
@@ -79,7 +79,20 @@ end
 
 local function recs_small_block(facts, fam, cur, phys, out)
 	local confirmed, tkey = trial_best_block(facts)
-	local floor = math.max(4096, phys or 512)
+	local page = pos(facts.host and facts.host.page_size_bytes) or 4096
+	if phys and phys > page and cur >= math.max(4096, page) then
+		-- A sector larger than the page: a block that large mounts only with large-block support
+		-- (ext4's blocksize_gt_pagesize, XFS from Linux 6.12), so no reformat is proposed.
+		out[#out + 1] = {name = "sector_above_page", severity = "info", confidence = 0.8,
+			title = string.format("The %d-byte physical sector is larger than the %d-byte page and block", phys, cur),
+			rationale = string.format("Each %d-byte block write is a read-modify-write inside the device. A block "
+				.. "of %d bytes needs the kernel's large-block support (ext4's blocksize_gt_pagesize feature, "
+				.. "XFS from Linux 6.12) to mount; without it %d is the largest block this host can use.",
+				cur, phys, page),
+			evidence = fstune.present({"fs.block_size", "device.physical_block_size", "host.page_size_bytes"})}
+		return
+	end
+	local floor = math.max(4096, math.min(phys or 512, page))
 	if cur >= 4096 and (phys == nil or cur >= phys) then return end
 	if confirmed == cur then
 		out[#out + 1] = {name = "below_4k", severity = "info", confidence = 1,
@@ -325,6 +338,9 @@ return {
 		{name = "blank disk for a database with 8 KiB pages",
 			facts = {host = linux, device = sata512e, workload = {profile = "database", io_size_bytes = 8192}},
 			expect = {{name = "db_page_size", severity = "info"}}},
+		{name = "ext4 4 KiB on a drive with 16 KiB physical sectors: info, no reformat beyond the page",
+			facts = {host = linux, device = {transport = "nvme", physical_block_size = 16384}, fs = ext4(4096)},
+			expect = {{name = "sector_above_page", severity = "info"}}},
 		{name = "XFS with 4 KiB blocks, nothing measured: nothing",
 			facts = {host = linux, device = sata512e, fs = {type = "xfs", block_size = 4096}},
 			expect = {}},
