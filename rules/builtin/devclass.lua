@@ -18,17 +18,17 @@ local MB, US, MS = 1000000, 1, 1000
 -- and the mechanics cited in SOURCES. read = rand_read_4k_qd1 median latency; sr, sw = seq_read_1m
 -- and seq_write_1m rates.
 local CLASSES = {
-	nvme = {label = "an NVMe drive", read = {15 * US, 400 * US}, sr = {400 * MB, 16000 * MB},
+	nvme = {label = "an NVMe drive", array = "an array of NVMe drives", read = {15 * US, 400 * US}, sr = {400 * MB, 16000 * MB},
 		sw = {150 * MB, 14000 * MB},
 		slow = "a PCIe link trained below its width or speed (lspci -vv, LnkSta), thermal throttling "
 			.. "(nvme smart-log), a nearly full drive without trim, or other I/O on it",
 		fast = "a result served from the drive's DRAM or the page cache"},
-	ssd = {label = "a SATA/SAS SSD", read = {40 * US, 600 * US}, sr = {150 * MB, 1200 * MB},
+	ssd = {label = "a SATA/SAS SSD", array = "an array of SSDs", read = {40 * US, 600 * US}, sr = {150 * MB, 1200 * MB},
 		sw = {60 * MB, 1200 * MB},
 		slow = "a link negotiated at 1.5 or 3 Gbit/s (dmesg: 'SATA link up'), a worn or full SSD "
 			.. "without trim, or other I/O on it",
 		fast = "a controller cache in front of it"},
-	hdd = {label = "a rotating disk", read = {1500 * US, 30 * MS}, sr = {40 * MB, 350 * MB},
+	hdd = {label = "a rotating disk", array = "an array of rotating disks", read = {1500 * US, 30 * MS}, sr = {40 * MB, 350 * MB},
 		sw = {40 * MB, 350 * MB},
 		slow = "a failing disk retrying reads (smartctl -a: reallocated and pending sectors), a link "
 			.. "negotiated at a lower speed, SMR rewriting in the background, or other I/O on it",
@@ -107,13 +107,19 @@ local function check(facts)
 	local cls, stripes = class_of(d, virt)
 	if cls == nil then return {} end
 	local c = CLASSES[cls]
+	local label = stripes > 1 and c.array or c.label
 	local busy = fstune.get("bench.busy_check.busy") == true
 	for _, m in ipairs(METRICS) do
 		local t, why_not = fstune.measured(m.test)
 		local raw = fstune.get("bench." .. m.test .. "." .. m.field)
 		if type(raw) == "number" and raw > 0 then
 			local lo, hi = c[m.key][1], c[m.key][2]
-			if not m.lower_is_better then hi = hi * stripes end
+			if not m.lower_is_better then
+				-- Striping multiplies the ceiling by the members and, for reads from a healthy array,
+				-- the floor by at least half of them (this rule's heuristic; parity writes may be slow).
+				hi = hi * stripes
+				if m.key == "sr" then lo = lo * math.max(1, stripes // 2) end
+			end
 			local slow, fast
 			if m.lower_is_better then slow, fast = raw > hi, raw < lo
 			else slow, fast = raw < lo, raw > hi end
@@ -124,11 +130,11 @@ local function check(facts)
 				out[#out + 1] = {name = (slow and "slow_" or "fast_") .. m.test,
 					severity = can_warn and "warn" or "info", confidence = 0.8,
 					title = string.format("%s: %s, %s than %s should be (%s %s)", m.what, show(m, raw),
-						slow and "slower" or "faster", c.label, slow and (m.lower_is_better and "at most" or "at least")
+						slow and "slower" or "faster", label, slow and (m.lower_is_better and "at most" or "at least")
 							or (m.lower_is_better and "at least" or "at most"), show(m, bound)),
 					rationale = string.format("%s measured %s for %s; %s usually measures %s to %s%s (this "
 						.. "rule's plausible range for the class, from interface limits and mechanics). Suspect %s.%s",
-						d.name or "The device", show(m, raw), m.what, c.label, show(m, lo), show(m, hi),
+						d.name or "The device", show(m, raw), m.what, label, show(m, lo), show(m, hi),
 						stripes > 1 and not m.lower_is_better and string.format(" across %d striped members", stripes)
 							or "",
 						slow and c.slow or c.fast,
@@ -202,6 +208,9 @@ return {
 		{name = "md RAID6 of 8 disks (6 data) reading 1.2 GB/s: within 6 x 350 MB/s",
 			facts = {host = bare, device = dev("md", true, {md_data_disks = 6}), bench = run(9000, 1200 * MB, 600 * MB)},
 			expect = {}},
+		{name = "the same array reading 90 MB/s: below 3 x 40 MB/s, a degraded array",
+			facts = {host = bare, device = dev("md", true, {md_data_disks = 6}), bench = run(9000, 90 * MB, 600 * MB)},
+			expect = {{name = "slow_seq_read_1m", severity = "warn"}}},
 		{name = "a cloud volume throttled to 8 MB/s of writes: warn",
 			facts = {host = {virtualization = "kvm"}, device = dev("virtio", true), bench = run(600, 130 * MB, 8 * MB)},
 			expect = {{name = "slow_seq_write_1m", severity = "warn"}}},
