@@ -25,7 +25,8 @@ static const struct {
 	unsigned flags; /* FACTS_F_* */
 } known_keys[] = {
 	{"host.kernel", S}, {"host.os", S}, {"host.target_os", S}, {"host.virtualization", S},
-	{"host.container", B}, {"host.mem_total_bytes", I}, {"host.page_size_bytes", I}, {"host.cpus", I},
+	{"host.container", B}, {"host.mem_total_bytes", I}, {"host.mem_available_bytes", I},
+	{"host.page_size_bytes", I}, {"host.cpus", I},
 
 	{"device.path", S}, {"device.name", S}, {"device.disk", S}, {"device.model", S},
 	{"device.serial", S}, {"device.transport", S}, {"device.size_bytes", I},
@@ -34,7 +35,8 @@ static const struct {
 	{"device.minimum_io_size", I}, {"device.optimal_io_size", I}, {"device.alignment_offset", I},
 	{"device.discard_granularity", I}, {"device.scheduler", S}, {"device.schedulers", SL},
 	{"device.read_ahead_kb", I}, {"device.nr_requests", I}, {"device.nr_hw_queues", I},
-	{"device.loop_direct_io", B}, {"device.topology_hidden", B}, {"device.members", SL},
+	{"device.loop_direct_io", B}, {"device.topology_hidden", B},
+	{"device.write_cache_protected", B}, {"device.members", SL},
 	{"device.md_level", S}, {"device.md_chunk_bytes", I}, {"device.md_raid_disks", I},
 	{"device.md_data_disks", I}, {"device.holders", SL}, {"device.vendor", S},
 	{"device.zoned", S}, {"device.loop_backing_file", S}, {"device.wwn", S}, {"device.id_bus", S},
@@ -99,8 +101,9 @@ static const struct {
 	{"workload.observe.reads", I}, {"workload.observe.writes", I},
 	{"workload.observe.read_bytes", I}, {"workload.observe.write_bytes", I},
 
-	{"trial.*", O}, {"trial.*.spec", S}, {"trial.*.metric", S}, {"trial.*.median", N},
-	{"trial.*.spread_pct", N}, {"trial.*.rank", I}, {"trial.*.runs", I}, {"trial.best", S},
+	/* trial.best before trial.*, which would take it for a candidate: the first match wins. */
+	{"trial.best", S}, {"trial.*", O}, {"trial.*.spec", S}, {"trial.*.metric", S},
+	{"trial.*.median", N}, {"trial.*.spread_pct", N}, {"trial.*.rank", I}, {"trial.*.runs", I},
 };
 
 static bool key_matches(const char *pattern, const char *key)

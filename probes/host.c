@@ -226,22 +226,37 @@ static void probe_container(struct facts *f)
 	facts_set_bool(f, "host.container", false, "procfs");
 }
 
+/* Sets `key` from the "<field>: N kB" line of meminfo text `mi`; when the line is missing, `key` is
+ * unavailable with `status` and `reason`. */
+static void meminfo_field(struct facts *f, const char *mi, const char *field, const char *key,
+			  enum facts_status status, const char *reason)
+{
+	const char *p = strstr(mi, field);
+	unsigned long long kb;
+
+	if (p && sscanf(p + strlen(field), ": %llu kB", &kb) == 1)
+		facts_set_int(f, key, (long long)(kb * 1024), "procfs");
+	else
+		facts_set_unavailable(f, key, status, "%s", reason);
+}
+
 static void probe_memory(struct facts *f)
 {
 	char *mi = path_read_string("/proc/meminfo");
-	const char *p;
-	unsigned long long kb;
 
 	if (!mi) {
-		probe_unavailable_errno(f, "host.mem_total_bytes", errno, "/proc/meminfo");
+		int err = errno;
+
+		probe_unavailable_errno(f, "host.mem_total_bytes", err, "/proc/meminfo");
+		probe_unavailable_errno(f, "host.mem_available_bytes", err, "/proc/meminfo");
 		return;
 	}
-	p = strstr(mi, "MemTotal:");
-	if (p && sscanf(p, "MemTotal: %llu kB", &kb) == 1)
-		facts_set_int(f, "host.mem_total_bytes", (long long)(kb * 1024), "procfs");
-	else
-		facts_set_unavailable(f, "host.mem_total_bytes", FACTS_FAILED,
-				      "/proc/meminfo has no MemTotal line");
+	meminfo_field(f, mi, "MemTotal", "host.mem_total_bytes", FACTS_FAILED,
+		      "/proc/meminfo has no MemTotal line");
+	/* MemAvailable (Linux 3.14+) is the kernel's estimate of memory available without swapping:
+	 * the closest figure user space gets to the "dirtyable" memory the dirty ratios apply to. */
+	meminfo_field(f, mi, "MemAvailable", "host.mem_available_bytes", FACTS_NOT_FOUND,
+		      "/proc/meminfo has no MemAvailable line (kernel before 3.14)");
 	free(mi);
 }
 

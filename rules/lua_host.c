@@ -217,13 +217,75 @@ static int f_contains(lua_State *L)
 	return 1;
 }
 
-static int f_fmt_bytes(lua_State *L)
+/* Argument 1 as a quantity from 0 up to `max` for one of the report's unit formatters. */
+static double check_quantity(lua_State *L, double max, const char *what)
 {
 	lua_Number n = luaL_checknumber(L, 1);
+
+	luaL_argcheck(L, n >= 0 && n < max, 1, what);
+	return (double)n;
+}
+
+static int f_fmt_bytes(lua_State *L)
+{
 	char buf[UNITS_BUFSZ];
 
-	luaL_argcheck(L, n >= 0 && n < 1.8e19, 1, "a byte count");
-	lua_pushstring(L, units_bytes(buf, sizeof(buf), (uint64_t)n));
+	lua_pushstring(L, units_bytes(buf, sizeof(buf), (uint64_t)check_quantity(L, 1.8e19, "a byte count")));
+	return 1;
+}
+
+/* fmt_us(microseconds): "126 µs", "4.2 ms", as the report shows a measured latency. */
+static int f_fmt_us(lua_State *L)
+{
+	char buf[UNITS_BUFSZ];
+
+	lua_pushstring(L, units_duration_us(buf, sizeof(buf), check_quantity(L, 1e15, "a duration in microseconds"),
+					    false));
+	return 1;
+}
+
+/* measured(test): the bench.<test> branch when its numbers may support advice, else nil and why:
+ * a result flagged cache_suspect, or run with direct = no (page cache) or memory (tmpfs, zram),
+ * measured something other than the device and never supports a warning. A branch without
+ * `direct` (hand-written facts) is taken as said. */
+static int f_measured(lua_State *L)
+{
+	const struct sandbox *sb = sandbox_of(L);
+	const char *test = luaL_checkstring(L, 1);
+	char key[160];
+	const json_t *t, *d, *cs;
+
+	luaL_argcheck(L, strlen(test) < 100 && !strchr(test, '.'), 1, "a benchmark test name");
+	snprintf(key, sizeof(key), "bench.%s", test);
+	t = sb->facts ? facts_get(sb->facts, key) : NULL;
+	if (!json_is_object(t))
+		return 0;
+	cs = json_object_get(t, "cache_suspect");
+	d = json_object_get(t, "direct");
+	if (json_is_true(cs)) {
+		const json_t *why = json_object_get(t, "cache_suspect_reason");
+
+		lua_pushnil(L);
+		lua_pushfstring(L, "flagged as a cache effect%s%s", json_is_string(why) ? ": " : "",
+				json_is_string(why) ? json_string_value(why) : "");
+		return 2;
+	}
+	if (json_is_string(d) && (!strcmp(json_string_value(d), "no") || !strcmp(json_string_value(d), "memory"))) {
+		lua_pushnil(L);
+		lua_pushfstring(L, "run with direct = %s", json_string_value(d));
+		return 2;
+	}
+	lua_host_push_json(L, t, false);
+	return 1;
+}
+
+/* fmt_rate(bytes_per_s): "476.8 MB/s", the unit the report shows a measured rate in, so a
+ * rationale and the evidence beside it agree. */
+static int f_fmt_rate(lua_State *L)
+{
+	char buf[UNITS_BUFSZ];
+
+	lua_pushstring(L, units_rate(buf, sizeof(buf), check_quantity(L, 1.8e19, "a rate in bytes per second")));
 	return 1;
 }
 
@@ -362,6 +424,9 @@ void lua_host_open(lua_State *L)
 				       {"unavailable", f_unavailable},
 				       {"contains", f_contains},
 				       {"fmt_bytes", f_fmt_bytes},
+				       {"fmt_rate", f_fmt_rate},
+				       {"measured", f_measured},
+				       {"fmt_us", f_fmt_us},
 				       {"is_power_of_two", f_is_power_of_two},
 				       {"is_integer", f_is_integer},
 				       {"is_ext", f_is_ext},

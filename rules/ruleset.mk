@@ -19,7 +19,13 @@ dist_rules_DATA += \
 	rules/builtin/zoned.lua \
 	rules/builtin/md_raid.lua \
 	rules/builtin/nvme_lbaf.lua \
-	rules/builtin/freebsd_flash.lua
+	rules/builtin/freebsd_flash.lua \
+	rules/builtin/blocksize.lua \
+	rules/builtin/durability.lua \
+	rules/builtin/devclass.lua \
+	rules/builtin/dirlayout.lua \
+	rules/builtin/dcache.lua \
+	rules/builtin/smallfile.lua
 
 # The advice run for real on loop devices: mkfs, offline and remount sequences as printed; the
 # durability advice too, and on captured sysfs trees and hand-written facts for the devices this
@@ -58,3 +64,25 @@ rules-table: fstune
 	  done; } >'$(abs_top_srcdir)/doc/rules-table.md.tmp' && \
 	mv '$(abs_top_srcdir)/doc/rules-table.md.tmp' '$(abs_top_srcdir)/doc/rules-table.md'
 .PHONY: rules-table
+
+# The rules measurement decides: a report on a loop-mounted ext4 whose advice rests on that run's
+# numbers; measured variants of the eight servers, and healthy baselines of each device class.
+TESTS += tests/report-measured-loop.sh
+EXTRA_DIST += tests/report-measured-loop.sh
+EXTRA_DIST += \
+	tests/servers/measured/README \
+	tests/servers/measured/nvme-database.json \
+	tests/servers/measured/hdd-raid-fileserver.json \
+	tests/servers/measured/mail-spool.json \
+	tests/servers/measured/vm-virtio.json \
+	tests/servers/measured/sas-4kn.json \
+	tests/servers/measured/usb-bogus-opt-io.json \
+	tests/servers/measured/freebsd-target.json \
+	tests/servers/measured/healthy-default.json \
+	tests/baselines/README \
+	tests/baselines/nvme.json \
+	tests/baselines/sata-ssd.json \
+	tests/baselines/hdd.json \
+	tests/baselines/virtio.json \
+	tests/baselines/md-raid.json \
+	tests/baselines/hw-raid.json

@@ -78,6 +78,9 @@ jq_eq "$TMP/dir.json" .vm.dirty_expire_centisecs "$(cat /proc/sys/vm/dirty_expir
 jq_eq "$TMP/dir.json" .vm.bdi.max_ratio "$(cat "/sys/class/block/${edev#/dev/}/bdi/max_ratio")" "bdi"
 mem=$(awk '/^MemTotal:/ {printf "%.0f", $2 * 1024}' /proc/meminfo)
 jq_eq "$TMP/dir.json" .host.mem_total_bytes "$mem" "host"
+# MemAvailable moves from moment to moment: present, from procfs, and no more than MemTotal.
+jq -e --argjson m "$mem" '.host.mem_available_bytes > 0 and .host.mem_available_bytes <= $m' \
+	"$TMP/dir.json" >/dev/null || fail "host.mem_available_bytes: $(jq -c .host "$TMP/dir.json")"
 
 # A partition: its own size and start, the whole disk's queue. The MBR is written by hand (one
 # Linux partition at sector 2048, 65536 sectors) and added with partx, which works even where the

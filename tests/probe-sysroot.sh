@@ -112,6 +112,8 @@ jq_eq "$f" .host.os "Fedora 27 (Workstation Edition)"
 jq_eq "$f" .host.virtualization none
 jq_eq "$f" .host.cpus 8
 jq_eq "$f" .host.mem_total_bytes $((16339864 * 1024))
+jq_eq "$f" .host.mem_available_bytes $((12254898 * 1024))
+jq_eq "$f" '.sources["host.mem_available_bytes"]' procfs
 jq_eq "$f" .host.container false
 jq_eq "$f" '.unavailable["host.page_size_bytes"].status' not_found
 
@@ -119,6 +121,13 @@ jq_eq "$f" '.unavailable["host.page_size_bytes"].status' not_found
 cp -a "$NVME" "$TMP/host"
 chmod -R u+w "$TMP/host"
 virt() { probe_json "$TMP/host" /; }
+# A kernel before 3.14 has no MemAvailable line: not_found, MemTotal still read.
+cp "$TMP/host/proc/meminfo" "$TMP/meminfo"
+printf 'MemTotal:       16339864 kB\nMemFree:         1000000 kB\n' >"$TMP/host/proc/meminfo"
+f=$(virt)
+jq_eq "$f" .host.mem_total_bytes $((16339864 * 1024))
+jq_eq "$f" '.unavailable["host.mem_available_bytes"].status' not_found
+cp "$TMP/meminfo" "$TMP/host/proc/meminfo"
 f=$(virt)
 jq_eq "$f" .host.virtualization none
 sed -i 's/^flags\t\t: fpu/flags\t\t: hypervisor fpu/' "$TMP/host/proc/cpuinfo"

@@ -2,18 +2,20 @@
 # The rule set on eight hand-written servers (tests/servers/*.json): for each, the headline advice
 # the shipped rules must give and the advice they must not give, asserted on the JSON report of
 # `fstune report --facts`. Written before any golden report was frozen; the healthy server must get
-# no warning and no suggestion resting only on a preset or default workload.
+# no warning and no suggestion resting only on a preset or default workload. Then the same servers
+# with measurements (tests/servers/measured/) and the healthy baseline of each device class
+# (tests/baselines/).
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 require_cmd jq
 
 SERVERS="$FSTUNE_SRCDIR/tests/servers"
 failures=0
 
-# report SERVER: the JSON report of tests/servers/SERVER.json in $TMP/SERVER.json; a report that
-# does not run, or in which a rule errs, fails the test at once.
+# report SERVER [FACTS]: the JSON report of tests/servers/SERVER.json (or FACTS) in $TMP/SERVER.json;
+# a report that does not run, or in which a rule errs, fails the test at once.
 report() {
 	local s=$1 out="$TMP/$1.json" st=0
-	"$FSTUNE" report --facts "$SERVERS/$s.json" --no-system-rules --format json >"$out" \
+	"$FSTUNE" report --facts "${2:-$SERVERS/$s.json}" --no-system-rules --format json >"$out" \
 		2>"$TMP/$s.err" || st=$?
 	[ "$st" = 0 ] || fail "$s: fstune report exited $st: $(head -c 600 "$TMP/$s.err")"
 	jq -e . "$out" >/dev/null || fail "$s: the report is not JSON"
@@ -174,6 +176,88 @@ report healthy-default
 absent healthy-default $MINE
 healthy healthy-default
 
+# --- Measured variants: each server with what a benchmark run adds (tests/servers/measured/), the
+# expected headline advice written before any golden report of them. Every bench key gets source
+# "bench", as a run would give it.
+measured() {
+	local s=$1
+	jq -s '(.[0] * .[1]) as $f | $f | .sources = (([$f.bench | paths(scalars) | map(tostring) | join(".")
+		| {("bench." + .): "bench"}] | add) + $f.sources)' "$SERVERS/$s.json" "$SERVERS/measured/$s.json" \
+		>"$TMP/$s.facts" || fail "$s: cannot merge the measured overlay"
+	report "$s-measured" "$TMP/$s.facts"
+}
+
+# 1m. PostgreSQL on NVMe, random writes measured at 620 MB/s with 200 GiB available: the dirty
+#     limit is sized from the random rate (2 GiB, not the 1 GiB of the unmeasured rule).
+measured nvme-database
+present nvme-database-measured writeback.dirty_bytes=suggest writeback.dirty_background_bytes=suggest
+value nvme-database-measured writeback.dirty_bytes .recommended 2147483648
+value nvme-database-measured writeback.dirty_background_bytes .recommended 536870912
+value nvme-database-measured writeback.dirty_bytes \
+	'[.evidence[] | select(.key == "bench.rand_write_4k_qd32.bw_bytes_per_s") | .source][0]' bench
+absent nvme-database-measured 'devclass.*' 'durability.*' 'blocksize.*'
+value nvme-database writeback.dirty_bytes .recommended 1073741824
+
+# 2m. The RAID6 array reading at 30 MB/s: slower than 6 striped disks can be (warn, a failing
+#     member); sequential writes at 60 MB/s set a 256 MiB dirty limit.
+measured hdd-raid-fileserver
+present hdd-raid-fileserver-measured devclass.slow_seq_read_1m=warn writeback.dirty_bytes=suggest
+value hdd-raid-fileserver-measured writeback.dirty_bytes .recommended 268435456
+absent hdd-raid-fileserver-measured 'durability.*' devclass.slow_seq_write_1m
+
+# 3m. The mail spool measured: directories of up to 350,000 entries at 80,000 stat/s warm
+#     (4.4 s a scan): about 5,000 per directory at low confidence; an fsync per file costs 94% of
+#     the small-file rate on a sync-heavy spool: lazytime; the 2001 Postmark row beside it.
+measured mail-spool
+present mail-spool-measured dirlayout.measured_scan=suggest smallfile.fsync_bound=suggest \
+	smallfile.postmark_2001=info
+value mail-spool-measured dirlayout.measured_scan .recommended 5000
+value mail-spool-measured dirlayout.measured_scan .confidence 0.5
+value mail-spool-measured smallfile.fsync_bound .setting mount.option.lazytime
+absent mail-spool-measured smallfile.commit_bound 'devclass.*' 'durability.*'
+
+# 4m. This machine's KVM guest: fsync in 126 us on a disk claiming to rotate: the hypervisor
+#     decides durability (info); 2 GB/s writes drain 3.6 GiB in 2 s: no writeback advice.
+measured vm-virtio
+present vm-virtio-measured durability.vm_cache_mode=info
+absent vm-virtio-measured 'writeback.*' 'devclass.*'
+healthy vm-virtio-measured
+
+# 5m. The new SAS disk reading at 28 MB/s before it holds anything: slower than any healthy disk.
+measured sas-4kn
+present sas-4kn-measured devclass.slow_seq_read_1m=warn
+absent sas-4kn-measured 'durability.*' devclass.fast_rand_read_4k_qd1
+
+# 6m. The USB disk whose bridge acknowledges an fsync in 0.35 ms: flushes do not reach the media;
+#     38 MB/s of backup writes set a 128 MiB dirty limit.
+measured usb-bogus-opt-io
+present usb-bogus-opt-io-measured durability.flush_not_reaching_media=warn writeback.dirty_bytes=suggest
+value usb-bogus-opt-io-measured writeback.dirty_bytes .recommended 134217728
+
+# 7m. The FreeBSD news spool's smallfile run beside the 2001 table's 0.5KB-2KB row (1086 / 961).
+measured freebsd-target
+present freebsd-target-measured smallfile.postmark_2001=info
+value freebsd-target-measured smallfile.postmark_2001 '.title | test("1086 and 961")' true
+absent freebsd-target-measured 'writeback.*' 'dcache.*' 'blocksize.*'
+
+# 8m. The healthy SATA SSD measuring what its class does: no warning; 5.4 GiB of dirty pages at
+#     470 MB/s take 12 s, so byte limits are suggested, resting on the measurement.
+measured healthy-default
+present healthy-default-measured writeback.dirty_bytes=suggest
+value healthy-default-measured writeback.dirty_bytes .recommended 2147483648
+absent healthy-default-measured 'devclass.*' 'durability.*'
+healthy healthy-default-measured
+
+# --- Healthy baselines, one per device class (tests/baselines/): default settings and numbers
+# typical of the class give no warning and no critical finding.
+for f in "$FSTUNE_SRCDIR"/tests/baselines/*.json; do
+	b=baseline-$(basename "$f" .json)
+	report "$b" "$f"
+	bad=$(jq -r '[.recommendations[] | select(.severity == "warn" or .severity == "critical") | .id]
+		| join(" ")' "$TMP/$b.json")
+	[ -z "$bad" ] || note "$b: warnings on a healthy baseline: $bad"
+done
+
 # On every server: no reformat rests on a default source (nobody said), and nothing resting only on
 # default sources is more than info (DESIGN.md, "Recommendations").
 for f in "$TMP"/*.json; do
@@ -193,4 +277,4 @@ grep -vxF -f "$FSTUNE_SRCDIR/doc/rules-table.md" "$TMP/table.md" >"$TMP/stale" |
 [ ! -s "$TMP/stale" ] || note "doc/rules-table.md is stale (run make rules-table): $(head -n 3 "$TMP/stale")"
 
 [ "$failures" = 0 ] || fail "$failures expectation(s) not met"
-echo "ok: 8 servers"
+echo "ok: 8 servers, their measured variants and the baselines"

@@ -19,10 +19,16 @@ bench_no_scratch() {
 #   these measure the machine as well as the disk, and a loaded machine rightly fails them. The test
 #   then checks that fstune ran them and reported what the numbers show, both ways, never that the
 #   machine was fast.
-BENCH_TIMING_CHECKS='^(at QD1 iops x mean latency|queue not held full|ran [0-9.]+ s, asked|completions do not cover)'
+BENCH_TIMING_CHECKS='^(at QD1 iops x mean latency|queue not held full|ran [0-9.]+ s, asked|completions do not cover|no I/O completed in the measured window)'
 bench_assert_consistent() {
 	local f=$1 t=$2 rt=$3 qd1_busy_ok queue_ok
 	jq -e --arg t "$t" '.bench[$t] | type == "object"' "$f" >/dev/null || fail "$t: no results in $f"
+	if jq -e --arg t "$t" '.bench[$t].samples == 0 and ((.bench[$t].checks_failed // []) | any(startswith("no I/O completed")))' \
+		"$f" >/dev/null; then
+		# a window shorter than one I/O took on a starved machine: reported, nothing else to check
+		echo "note: $t: no I/O completed in the window, and fstune said so" >&2
+		return 0
+	fi
 	jq -e --arg t "$t" '.bench[$t] | .samples > 0 and .iops > 0' "$f" >/dev/null || fail "$t: no samples"
 	jq -e --arg t "$t" '.bench[$t] | ((.bw_bytes_per_s - .iops * .io_size_bytes) | fabs) <= 0.001 * .bw_bytes_per_s + 1' \
 		"$f" >/dev/null || fail "$t: iops x io_size != bw"
