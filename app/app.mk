@@ -12,3 +12,4 @@ include app/rules_cmd.mk
 include app/bench.mk
 include app/workload.mk
 include app/ui/ui.mk
+include app/trial.mk

@@ -77,5 +77,6 @@ int cmd_report(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_trial(int argc, char **argv);
 
 #endif

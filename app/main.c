@@ -16,6 +16,7 @@ static const struct cli_command commands[] = {
 	{"report", "probe, measure, evaluate the rules and report (for scripts)", cmd_report},
 	{"rules", "list, show and test the rule scripts", cmd_rules},
 	{"workload", "show the workload facts from a preset, a sample or an observation", cmd_workload},
+	{"trial", "make candidate filesystems on a scratch device or image and rank them", cmd_trial},
 };
 
 static void usage(FILE *out)

@@ -84,8 +84,12 @@ static const struct {
 	{"workload.observe.reads", I}, {"workload.observe.writes", I},
 	{"workload.observe.read_bytes", I}, {"workload.observe.write_bytes", I},
 
+	/* the named trial keys first: "trial.*" would match them as subtrees */
+	{"trial.best", S}, {"trial.best_is_tied", B}, {"trial.target", S}, {"trial.metric", S},
+	{"trial.noise_floor_pct", N},
 	{"trial.*", O}, {"trial.*.spec", S}, {"trial.*.metric", S}, {"trial.*.median", N},
-	{"trial.*.spread_pct", N}, {"trial.*.rank", I}, {"trial.*.runs", I}, {"trial.best", S},
+	{"trial.*.spread_pct", N}, {"trial.*.rank", I}, {"trial.*.runs", I}, {"trial.*.unit", S},
+	{"trial.*.better", S}, {"trial.*.origin", S},
 };
 
 static bool key_matches(const char *pattern, const char *key)
