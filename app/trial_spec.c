@@ -112,9 +112,6 @@ static bool value_ok(enum value_kind kind, const char *v, const char **why)
 		*why = "a word of letters, digits, '_', '.' and '-'";
 		return n <= 64 && all_chars(v, "_.-");
 	case VAL_LIST:
-		*why = "a comma-separated list of name or name=value items";
-		if (n > 256 || !all_chars(v, "_.,=^+-") || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,"))
-			return false;
 		for (const char *it = v; *it; it += strcspn(it, ","), it += *it == ',') {
 			size_t len = strcspn(it, "=,");
 			const char *name = it + (*it == '^');
@@ -127,7 +124,8 @@ static bool value_ok(enum value_kind kind, const char *v, const char **why)
 					return false;
 				}
 		}
-		return true;
+		*why = "a comma-separated list of name or name=value items";
+		return n <= 256 && all_chars(v, "_.,=^+-") && v[0] != ',' && v[n - 1] != ',' && !strstr(v, ",,");
 	}
 	return false;
 }
