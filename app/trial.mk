@@ -5,4 +5,4 @@ libfstune_app_a_SOURCES += app/cmd_trial.c app/trial.h app/trial_spec.c app/tria
 	app/trial_out.c app/trial_verify.c
 TRIAL_TESTS = tests/trial-image.sh tests/trial-refuse.sh tests/trial-verify.sh
 TESTS += $(TRIAL_TESTS)
-EXTRA_DIST += $(TRIAL_TESTS) tests/trial-lib.sh
+EXTRA_DIST += $(TRIAL_TESTS) tests/trial-lib.sh doc/trial-1999.md

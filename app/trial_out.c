@@ -74,10 +74,10 @@ static void verdict(const struct trial *t, FILE *out, bool md)
 		const struct trial_candidate *c = &t->cands.v[t->order[i]];
 
 		if (c->n_values && c->rank > 1) {
-			fprintf(out, "%sBest: c%zu %s, %.1f%% %s than the next ranked, c%zu %s (noise %.1f%%).\n",
-				md ? "\n" : "", t->order[0] + 1, b->spec, trial_diff_pct(b, c),
-				t->metric->higher_better ? "more" : "less", t->order[i] + 1, c->spec,
-				trial_noise_pct(b, c));
+			fprintf(out, "%s%s: c%zu %s, %.1f%% %s than the next ranked, c%zu %s (noise %.1f%%).\n",
+				md ? "\n" : "", i > 1 ? "Best median of rank 1" : "Best", t->order[0] + 1, b->spec,
+				trial_diff_pct(b, c), t->metric->higher_better ? "more" : "less", t->order[i] + 1,
+				c->spec, trial_noise_pct(b, c));
 			return;
 		}
 	}
