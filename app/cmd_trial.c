@@ -78,28 +78,21 @@ struct trial_args {
 
 static char *usage_build(void)
 {
-	size_t cap = 8192, len = 0, i;
+	/* the span is automatic, the device is the trial's own, the tests follow the workload */
+	static const char *const skip[] = {"size", "busy-check", "tests", NULL};
+	size_t cap = 8192, len = 0;
 	char *u = xmalloc(cap);
 
 	len += (size_t)snprintf(u + len, cap - len, "%s", usage_text);
-	for (i = 0; i < bench_n_params && len < cap; i++) {
-		const struct bench_param *p = &bench_params[i];
-		char opt[64];
-
-		if (p->type == BENCH_PARAM_SUITE || p->type == BENCH_PARAM_TESTS || !strcmp(p->name, "size") ||
-		    !strcmp(p->name, "busy-check"))
-			continue;
-		snprintf(opt, sizeof opt, "--%s %s", p->name, p->arg);
-		len += (size_t)snprintf(u + len, cap - len, "  %-28s %s (default %s)\n", opt, p->help,
-					*p->def ? p->def : "none");
-	}
+	len = bench_cli_params_help(u, cap, len, skip);
 	if (len < cap)
 		snprintf(u + len, cap - len, "\n%s\n", workload_cli_help);
 	return u;
 }
 
-static int parse_own(struct trial_args *a, int opt, const char *arg)
+static int parse_own(void *arg_, int opt, const char *arg)
 {
+	struct trial_args *a = arg_;
 	const struct bench_param *p = bench_cli_param(opt, OPT_PARAM_BASE);
 	struct fst_error err = FST_ERROR_INIT;
 	char *end;
@@ -162,27 +155,8 @@ static int parse_args(int argc, char **argv, struct trial_args *a)
 		{"destroy-data", required_argument, NULL, OPT_DESTROY_DATA},
 	};
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
-	char *usage = usage_build();
-	int opt, status = FST_EXIT_OK;
+	int status = workload_cli_parse(argc, argv, opts, usage_build(), &a->common, &a->spec, NULL, parse_own, a);
 
-	optind = 1;
-	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc;
-
-		if (opt == 'h' || opt == CLI_OPT_HELP) {
-			free(opts);
-			cli_common_option(&a->common, opt, optarg, usage); /* prints and exits */
-		}
-		rc = cli_common_option(&a->common, opt, optarg, usage);
-		if (rc == 0)
-			rc = workload_option(&a->spec, opt, optarg);
-		if (rc < 0)
-			status = FST_EXIT_USAGE;
-		else if (rc == 0)
-			status = parse_own(a, opt, optarg);
-	}
-	free(usage);
-	free(opts);
 	if (status != FST_EXIT_OK)
 		return status;
 	if (optind < argc)

@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 
 #include "app/trial_tree.h"
 #include "core/xalloc.h"
+#include "fstune/bench.h"
 #include "fstune/status.h"
 
 #define BUF_SIZE (1u << 20)
@@ -40,22 +40,12 @@ static uint64_t rng_next(uint64_t *x)
 	return *x * 2685821657736338717ull;
 }
 
-/* Half the files log-uniform between min and p50, 40% between p50 and p90, 10% between p90 and max
- * (capped), so the tree has the workload's percentiles. */
 static uint64_t draw_size(uint64_t *rng, const struct trial_tree_plan *p)
 {
-	uint64_t u = rng_next(rng) % 1000, lo, hi;
-	double a, b, f = (double)(rng_next(rng) >> 11) / (double)(1ull << 53);
+	unsigned u = (unsigned)(rng_next(rng) % 1000);
+	double f = (double)(rng_next(rng) >> 11) / (double)(1ull << 53);
 
-	lo = u < 500 ? p->size_min : u < 900 ? p->size_p50 : p->size_p90;
-	hi = u < 500 ? p->size_p50 : u < 900 ? p->size_p90 : p->size_max;
-	if (hi > FILE_CAP)
-		hi = FILE_CAP;
-	if (lo > hi)
-		lo = hi;
-	a = log((double)lo + 1);
-	b = log((double)hi + 1);
-	return (uint64_t)(exp(a + (b - a) * f) - 1);
+	return bench_tree_size_draw(p->size_min, p->size_p50, p->size_p90, p->size_max, FILE_CAP, u, f);
 }
 
 static bool stopped(const volatile sig_atomic_t *stop)
