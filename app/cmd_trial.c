@@ -178,29 +178,37 @@ static int parse_args(int argc, char **argv, struct trial_args *a)
 	return FST_EXIT_OK;
 }
 
-/* The admin's confirmation for --device: --destroy-data with the same device, or its name typed on
+/* Whether what the admin typed names the device: its path as given, a path to the same node, or its
+ * kernel name alone ("sdb"). */
+static bool names_device(const char *typed, const char *device)
+{
+	char *r1 = realpath(device, NULL), *r2 = realpath(typed, NULL);
+	const char *base = r1 ? strrchr(r1, '/') + 1 : NULL;
+	bool ok = !strcmp(typed, device) || (r1 && r2 && !strcmp(r1, r2)) ||
+		  (base && !strchr(typed, '/') && !strcmp(typed, base));
+
+	free(r1);
+	free(r2);
+	return ok;
+}
+
+/* The admin's confirmation for --device: --destroy-data naming the same device, or its name typed on
  * a terminal. FST_EXIT_OK or FST_EXIT_REFUSED naming the check. */
 static int confirm_device(const struct trial_args *a, struct fst_error *err)
 {
-	char line[256] = "", *r1 = realpath(a->device, NULL), *r2 = NULL;
-	bool ok = false;
+	char line[256] = "";
 
-	if (a->destroy) {
-		r2 = realpath(a->destroy, NULL);
-		ok = r1 && r2 && !strcmp(r1, r2);
-	} else if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO)) {
+	if (a->destroy && names_device(a->destroy, a->device))
+		return FST_EXIT_OK;
+	if (!a->destroy && isatty(STDIN_FILENO) && isatty(STDERR_FILENO)) {
 		fprintf(stderr, "fstune: every byte on %s will be overwritten. Type its name (%s) to go on: ",
 			a->device, a->device);
 		if (fgets(line, sizeof line, stdin)) {
 			line[strcspn(line, "\n")] = '\0';
-			r2 = realpath(line, NULL);
-			ok = !strcmp(line, a->device) || (r1 && r2 && !strcmp(r1, r2));
+			if (*line && names_device(line, a->device))
+				return FST_EXIT_OK;
 		}
 	}
-	free(r1);
-	free(r2);
-	if (ok)
-		return FST_EXIT_OK;
 	if (!a->destroy && !isatty(STDIN_FILENO))
 		return fst_error_set(err, FST_EXIT_REFUSED, "--device %s: refused (check: confirmation): no "
 				     "terminal to type the device's name on; pass --destroy-data=%s", a->device,

@@ -6,3 +6,7 @@ libfstune_app_a_SOURCES += app/cmd_trial.c app/trial.h app/trial_spec.c app/tria
 TRIAL_TESTS = tests/trial-image.sh tests/trial-refuse.sh tests/trial-verify.sh
 TESTS += $(TRIAL_TESTS)
 EXTRA_DIST += $(TRIAL_TESTS) tests/trial-lib.sh doc/trial-1999.md
+check_PROGRAMS += tests/unit/test_trial
+TESTS += tests/unit/test_trial
+tests_unit_test_trial_SOURCES = tests/unit/test_trial.c
+tests_unit_test_trial_LDADD = $(FSTUNE_LDADD)

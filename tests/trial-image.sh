@@ -43,10 +43,10 @@ trial_no_leftovers "$img"
 jq -e '.candidates | all(.rank >= 1 and (.runs[0].bench.smallfile_fsync.tps > 0))' "$TMP/out" >/dev/null ||
 	fail "smallfiles: $(jq -c '[.candidates[] | {spec, rank, notes: .runs[0].notes, error: .runs[0].error}]' "$TMP/out")"
 
-# A blank scratch device, confirmed: the same trial on it, and nothing left mounted or attached by it.
+# A blank scratch device, confirmed by its kernel name: the same trial on it, and nothing left mounted or attached by it.
 make_image "$TMP/blank.img" 1G
 dev=$(attach_loop "$TMP/blank.img")
-run_status 0 "$FSTUNE" trial --device "$dev" --destroy-data="$dev" --candidates 'ext4:-b 1024;ext4:-b 4096' \
+run_status 0 "$FSTUNE" trial --device "$dev" --destroy-data="${dev#/dev/}" --candidates 'ext4:-b 1024;ext4:-b 4096' \
 	"${TRIAL_TINY[@]}" --repeat 1 --json
 jq -e '.target.kind == "device" and (.candidates | all(.rank >= 1)) and
 	(.caveats | any(test("sub-4K")) | not)' "$TMP/out" >/dev/null || fail "--device: $(jq -c '{target, caveats}' "$TMP/out")"
