@@ -338,9 +338,6 @@ static void add_caveats(struct trial *t, const char *image)
 	}
 	json_array_append_new(t->caveats, json_string(
 		"a fresh filesystem is the optimistic case: no aging, no fragmentation, an empty journal"));
-	if (t->repeat == 1)
-		json_array_append_new(t->caveats, json_string(
-			"one run per candidate: the spread is unknown, so differences under 5% count as noise"));
 }
 
 /* Everything between the checks and the output. Returns the status; the scratch space is cleaned by
@@ -468,6 +465,9 @@ int cmd_trial(int argc, char **argv)
 
 		if (status == FST_EXIT_PARTIAL && !a.common.quiet)
 			fprintf(stderr, "fstune: some runs failed; see the notes\n");
+		if (t.rounds_done <= 1)
+			json_array_append_new(t.caveats, json_string(
+				"one run per candidate: the spread is unknown, so differences under 5% count as noise"));
 		trial_rank(&t);
 		f = facts_new();
 		{

@@ -90,7 +90,7 @@ static void list(FILE *out, const char *title, const json_t *a, bool md)
 
 	if (!json_array_size(a))
 		return;
-	fprintf(out, "\n%s%s:\n", md ? "## " : "", title);
+	fprintf(out, "\n%s%s%s\n", md ? "## " : "", title, md ? "" : ":");
 	if (md)
 		fputs("\n", out);
 	json_array_foreach(a, i, v)
@@ -134,12 +134,16 @@ int trial_write_markdown(const struct trial *t, FILE *out)
 	fputs("| rank | id | candidate | median | spread | runs |\n|---|---|---|---:|---:|---:|\n", out);
 	for (i = 0; i < t->cands.n; i++) {
 		const struct trial_candidate *c = &t->cands.v[t->order[i]];
-		char v[64] = "-";
+		char v[64] = "-", rank[16] = "-", spread[16] = "n/a";
 
-		if (c->n_values)
+		if (c->n_values) {
 			value_text(t, c->median, v, sizeof v);
-		fprintf(out, "| %s%d | c%zu | `%s` | %s | %.1f%% | %zu |\n", c->rank ? "" : "-", c->rank, t->order[i] + 1,
-			c->spec, v, c->spread_pct, c->n_values);
+			snprintf(rank, sizeof rank, "%d", c->rank);
+		}
+		if (c->n_values > 1)
+			snprintf(spread, sizeof spread, "%.1f%%", c->spread_pct);
+		fprintf(out, "| %s | c%zu | `%s` | %s | %s | %zu |\n", rank, t->order[i] + 1, c->spec, v, spread,
+			c->n_values);
 	}
 	verdict(t, out, true);
 	list(out, "Notes", t->notes, true);
