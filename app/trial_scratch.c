@@ -254,6 +254,7 @@ int trial_scratch_mkfs(struct trial_scratch *s, const struct trial_candidate *c,
 	int rc = run_tool(argv, msg, sizeof msg);
 
 	*secs = now_s() - t0;
+	s->is_written = true;
 	for (size_t i = 0; argv[i]; i++)
 		free(argv[i]);
 	free(argv);
@@ -305,11 +306,32 @@ int trial_scratch_umount(struct trial_scratch *s, double *secs, struct fst_error
 	return FST_EXIT_OK;
 }
 
+/* A scratch device is left as blank as it was found: the primary superblocks of ext2/3/4 (1 KiB),
+ * XFS (0) and btrfs (64 KiB), all that libblkid probes, lie in the first MiB, so zeroing it lets the
+ * next trial's signature check pass. The rest of the old filesystem is garbage, as after wipefs. */
+static void wipe_device(const char *dev)
+{
+	static const char zero[1 << 16];
+	int fd = open(dev, O_WRONLY | O_EXCL | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	for (off_t off = 0; off < (1 << 20); off += (off_t)sizeof zero)
+		if (pwrite(fd, zero, sizeof zero, off) != (ssize_t)sizeof zero)
+			break;
+	fsync(fd);
+	close(fd);
+}
+
 void trial_scratch_cleanup(struct trial_scratch *s)
 {
 	if (s->is_mounted && umount2(s->mnt, 0) < 0)
 		umount2(s->mnt, MNT_DETACH);
 	s->is_mounted = false;
+	/* O_EXCL: never while a detached mount still holds the device */
+	if (!s->image && s->is_written && s->dev)
+		wipe_device(s->dev);
+	s->is_written = false;
 	if (s->mnt)
 		rmdir(s->mnt);
 	if (s->loop_fd >= 0) {

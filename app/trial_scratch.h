@@ -16,6 +16,7 @@ struct trial_scratch {
 	bool is_loop_direct; /* the loop device does direct I/O (sysfs loop/dio) */
 	char *mnt;           /* the mount point this trial made (removed at cleanup); NULL until a mount */
 	bool is_mounted;
+	bool is_written;     /* a mkfs ran on the device: a --device is wiped at cleanup */
 	uint64_t size_bytes; /* of the image or the device */
 };
 
@@ -40,7 +41,8 @@ char *trial_scratch_mkfs_command(const struct trial_scratch *s, const struct tri
 int trial_scratch_mount(struct trial_scratch *s, const char *fs, struct fst_error *err);
 /* Unmounts; *secs (may be NULL) the time it took, which includes writing back what was dirty. */
 int trial_scratch_umount(struct trial_scratch *s, double *secs, struct fst_error *err);
-/* Unmounts, removes the mount point, detaches the loop device, removes the image; idempotent. `dev`,
+/* Unmounts, removes the mount point, detaches the loop device, removes the image, wipes a --device's
+ * signatures (the first MiB: it was blank before the trial); idempotent. `dev`,
  * `size_bytes` and `is_loop_direct` stay, for the report. */
 void trial_scratch_cleanup(struct trial_scratch *s);
 /* Cleans up and frees `dev`. */

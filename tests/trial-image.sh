@@ -51,6 +51,10 @@ run_status 0 "$FSTUNE" trial --device "$dev" --destroy-data="${dev#/dev/}" --can
 jq -e '.target.kind == "device" and (.candidates | all(.rank >= 1)) and
 	(.caveats | any(test("sub-4K")) | not)' "$TMP/out" >/dev/null || fail "--device: $(jq -c '{target, caveats}' "$TMP/out")"
 ! grep -q "^$dev " /proc/mounts || fail "$dev left mounted"
+# left as blank as it was found, so the next trial's checks pass
+st=0
+blkid -p "$dev" >/dev/null 2>&1 || st=$?
+assert_eq "$st" 2 "blkid -p on $dev after the trial (2: no signature)"
 [ -z "$(find "$TMP" -maxdepth 1 -name 'fstune-trial.*')" ] || fail "a mount point was left"
 
 # SIGINT in the middle of a long trial: cleanup, then the signal's status.
