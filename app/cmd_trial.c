@@ -36,6 +36,7 @@ enum {
 	OPT_REPEAT,
 	OPT_TIME_BUDGET,
 	OPT_DESTROY_DATA,
+	OPT_NO_SYSTEM_RULES,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow */
 };
 
@@ -60,6 +61,7 @@ static const char usage_text[] =
 	"                               workload's usual questions); only the mkfs tool's own options\n"
 	"  --repeat N                   rounds: every candidate is made and measured N times (default 3)\n"
 	"  --time-budget S              start no run that would end past S seconds (default 900; 0: none)\n"
+	"  --no-system-rules            default candidates: do not load /etc/fstune/rules.d\n"
 	"\n"
 	"Benchmark parameters (for the workloads measured by the benchmarks; see fstune bench):\n";
 
@@ -72,6 +74,7 @@ struct trial_args {
 	bool image_size_given;
 	unsigned repeat;
 	double budget_s;
+	bool no_system_rules;
 };
 
 #define usage_error(...) cli_usage_error("trial", __VA_ARGS__)
@@ -123,6 +126,9 @@ static int parse_own(void *arg_, int opt, const char *arg)
 	case OPT_DESTROY_DATA:
 		a->destroy = arg;
 		break;
+	case OPT_NO_SYSTEM_RULES:
+		a->no_system_rules = true;
+		break;
 	case OPT_REPEAT:
 		errno = 0;
 		n = strtoul(arg, &end, 10);
@@ -153,6 +159,7 @@ static int parse_args(int argc, char **argv, struct trial_args *a)
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"time-budget", required_argument, NULL, OPT_TIME_BUDGET},
 		{"destroy-data", required_argument, NULL, OPT_DESTROY_DATA},
+		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
 	};
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
 	int status = workload_cli_parse(argc, argv, opts, usage_build(), &a->common, &a->spec, NULL, parse_own, a);
@@ -234,10 +241,10 @@ static bool has_program(const char *name)
 }
 
 /* The rules' merged mkfs commands for this scratch device and workload, as candidates. */
-static void candidates_from_rules(struct trial *t, const struct workload_spec *spec)
+static void candidates_from_rules(struct trial *t, const struct workload_spec *spec, bool no_system_rules)
 {
 	struct fst_error err = FST_ERROR_INIT;
-	struct rules_options ro = {0};
+	struct rules_options ro = {.no_system_rules = no_system_rules};
 	struct session *s = session_from_target(t->scratch.dev, &err);
 	json_t *m;
 	size_t i;
@@ -274,14 +281,14 @@ static void candidates_from_rules(struct trial *t, const struct workload_spec *s
 }
 
 /* The defaults: the rules' advice, each mkfs's defaults, and the workload's usual questions. */
-static void default_candidates(struct trial *t, const struct workload_spec *spec)
+static void default_candidates(struct trial *t, const struct workload_spec *spec, bool no_system_rules)
 {
 	const char *profile = json_string_value(facts_get(t->workload, "workload.profile"));
 	long long per_dir = 0;
 	struct fst_error err = FST_ERROR_INIT;
 	const char *fixed = "ext4:;xfs:";
 
-	candidates_from_rules(t, spec);
+	candidates_from_rules(t, spec, no_system_rules);
 	facts_get_int(t->workload, "workload.files_per_dir", &per_dir);
 	if (profile && (!strcmp(profile, "smallfiles") || !strcmp(profile, "source-tree")))
 		trial_candidates_parse("ext4:-b 1024;ext4:-b 2048;ext4:-b 4096", "workload", &t->cands, &err);
@@ -384,7 +391,7 @@ static int prepare(struct trial_args *a, struct trial *t, struct fst_error *err)
 			return st;
 	}
 	if (!t->cands.n)
-		default_candidates(t, &a->spec);
+		default_candidates(t, &a->spec, a->no_system_rules);
 	drop_missing_tools(t);
 	if (!t->cands.n)
 		return fst_error_set(err, FST_EXIT_USAGE, "no candidate can be made: no mkfs tool is installed");

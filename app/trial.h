@@ -23,6 +23,7 @@ struct trial_candidate {
 	char *spec;        /* the canonical form: "ext4:-b 1024" (fs, colon, the words joined by spaces) */
 	char *origin;      /* where it came from: "--candidates", "default", "workload", a recommendation id */
 	double *values;    /* the primary metric of each run, in run order; n_values of them */
+	unsigned *rounds;  /* the round of each value (1, 2, ...): runs of one round are compared */
 	size_t n_values;
 	json_t *runs;      /* array: one object per run with every measurement taken */
 	double median;     /* of values; 0 until ranked */

@@ -65,8 +65,8 @@ static void verdict(const struct trial *t, FILE *out, bool md)
 		const struct trial_candidate *c = &t->cands.v[t->order[i]];
 
 		if (c->n_values && c->rank == 1) {
-			fprintf(out, "%sc%zu %s and c%zu %s differ by %.1f%%, inside the noise (%.1f%%): not ranked; "
-				"the trial does not settle this.\n", md ? "\n" : "", t->order[0] + 1, b->spec,
+			fprintf(out, "%sc%zu %s and c%zu %s differ by %.1f%%, inside the noise (%.1f%%) and not in "
+				"every round: not ranked; the trial does not settle this.\n", md ? "\n" : "", t->order[0] + 1, b->spec,
 				t->order[i] + 1, c->spec, trial_diff_pct(b, c), trial_noise_pct(b, c));
 		}
 	}
@@ -74,10 +74,13 @@ static void verdict(const struct trial *t, FILE *out, bool md)
 		const struct trial_candidate *c = &t->cands.v[t->order[i]];
 
 		if (c->n_values && c->rank > 1) {
-			fprintf(out, "%s%s: c%zu %s, %.1f%% %s than the next ranked, c%zu %s (noise %.1f%%).\n",
+			bool is_by_medians = trial_diff_pct(b, c) > trial_noise_pct(b, c);
+
+			fprintf(out, "%s%s: c%zu %s, %.1f%% %s than the next ranked, c%zu %s (%s %.1f%%).\n",
 				md ? "\n" : "", i > 1 ? "Best median of rank 1" : "Best", t->order[0] + 1, b->spec,
 				trial_diff_pct(b, c), t->metric->higher_better ? "more" : "less", t->order[i] + 1,
-				c->spec, trial_noise_pct(b, c));
+				c->spec, is_by_medians ? "noise" : "better in every round, each by more than",
+				is_by_medians ? trial_noise_pct(b, c) : 5.0);
 			return;
 		}
 	}

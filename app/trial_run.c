@@ -177,6 +177,8 @@ static int run_once(struct trial *t, struct trial_candidate *c, unsigned round, 
 	}
 	if (st == FST_EXIT_OK && !is_stopped(t) && isfinite(value)) {
 		c->values = xrealloc(c->values, (c->n_values + 1) * sizeof *c->values);
+		c->rounds = xrealloc(c->rounds, (c->n_values + 1) * sizeof *c->rounds);
+		c->rounds[c->n_values] = round;
 		c->values[c->n_values++] = value;
 		json_object_set_new(run, "value", json_real(value));
 		json_array_append_new(c->runs, run);
@@ -267,6 +269,38 @@ double trial_diff_pct(const struct trial_candidate *a, const struct trial_candid
 	return hi > 0 ? fabs(a->median - b->median) / hi * 100 : 0;
 }
 
+/* Whether `a` did better than `b` by more than the noise floor in every round both ran, at least two:
+ * a paired comparison, which a drift of the host or the disk between rounds (what the ABAB order is
+ * for) does not blur as it blurs the spread of either candidate's runs. */
+static bool is_better_every_round(const struct trial *t, const struct trial_candidate *a,
+				  const struct trial_candidate *b)
+{
+	size_t i, j, paired = 0;
+
+	for (i = 0; i < a->n_values; i++) {
+		for (j = 0; j < b->n_values && (!b->rounds || b->rounds[j] != a->rounds[i]); j++)
+			;
+		if (!a->rounds || j == b->n_values)
+			continue;
+		{
+			double x = a->values[i], y = b->values[j];
+			double gain = t->metric->higher_better ? (y > 0 ? x / y : 0) : (x > 0 ? y / x : 0);
+
+			if (gain <= 1 + NOISE_FLOOR_PCT / 100)
+				return false;
+			paired++;
+		}
+	}
+	return paired >= 2;
+}
+
+bool trial_is_beyond_noise(const struct trial *t, const struct trial_candidate *better,
+			   const struct trial_candidate *worse)
+{
+	return trial_diff_pct(better, worse) > trial_noise_pct(better, worse) ||
+	       is_better_every_round(t, better, worse);
+}
+
 void trial_rank(struct trial *t)
 {
 	size_t i, leader;
@@ -291,13 +325,14 @@ void trial_rank(struct trial *t)
 	sort_trial = t;
 	qsort(t->order, t->cands.n, sizeof *t->order, cmp_rank);
 	sort_trial = NULL;
-	/* a candidate inside the noise of the best of its group shares that group's rank */
+	/* a candidate inside the noise of the best of its group shares that group's rank; beyond it means
+	 * the medians differ by more than the larger spread, or the better one won every round */
 	for (i = 0, leader = 0; i < t->cands.n; i++) {
 		struct trial_candidate *c = &t->cands.v[t->order[i]], *l = &t->cands.v[t->order[leader]];
 
 		if (!c->n_values)
 			break;
-		if (i > 0 && trial_diff_pct(c, l) > trial_noise_pct(c, l))
+		if (i > 0 && trial_is_beyond_noise(t, l, c))
 			leader = i;
 		c->rank = (int)leader + 1;
 	}

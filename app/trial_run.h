@@ -72,6 +72,11 @@ void trial_rank(struct trial *t);
  * at least the floor). */
 double trial_diff_pct(const struct trial_candidate *a, const struct trial_candidate *b);
 double trial_noise_pct(const struct trial_candidate *a, const struct trial_candidate *b);
+/* Whether `better` (the better median) is measurably better than `worse`: the medians differ by more
+ * than trial_noise_pct, or it did better by more than the noise floor in every round both ran (two
+ * at least). */
+bool trial_is_beyond_noise(const struct trial *t, const struct trial_candidate *better,
+			   const struct trial_candidate *worse);
 /* trial.* facts (doc/facts.md). */
 void trial_to_facts(const struct trial *t, struct facts *f);
 void trial_free(struct trial *t);

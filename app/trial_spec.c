@@ -139,6 +139,7 @@ static void candidate_free(struct trial_candidate *c)
 	free(c->spec);
 	free(c->origin);
 	free(c->values);
+	free(c->rounds);
 	json_decref(c->runs);
 }
 

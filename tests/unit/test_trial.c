@@ -92,8 +92,11 @@ static void add(struct trial *t, const char *spec, const double *v, size_t n)
 
 	trial_candidates_parse(spec, "test", &t->cands, &err);
 	c = &t->cands.v[t->cands.n - 1];
-	c->values = malloc(n * sizeof *v);
+	c->values = malloc((n ? n : 1) * sizeof *v);
+	c->rounds = malloc((n ? n : 1) * sizeof *c->rounds);
 	memcpy(c->values, v, n * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		c->rounds[i] = (unsigned)i + 1;
 	c->n_values = n;
 }
 
@@ -120,6 +123,23 @@ static void test_rank(void)
 	t.metric = trial_metric_for("source-tree", 0);
 	trial_rank(&t);
 	CHECK(t.cands.v[1].rank == 3 && t.cands.v[0].rank == 1);
+	trial_free(&t);
+
+	/* a drift between rounds spreads every candidate's runs, but one that wins every round by more
+	 * than the floor is ranked ahead (paired by round); one that does not in some round is not */
+	static const double e[] = {10, 20, 40, 80}, f[] = {12, 25, 48, 100}, g[] = {9, 24, 44, 90};
+
+	memset(&t, 0, sizeof t);
+	trial_scratch_init(&t.scratch);
+	t.metric = trial_metric_for("smallfiles", 0);
+	add(&t, "ext4:-b 1024", e, 4);
+	add(&t, "ext4:-b 4096", f, 4);
+	add(&t, "ext4:-b 2048", g, 4);
+	trial_rank(&t);
+	CHECK(t.cands.v[1].spread_pct > 100);
+	CHECK(t.cands.v[1].rank == 1);
+	CHECK(t.cands.v[0].rank == 3);
+	CHECK(t.cands.v[2].rank == 1); /* f beat g by only 4% in round 2 */
 	CHECK_STR(trial_metric_for("database", 8192)->test, "rand_read_8k_qd1");
 	CHECK_STR(trial_metric_for("database", 4096)->test, "rand_read_4k_qd1");
 	CHECK_STR(trial_metric_for(NULL, 0)->preset, "general");
