@@ -1,8 +1,9 @@
 #!/bin/bash
 # A trial on a 1 GiB preallocated image with two ext4 candidates and a tiny workload: both ranked, the
 # cold tree measured after a remount, every run in the JSON, the trial.* facts; text with bars. The
-# benchmark path (smallfiles: smallfile_fsync through bench_run) once. Then SIGINT in the middle: status
-# 130 and no loop device, mount or image left behind.
+# benchmark path (smallfiles: smallfile_fsync through bench_run), the default candidates and a blank
+# --device once. Then SIGINT and SIGTERM in the middle: status 130 and 143, and no loop device, mount or
+# image left behind.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 . "$FSTUNE_SRCDIR/tests/trial-lib.sh"
 require_trial
@@ -69,21 +70,23 @@ blkid -p "$dev" >/dev/null 2>&1 || st=$?
 assert_eq "$st" 2 "blkid -p on $dev after the trial (2: no signature)"
 [ -z "$(find "$TMP" -maxdepth 1 -name 'fstune-trial.*')" ] || fail "a mount point was left"
 
-# SIGINT in the middle of a long trial: cleanup, then the signal's status.
-"$FSTUNE" trial --image "$img" --candidates 'ext4:-b 1024;ext4:-b 4096' --workload source-tree \
-	--files 80000 --repeat 20 >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-for _ in $(seq 300); do
-	[ -n "$(find "$TMP" -maxdepth 1 -name 'fstune-trial.*')" ] && break
-	sleep 0.1
+# SIGINT and SIGTERM in the middle of a long trial: cleanup, then the signal's status.
+for sig in INT TERM; do
+	"$FSTUNE" trial --image "$img" --candidates 'ext4:-b 1024;ext4:-b 4096' --workload source-tree \
+		--files 80000 --repeat 20 >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	for _ in $(seq 300); do
+		[ -n "$(find "$TMP" -maxdepth 1 -name 'fstune-trial.*')" ] && break
+		sleep 0.1
+	done
+	[ -n "$(find "$TMP" -maxdepth 1 -name 'fstune-trial.*')" ] || fail "the trial never mounted: $(cat "$TMP/err")"
+	sleep 1
+	kill -s "$sig" "$pid"
+	st=0
+	timeout 60 tail --pid="$pid" -f /dev/null || fail "still running 60 s after SIG$sig"
+	wait "$pid" || st=$?
+	assert_eq "$st" $((128 + $(kill -l "$sig"))) "status after SIG$sig"
+	[ ! -s "$TMP/out" ] || fail "results printed after SIG$sig: $(cat "$TMP/out")"
+	trial_no_leftovers "$img"
 done
-[ -n "$(find "$TMP" -maxdepth 1 -name 'fstune-trial.*')" ] || fail "the trial never mounted: $(cat "$TMP/err")"
-sleep 1
-kill -INT "$pid"
-st=0
-timeout 60 tail --pid="$pid" -f /dev/null || fail "still running 60 s after SIGINT"
-wait "$pid" || st=$?
-assert_eq "$st" 130 "status after SIGINT"
-[ ! -s "$TMP/out" ] || fail "results printed after SIGINT: $(cat "$TMP/out")"
-trial_no_leftovers "$img"
 exit 0
