@@ -419,6 +419,7 @@ int cmd_trial(int argc, char **argv)
 	struct cli_output *out = NULL;
 	struct trial t;
 	struct facts *f = NULL;
+	bool is_measured = false; /* the rounds ran (a failed setup has nothing to show) */
 	int status;
 
 	memset(&t, 0, sizeof t);
@@ -456,6 +457,7 @@ int cmd_trial(int argc, char **argv)
 	}
 	if (status == FST_EXIT_OK && !*t.stop) {
 		trial_tree_plan_from(t.workload, t.scratch.size_bytes, &t.plan);
+		is_measured = true;
 		status = trial_measure(&t, &err);
 		if (t.progress)
 			fputs("\r\033[K", stderr);
@@ -467,7 +469,7 @@ int cmd_trial(int argc, char **argv)
 		bench_stop_reraise();
 		return status >= 128 ? status : 128 + *t.stop; /* cancelled without a signal */
 	}
-	if (status == FST_EXIT_OK || status == FST_EXIT_PARTIAL) {
+	if (is_measured && (status == FST_EXIT_OK || status == FST_EXIT_PARTIAL)) {
 		int w;
 
 		if (status == FST_EXIT_PARTIAL && !a.common.quiet)
