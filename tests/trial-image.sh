@@ -19,6 +19,8 @@ assert_eq "$(jq '.candidates | length' "$TMP/t.json")" 2 "candidates"
 assert_eq "$(jq '[.candidates[].runs[] | select(.value and .tree.cache == "cold")] | length' "$TMP/t.json")" 4 \
 	"runs with a cold tree"
 assert_eq "$(jq "[.candidates[].runs[].tree.files] | unique" -c "$TMP/t.json")" "[$TRIAL_FILES]" "files written"
+jq -e "[.candidates[].runs[].tree | .walk_entries > $TRIAL_FILES and .walk_s > 0 and .umount_s > 0 and .read_s > 0] | all" \
+	"$TMP/t.json" >/dev/null || fail "cold walk and read: $(jq -c '[.candidates[].runs[].tree]' "$TMP/t.json")"
 jq -e '[.candidates[].runs[].round] == [1, 2, 1, 2]' "$TMP/t.json" >/dev/null || fail "rounds: $(jq -c '[.candidates[].runs[].round]' "$TMP/t.json")"
 jq -e '.candidates | all(.rank >= 1 and .median > 0 and (.values | length) == 2)' "$TMP/t.json" >/dev/null ||
 	fail "not both ranked: $(jq -c '.candidates[] | {spec, rank, median}' "$TMP/t.json")"
