@@ -13,3 +13,4 @@ include app/bench.mk
 include app/workload.mk
 include app/compare.mk
 include app/ui/ui.mk
+include app/trial.mk

@@ -1,6 +1,7 @@
 /* The benchmark parameters as command-line options (bench_cli.h). */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "app/bench_cli.h"
@@ -29,4 +30,22 @@ const struct bench_param *bench_cli_param(int opt, int val_base)
 	if (opt < val_base || opt >= val_base + (int)bench_n_params)
 		return NULL;
 	return &bench_params[opt - val_base];
+}
+
+size_t bench_cli_params_help(char *s, size_t cap, size_t len, const char *const *skip)
+{
+	for (size_t i = 0; i < bench_n_params && len < cap; i++) {
+		const struct bench_param *p = &bench_params[i];
+		bool is_skipped = p->type == BENCH_PARAM_SUITE;
+		char opt[64];
+
+		for (size_t k = 0; skip && skip[k]; k++)
+			is_skipped = is_skipped || !strcmp(skip[k], p->name);
+		if (is_skipped)
+			continue;
+		snprintf(opt, sizeof opt, "--%s %s", p->name, p->arg);
+		len += (size_t)snprintf(s + len, cap - len, "  %-28s %s (default %s)\n", opt, p->help,
+					*p->def ? p->def : "none");
+	}
+	return len < cap ? len : cap - 1;
 }

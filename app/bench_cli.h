@@ -17,4 +17,9 @@ struct option *bench_cli_options(const struct option *fixed, size_t n_fixed, int
 /* The benchmark parameter that getopt result `opt` names, or NULL when it names none. */
 const struct bench_param *bench_cli_param(int opt, int val_base);
 
+/* Appends to `s` (capacity `cap`, `len` bytes used) one usage line per benchmark parameter, from the
+ * table, leaving out the suite and the parameters named in `skip` (NULL-terminated; may be NULL).
+ * Returns the new length (at most cap - 1: the text is cut, never overrun). */
+size_t bench_cli_params_help(char *s, size_t cap, size_t len, const char *const *skip);
+
 #endif

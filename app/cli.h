@@ -88,5 +88,6 @@ int cmd_workload(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_trial(int argc, char **argv);
 
 #endif

@@ -63,16 +63,7 @@ static char *usage_text(void)
 	char *s = xmalloc(cap);
 
 	len += (size_t)snprintf(s + len, cap - len, "%s", usage_head);
-	for (i = 0; i < bench_n_params; i++) {
-		const struct bench_param *p = &bench_params[i];
-		char opt[64];
-
-		if (p->type == BENCH_PARAM_SUITE)
-			continue;
-		snprintf(opt, sizeof opt, "--%s %s", p->name, p->arg);
-		len += (size_t)snprintf(s + len, cap - len, "  %-28s %s (default %s)\n", opt, p->help,
-					*p->def ? p->def : "none");
-	}
+	len = bench_cli_params_help(s, cap, len, NULL);
 	len += (size_t)snprintf(s + len, cap - len, "\nTests (quick suite marked *):\n");
 	for (i = 0; i < bench_n_tests && len < cap; i++)
 		len += (size_t)snprintf(s + len, cap - len, "  %-20s %s %s\n", bench_tests[i].name,

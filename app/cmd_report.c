@@ -94,20 +94,11 @@ static int parse_bench(struct report_args *a, const char *arg)
  * --bench here), the workload flags. Caller frees. */
 static char *usage_build(void)
 {
-	size_t cap = 8192, len = 0, i;
+	size_t cap = 8192, len = 0;
 	char *u = xmalloc(cap);
 
 	len += (size_t)snprintf(u + len, cap - len, "%s", usage_text);
-	for (i = 0; i < bench_n_params && len < cap; i++) {
-		const struct bench_param *p = &bench_params[i];
-		char opt[64];
-
-		if (p->type == BENCH_PARAM_SUITE)
-			continue;
-		snprintf(opt, sizeof opt, "--%s %s", p->name, p->arg);
-		len += (size_t)snprintf(u + len, cap - len, "  %-28s %s (default %s)\n", opt, p->help,
-					*p->def ? p->def : "none");
-	}
+	len = bench_cli_params_help(u, cap, len, NULL);
 	if (len < cap)
 		snprintf(u + len, cap - len, "\n%s\n", workload_cli_help);
 	return u;
@@ -188,6 +179,16 @@ static int parse_own(struct report_args *a, int opt)
 	return FST_EXIT_OK;
 }
 
+static int own_option(void *arg, int opt, const char *value)
+{
+	struct report_args *a = arg;
+	int rc = accepted_cli_option(&a->acc, opt, OPT_ACCEPT, value, "report");
+
+	if (rc != 0)
+		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
+	return parse_own(a, opt); /* it reads optarg */
+}
+
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option fixed[] = {
@@ -203,35 +204,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
-	char *usage = usage_build();
-	int opt, status = FST_EXIT_OK;
+	int status = workload_cli_parse(argc, argv, opts, usage_build(), &a->common, &a->spec, &a->has_workload,
+					own_option, a);
 
-	optind = 1;
-	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc;
-
-		if (opt == 'h' || opt == CLI_OPT_HELP) {
-			free(opts);
-			rc = cli_common_option(&a->common, opt, optarg, usage); /* prints and exits */
-			free(usage);
-			return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
-		}
-		rc = cli_common_option(&a->common, opt, optarg, usage);
-		if (rc == 0) {
-			rc = workload_option(&a->spec, opt, optarg);
-			if (rc > 0)
-				a->has_workload = true;
-		}
-		if (rc == 0)
-			rc = accepted_cli_option(&a->acc, opt, OPT_ACCEPT, optarg, "report");
-		if (rc < 0)
-			status = FST_EXIT_USAGE;
-		if (rc != 0)
-			continue;
-		status = parse_own(a, opt);
-	}
-	free(usage);
-	free(opts);
 	if (status != FST_EXIT_OK)
 		return status;
 	if (optind < argc)

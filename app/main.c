@@ -17,6 +17,7 @@ static const struct cli_command commands[] = {
 	{"rules", "list, show and test the rule scripts", cmd_rules},
 	{"workload", "show the workload facts from a preset, a sample or an observation", cmd_workload},
 	{"compare", "compare the JSON reports of two runs or of many hosts", cmd_compare},
+	{"trial", "make candidate filesystems on a scratch device or image and rank them", cmd_trial},
 };
 
 static void usage(FILE *out)

@@ -174,7 +174,9 @@ static void write_recommendation(const struct session *s, const json_t *rec, FIL
 		fputc('\n', out);
 	}
 	if (verified)
-		fprintf(out, "- trial: %s\n", verified);
+		fprintf(out, "- trial: %s (%s)\n", verified,
+			json_string_value(json_object_get(rec, "verified_note")) ?
+			json_string_value(json_object_get(rec, "verified_note")) : "no numbers");
 	if (rationale && *rationale) {
 		fputc('\n', out);
 		md_text(out, rationale);

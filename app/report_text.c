@@ -124,7 +124,9 @@ static void write_recommendation(const struct session *s, const json_t *rec, FIL
 		if (capped)
 			fprintf(out, " (capped by the source of %s)", capped);
 		if (verified)
-			fprintf(out, ", trial: %s", verified);
+			fprintf(out, ", trial: %s (%s)", verified,
+				json_string_value(json_object_get(rec, "verified_note")) ?
+				json_string_value(json_object_get(rec, "verified_note")) : "no numbers");
 		fputc('\n', out);
 	}
 	if (rationale && *rationale) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "app/session.h"
+#include "app/trial.h"
 #include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 #include "fstune/debug.h"
@@ -164,6 +165,8 @@ void session_evaluate(struct session *s)
 		rules_result_free(&s->result);
 	memset(&s->result, 0, sizeof(s->result));
 	rules_evaluate(s->rules, s->facts, &s->result);
+	/* a trial's results in the facts confirm or contradict the reformat advice they measured */
+	trial_verify(s->result.recommendations, s->facts);
 	s->is_evaluated = true;
 	DBG(DEBUG_REPORT, "session: %zu recommendations, %zu not evaluated, %zu errors",
 	    json_array_size(s->result.recommendations), json_array_size(s->result.not_evaluated),

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -68,4 +69,28 @@ int workload_option(struct workload_spec *w, int opt, const char *arg)
 		return -1;
 	}
 	return 1;
+}
+
+int workload_cli_parse(int argc, char **argv, struct option *opts, char *usage, struct cli_common *c,
+		       struct workload_spec *w, bool *has_workload, workload_cli_own_fn own, void *arg)
+{
+	int opt, status = FST_EXIT_OK;
+
+	optind = 1;
+	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		int rc;
+
+		if (opt == 'h' || opt == CLI_OPT_HELP)
+			free(opts); /* cli_common_option prints the usage and exits */
+		rc = cli_common_option(c, opt, optarg, usage);
+		if (rc == 0 && (rc = workload_option(w, opt, optarg)) > 0 && has_workload)
+			*has_workload = true;
+		if (rc < 0)
+			status = FST_EXIT_USAGE;
+		else if (rc == 0)
+			status = own(arg, opt, optarg);
+	}
+	free(usage);
+	free(opts);
+	return status;
 }

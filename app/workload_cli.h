@@ -6,6 +6,7 @@
 #define FSTUNE_APP_WORKLOAD_CLI_H
 
 #include <getopt.h>
+#include <stdbool.h>
 
 #include "app/cli.h"
 #include "fstune/workload.h"
@@ -49,5 +50,15 @@ extern const char workload_cli_help[];
 /* Handles one getopt result if it is a workload flag. Returns 1 when handled, 0 when not a workload
  * flag, or -1 after printing the one-line usage error (the command then exits FST_EXIT_USAGE). */
 int workload_option(struct workload_spec *w, int opt, const char *optarg_value);
+
+/* A command's own option: returns FST_EXIT_OK or a status after printing the usage error. */
+typedef int (*workload_cli_own_fn)(void *arg, int opt, const char *value);
+
+/* The getopt loop of a command that takes the common and the workload flags: each result goes to
+ * cli_common_option, then workload_option (setting *has_workload, which may be NULL, when one was
+ * given), then `own`. Takes and frees `opts` and `usage`; --help prints `usage` and exits. Returns
+ * FST_EXIT_OK or the first error's status; optind is left at the first operand. */
+int workload_cli_parse(int argc, char **argv, struct option *opts, char *usage, struct cli_common *c,
+		       struct workload_spec *w, bool *has_workload, workload_cli_own_fn own, void *arg);
 
 #endif

@@ -101,9 +101,12 @@ static const struct {
 	{"workload.observe.reads", I}, {"workload.observe.writes", I},
 	{"workload.observe.read_bytes", I}, {"workload.observe.write_bytes", I},
 
-	/* trial.best before trial.*, which would take it for a candidate: the first match wins. */
-	{"trial.best", S}, {"trial.*", O}, {"trial.*.spec", S}, {"trial.*.metric", S},
-	{"trial.*.median", N}, {"trial.*.spread_pct", N}, {"trial.*.rank", I}, {"trial.*.runs", I},
+	/* the named trial keys first: "trial.*" would match them as subtrees */
+	{"trial.best", S}, {"trial.best_is_tied", B}, {"trial.target", S}, {"trial.metric", S},
+	{"trial.noise_floor_pct", N},
+	{"trial.*", O}, {"trial.*.spec", S}, {"trial.*.metric", S}, {"trial.*.median", N},
+	{"trial.*.spread_pct", N}, {"trial.*.rank", I}, {"trial.*.runs", I}, {"trial.*.unit", S},
+	{"trial.*.better", S}, {"trial.*.origin", S},
 };
 
 static bool key_matches(const char *pattern, const char *key)

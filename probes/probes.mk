@@ -6,3 +6,4 @@ include probes/device.mk
 include probes/fs.mk
 include probes/bench/bench.mk
 include probes/workload.mk
+include probes/scratch.mk

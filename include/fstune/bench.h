@@ -205,6 +205,14 @@ int bench_run(const struct probe_target *t, const struct bench_config *cfg, stru
 int bench_fio_commands(const struct probe_target *t, const struct bench_config *cfg, json_t **out_lines,
 		       struct fst_error *err);
 
+/* A file size from a workload's distribution, as the tree test draws them: half the files between
+ * `min` and `p50`, 40% between `p50` and `p90`, 10% between `p90` and `top`, log-uniform within each
+ * part (file sizes are roughly log-normal, so uniform in the logarithm is the simplest shape that meets
+ * the percentiles), at most `cap` bytes. `u` is uniform in 0..999 (which part), `f` in [0, 1) (where
+ * in it). Also used by trial's cold tree, so both trees have the same shape. */
+uint64_t bench_tree_size_draw(uint64_t min, uint64_t p50, uint64_t p90, uint64_t top, uint64_t cap,
+			      unsigned u, double f);
+
 /* ---- Scratch directories of killed runs ---- */
 
 /* Scratch directories under `dir` whose owner is gone (a killed run, named by the pid file): a new

@@ -69,33 +69,29 @@ static uint64_t tree_top(const struct file_workload *w)
 	return (uint64_t)lo;
 }
 
-/* A size from the workload's distribution: half the files between min and p50, 40% between p50 and
- * p90, 10% between p90 and max, log-uniform within each part (file sizes are roughly log-normal, so
- * uniform in the logarithm is the simplest shape that meets the percentiles). */
-static uint64_t tree_size(struct tree *t, const struct file_workload *w)
+uint64_t bench_tree_size_draw(uint64_t min, uint64_t p50, uint64_t p90, uint64_t top, uint64_t cap,
+			      unsigned u, double f)
 {
-	uint64_t u = bench_rng_below(&t->rng, 1000);
-	uint64_t lo, hi;
+	uint64_t lo = u < 500 ? min : u < 900 ? p50 : p90;
+	uint64_t hi = u < 500 ? p50 : u < 900 ? p90 : top;
 	double a, b, x;
 
-	if (u < 500) {
-		lo = w->size_min;
-		hi = w->size_p50;
-	} else if (u < 900) {
-		lo = w->size_p50;
-		hi = w->size_p90;
-	} else {
-		lo = w->size_p90;
-		hi = t->top;
-	}
-	if (hi > FILE_SIZE_CAP)
-		hi = FILE_SIZE_CAP;
+	if (hi > cap)
+		hi = cap;
 	if (lo > hi)
 		lo = hi;
 	a = log((double)lo + 1);
 	b = log((double)hi + 1);
-	x = exp(a + (b - a) * (double)bench_rng_below(&t->rng, 1u << 30) / (double)(1u << 30)) - 1;
+	x = exp(a + (b - a) * f) - 1;
 	return x < (double)lo ? lo : x > (double)hi ? hi : (uint64_t)x;
+}
+
+static uint64_t tree_size(struct tree *t, const struct file_workload *w)
+{
+	unsigned u = (unsigned)bench_rng_below(&t->rng, 1000);
+	double f = (double)bench_rng_below(&t->rng, 1u << 30) / (double)(1u << 30);
+
+	return bench_tree_size_draw(w->size_min, w->size_p50, w->size_p90, t->top, FILE_SIZE_CAP, u, f);
 }
 
 static bool tree_write_file(struct tree *t, const char *name, uint64_t size)
