@@ -179,9 +179,9 @@ static void worker_queue(struct worker *w, struct bench_io *io)
 		w->done[w->n_fresh++] = io;
 }
 
-/* Submits what worker_queue queued: the replacements of one reaped batch go to the kernel together,
- * all timestamped just before, so the queue is refilled at once (as fio does with
- * --iodepth_batch_submit=N --iodepth_batch_complete_min=1). 0 or -errno. */
+/* Submits what worker_queue queued, timestamped just before: the priming of the queue in one
+ * submission, then each replacement on its own as soon as it is prepared (fio's default,
+ * --iodepth_batch_submit=1). 0 or -errno. */
 static int worker_commit(struct worker *w)
 {
 	uint64_t ts;
@@ -256,7 +256,7 @@ static void worker_loop(struct worker *w, bool report_progress)
 	unsigned in_flight = 0, i;
 	bool is_stopping = false;
 	double wait0 = thread_run_delay_ns(), wait1;
-	int r;
+	int r, commit_err = 0;
 
 	for (i = 0; i < j->depth; i++) {
 		io_prepare(w, &w->ios[i]);
@@ -267,7 +267,7 @@ static void worker_loop(struct worker *w, bool report_progress)
 		int n, k;
 		uint64_t now;
 
-		if ((r = worker_commit(w)) < 0) {
+		if ((r = commit_err ? commit_err : worker_commit(w)) < 0) {
 			/* the batch may sit in the ring: keep the buffers, stop here */
 			worker_fail(w, NULL, r);
 			w->in_flight = in_flight;
@@ -309,6 +309,12 @@ static void worker_loop(struct worker *w, bool report_progress)
 			io_prepare(w, io);
 			worker_queue(w, io);
 			in_flight++;
+			/* each replacement goes to the kernel at once, as fio's default does: here 4 KiB reads
+			 * at QD32 on the VM's disk ran 82k IOPS so, 67-70k when a reaped batch was submitted
+			 * together (the device then works through them in bursts), at 5.2-5.6 us of CPU per
+			 * I/O against 4.4 (fio: 6.3) */
+			if (!ops->is_sync && (commit_err = worker_commit(w)) < 0)
+				is_stopping = true;
 		}
 		if (report_progress)
 			worker_progress(w, &last_real, &last_count);
