@@ -101,6 +101,10 @@ enum session_bench session_bench_default(struct session *s)
 				      "without a mount); --bench quick measures it with read tests only, writing nothing");
 		return SESSION_BENCH_NONE;
 	}
+	if (t->kind == TARGET_IMAGE && !facts_has(s->facts, "fs.type")) {
+		session_bench_skip(s, "it holds no filesystem signature: there is nothing to measure");
+		return SESSION_BENCH_NONE;
+	}
 	if (bench_can_run(t, NULL, &plan) != FST_EXIT_OK) {
 		session_bench_skip(s, plan.reason);
 		bench = SESSION_BENCH_NONE;

@@ -73,6 +73,9 @@ case $first in
 esac
 ! grep -q "Nothing to change" "$TMP/out" || fail "plain file: the report says 'Nothing to change'"
 tr "\n" " " <"$TMP/out" | grep -q "(a file without a filesystem)" || fail "plain file: Input calls it an image"
+grep -q "no benchmarks: it holds no filesystem signature" "$TMP/err" ||
+	fail "plain file: the note does not say why nothing was measured: $(cat "$TMP/err")"
+! grep -q "losetup" "$TMP/err" || fail "plain file: the note tells to attach a text file as a loop device"
 run_status 0 "${R[@]}" "$TMP/hostname" --json
 assert_eq "$(jq -r '.facts.unavailable.fs.status' "$TMP/out")" not_found "plain file: fs status"
 jq -e '.headline | startswith("No filesystem found")' "$TMP/out" >/dev/null || fail "plain file: no JSON headline"
