@@ -11,7 +11,7 @@
 #include "app/ui/ui_int.h"
 #include "lib/xalloc.h"
 
-enum { A_UP_ = 1, A_DOWN_, A_PGUP, A_PGDN, A_HOME, A_END, A_OPEN, A_SAVE };
+enum { A_UP_ = 1, A_DOWN_, A_PGUP, A_PGDN, A_HOME, A_END, A_OPEN, A_SAVE, A_TRIAL };
 
 static const struct ui_key advice_keys[] = {
 	{KEY_UP, A_UP_, "previous recommendation", false},
@@ -26,6 +26,7 @@ static const struct ui_key advice_keys[] = {
 	{KEY_ENTER, A_OPEN, "open: rationale, evidence, apply and revert commands", false},
 	{KEY_RIGHT, A_OPEN, "open: rationale, evidence, apply and revert commands", false},
 	{'s', A_SAVE, "save the report", true},
+	{'t', A_TRIAL, "settle this reformat advice by trial: its mkfs against the defaults, on a 1 GiB image", true},
 	{0, 0, NULL, false},
 };
 
@@ -239,6 +240,11 @@ static enum ui_result advice_key(struct ui_wizard *w, int action, int ch)
 	case A_SAVE:
 		w->next_screen = UI_SCR_SAVE;
 		return UI_GOTO;
+	case A_TRIAL:
+		row = json_array_get(w->advice_rows, (size_t)w->advice_list.sel);
+		if (is_selectable(row) && ui_trial_settle(w, row))
+			advice_init(w);
+		return UI_DONE;
 	default:
 		return UI_DONE;
 	}

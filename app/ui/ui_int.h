@@ -260,6 +260,11 @@ void ui_wizard_set_preset(struct ui_wizard *w, const struct workload_preset *p);
 /* Whether step `id` can be entered now (a session exists, a preset was chosen). */
 bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id);
 
+/* "Settle this by trial" (trial_settle.c): runs fstune trial on a 1 GiB image beside the target for a
+ * reformat recommendation (its mkfs against the defaults), the terminal handed over, and brings the
+ * trial.* facts back and re-evaluates. False, with the reason as the message, when it cannot run. */
+bool ui_trial_settle(struct ui_wizard *w, const json_t *rec);
+
 /* The main loop (loop.c): runs until a handler returns UI_QUIT. */
 void ui_loop_run(struct ui_wizard *w);
 const struct ui_screen *ui_screen_of(enum ui_screen_id id);
