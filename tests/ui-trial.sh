@@ -43,6 +43,6 @@ tmux_ kill-server
 
 [ "$(ls -A "$mnt")" = "lost+found" ] || fail "the trial left files beside the target: $(ls -A "$mnt")"
 # other tests run beside this one with loop devices of their own: look for the trial's image
-! losetup -a | grep -qF ".fstune-trial." || fail "a loop device of the trial is left: $(losetup -a | grep -F .fstune-trial.)"
+! losetup -a | grep -qF "$mnt/.fstune-trial." || fail "a loop device of the trial is left: $(losetup -a | grep -F "$mnt/.fstune-trial.")"
 ! grep -qF ".fstune-trial." /proc/self/mountinfo || fail "a mount of the trial is left"
 echo "the wizard settles reformat advice by trial and leaves nothing behind"

@@ -124,7 +124,7 @@ bool ui_trial_settle(struct ui_wizard *w, const json_t *rec)
 		return false;
 	}
 	image = xasprintf("%s/.fstune-trial.%ld.img", strcmp(dir, "/") ? dir : "", (long)getpid());
-	out = xasprintf("%s/fstune-trial.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	out = xasprintf("%s/fstune-trial-result.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if ((fd = mkstemp(out)) < 0) {
 		ui_message(w, UI_ERROR, "cannot make a temporary file: %s", strerror(errno));
 		free(cands), free(image), free(out);
