@@ -110,8 +110,14 @@ int trial_tree_write(const char *root, const struct trial_tree_plan *p, const vo
 	return st;
 }
 
-/* Stats every entry under `dir` in readdir order, descending into directories as met: `find -ls`. */
-static int walk_dir(int dfd, const volatile sig_atomic_t *stop, struct trial_tree_result *r, struct fst_error *err)
+/* What a pass over the tree does with one entry (a directory is then descended into by the pass). */
+typedef int (*tree_visit_fn)(int dir_fd, const char *name, bool is_dir, void *arg, struct fst_error *err);
+
+/* Visits every entry under `dfd` (its own descriptor: closed here) in readdir order, descending into
+ * directories as met, as `find` and `tar` walk a tree. The entry's type comes from readdir, and from
+ * a stat only where the filesystem does not say (DT_UNKNOWN), so a pass adds no inode reads of its own. */
+static int tree_pass(int dfd, const volatile sig_atomic_t *stop, tree_visit_fn visit, void *arg,
+		     struct fst_error *err)
 {
 	DIR *d = fdopendir(dfd);
 	struct dirent *de;
@@ -123,24 +129,36 @@ static int walk_dir(int dfd, const volatile sig_atomic_t *stop, struct trial_tre
 	}
 	while (st == FST_EXIT_OK && !stopped(stop) && (de = readdir(d))) {
 		struct stat sb;
+		bool is_dir = de->d_type == DT_DIR;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, "lost+found"))
 			continue;
-		if (fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0) {
-			st = fst_error_set(err, FST_EXIT_PARTIAL, "tree: stat %s: %s", de->d_name, strerror(errno));
-			break;
-		}
-		r->walk_entries++;
-		if (S_ISDIR(sb.st_mode)) {
+		if (de->d_type == DT_UNKNOWN)
+			is_dir = fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(sb.st_mode);
+		st = visit(dirfd(d), de->d_name, is_dir, arg, err);
+		if (st == FST_EXIT_OK && is_dir) {
 			int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 			st = sub < 0 ? fst_error_set(err, FST_EXIT_PARTIAL, "tree: open %s: %s", de->d_name,
 						     strerror(errno))
-				     : walk_dir(sub, stop, r, err);
+				     : tree_pass(sub, stop, visit, arg, err);
 		}
 	}
 	closedir(d);
 	return st;
+}
+
+/* The metadata walk, `find -ls`: a stat of every entry. */
+static int visit_stat(int dir_fd, const char *name, bool is_dir, void *arg, struct fst_error *err)
+{
+	struct trial_tree_result *r = arg;
+	struct stat sb;
+
+	(void)is_dir;
+	if (fstatat(dir_fd, name, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+		return fst_error_set(err, FST_EXIT_PARTIAL, "tree: stat %s: %s", name, strerror(errno));
+	r->walk_entries++;
+	return FST_EXIT_OK;
 }
 
 int trial_tree_walk(const char *root, const volatile sig_atomic_t *stop, struct trial_tree_result *r,
@@ -151,67 +169,54 @@ int trial_tree_walk(const char *root, const volatile sig_atomic_t *stop, struct 
 
 	r->walk_entries = 0;
 	st = fd < 0 ? fst_error_set(err, FST_EXIT_PARTIAL, "tree: open %s: %s", root, strerror(errno))
-		    : walk_dir(fd, stop, r, err);
+		    : tree_pass(fd, stop, visit_stat, r, err);
 	r->walk_s = now_s() - t0;
 	return st;
 }
 
-/* Reads every file under `dir` in readdir order, descending into directories as met. */
-static int read_dir(int dfd, char *buf, const volatile sig_atomic_t *stop, struct trial_tree_result *r,
-		    struct fst_error *err)
+struct read_pass {
+	struct trial_tree_result *r;
+	char *buf; /* BUF_SIZE bytes */
+};
+
+/* The read-back: every file's data, `tar cf` reading for real. */
+static int visit_read(int dir_fd, const char *name, bool is_dir, void *arg, struct fst_error *err)
 {
-	DIR *d = fdopendir(dfd);
-	struct dirent *de;
-	int st = FST_EXIT_OK;
+	struct read_pass *p = arg;
+	int fd, st = FST_EXIT_OK;
+	ssize_t n;
 
-	if (!d) {
-		close(dfd);
-		return fst_error_set(err, FST_EXIT_PARTIAL, "tree: opendir: %s", strerror(errno));
-	}
-	while (st == FST_EXIT_OK && !stopped(stop) && (de = readdir(d))) {
-		int fd;
-		ssize_t n;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, "lost+found"))
+	if (is_dir)
+		return FST_EXIT_OK;
+	fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return fst_error_set(err, FST_EXIT_PARTIAL, "tree: open %s: %s", name, strerror(errno));
+	while ((n = read(fd, p->buf, BUF_SIZE)) != 0) {
+		if (n < 0 && errno == EINTR)
 			continue;
-		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			st = fst_error_set(err, FST_EXIT_PARTIAL, "tree: open %s: %s", de->d_name, strerror(errno));
+		if (n < 0) {
+			st = fst_error_set(err, FST_EXIT_PARTIAL, "tree: read %s: %s", name, strerror(errno));
 			break;
 		}
-		if (de->d_type == DT_DIR) {
-			st = read_dir(fd, buf, stop, r, err);
-			continue;
-		}
-		while ((n = read(fd, buf, BUF_SIZE)) != 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				st = fst_error_set(err, FST_EXIT_PARTIAL, "tree: read %s: %s", de->d_name,
-						   strerror(errno));
-				break;
-			}
-			r->read_bytes += (uint64_t)n;
-		}
-		close(fd);
-		r->read_files++;
+		p->r->read_bytes += (uint64_t)n;
 	}
-	closedir(d);
+	close(fd);
+	p->r->read_files++;
 	return st;
 }
 
 int trial_tree_read(const char *root, const volatile sig_atomic_t *stop, struct trial_tree_result *r,
 		    struct fst_error *err)
 {
-	char *buf = xmalloc(BUF_SIZE);
+	struct read_pass p = {r, xmalloc(BUF_SIZE)};
 	double t0 = now_s();
 	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC), st;
 
 	r->read_files = r->read_bytes = 0;
 	st = fd < 0 ? fst_error_set(err, FST_EXIT_PARTIAL, "tree: open %s: %s", root, strerror(errno))
-		    : read_dir(fd, buf, stop, r, err);
+		    : tree_pass(fd, stop, visit_read, &p, err);
 	r->read_s = now_s() - t0;
-	free(buf);
+	free(p.buf);
 	if (st == FST_EXIT_OK && !stopped(stop) && (r->read_files != r->files || r->read_bytes != r->bytes))
 		st = fst_error_set(err, FST_EXIT_PARTIAL, "tree: wrote %llu files of %llu bytes, read back %llu "
 				   "of %llu", (unsigned long long)r->files, (unsigned long long)r->bytes,
