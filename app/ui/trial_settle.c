@@ -46,7 +46,7 @@ static char *candidates_of(const json_t *rec)
 }
 
 /* Runs the trial with the terminal its own; the wizard ignores the keyboard's signals meanwhile (the
- * trial handles them and cleans up). Returns its exit status, or -1. */
+ * trial handles them and cleans up). Returns its exit status (128+n when a signal ended it), or -1. */
 static int run_trial(const char *const argv[])
 {
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
@@ -78,7 +78,9 @@ static int run_trial(const char *const argv[])
 	sigaction(SIGQUIT, &old_quit, NULL);
 	reset_prog_mode();
 	refresh();
-	return pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (pid <= 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /* The trial document's trial.* facts, into the session's facts. */
@@ -154,7 +156,8 @@ bool ui_trial_settle(struct ui_wizard *w, const json_t *rec)
 			   "on it shows the numbers)");
 		ok = true;
 	} else {
-		ui_message(w, UI_ERROR, "the trial ended with status %d: nothing was marked", st);
+		ui_message(w, UI_ERROR, "the trial ended with status %d%s: nothing was marked", st,
+			   st > 128 ? " (stopped by a signal; it removed what it made)" : "");
 	}
 	unlink(out);
 	free(cands), free(image), free(out);
