@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "app/formats.h"
-#include "app/report_render.h"
+#include "app/render/report_render.h"
 
 const struct output_format output_formats[] = {
 	{CLI_FORMAT_TEXT, "text", NULL, "fstune-report.txt", "for reading: the same as fstune report", false,

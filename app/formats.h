@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "app/cli.h"
-#include "app/session.h"
+#include "app/session/session.h"
 
 struct output_format {
 	enum cli_format id;

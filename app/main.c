@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "app/cli.h"
-#include "app/ui/ui.h"
+#include "app/wizard/ui.h"
 #include "fstune/debug.h"
 #include "fstune/status.h"
 

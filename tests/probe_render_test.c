@@ -1,11 +1,11 @@
-/* Unit test of the facts renderers (app/facts_render.h): human units chosen by key suffix, exact
+/* Unit test of the facts renderers (app/render/facts_render.h): human units chosen by key suffix, exact
  * byte counts beside rounded sizes, grouping by branch, unavailable entries and sources. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/facts_render.h"
+#include "app/render/facts_render.h"
 #include "tests/unit/check.h"
 
 static void check_value(const char *key, json_t *v, const char *want)

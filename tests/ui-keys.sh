@@ -1,6 +1,6 @@
 #!/bin/bash
 # `?` on every screen lists every key that screen handles: the keys are read from the keymap tables
-# in app/ui/*.c (the same tables that drive the dispatch) and each must appear in the help's key
+# in app/wizard/*.c (the same tables that drive the dispatch) and each must appear in the help's key
 # column. Runs on hand-written facts, so it needs tmux but not root.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 . "$FSTUNE_SRCDIR/tests/lib/tmux.sh"
@@ -22,7 +22,7 @@ key_name() {
 
 # keys_of FILE TABLE: the display names of the keys in `static const struct ui_key TABLE[]`.
 keys_of() {
-	local file=$FSTUNE_SRCDIR/app/ui/$1 table=$2 code
+	local file=$FSTUNE_SRCDIR/app/wizard/$1 table=$2 code
 	awk -v t="$table" '
 		$0 ~ "struct ui_key " t "\\[\\] = \\{" { on = 1; next }
 		on && /^};/ { exit }

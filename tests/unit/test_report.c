@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/report_render.h"
-#include "app/session.h"
+#include "app/render/report_render.h"
+#include "app/session/session.h"
 #include "tests/unit/check.h"
 
 static const char facts_text[] =

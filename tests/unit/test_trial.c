@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/trial.h"
-#include "app/trial_run.h"
+#include "app/trial/trial.h"
+#include "app/trial/trial_run.h"
 #include "fstune/status.h"
 #include "tests/unit/check.h"
 

@@ -1,0 +1,51 @@
+/* The benchmark parameters as command-line options (bench_cli.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "app/commands/bench_cli.h"
+#include "lib/xalloc.h"
+
+struct option *bench_cli_options(const struct option *fixed, size_t n_fixed, int val_base,
+				 bool with_suite)
+{
+	struct option *opts = xcalloc(n_fixed + bench_n_params + 1, sizeof *opts);
+	size_t i, n = n_fixed;
+
+	memcpy(opts, fixed, n_fixed * sizeof *fixed);
+	for (i = 0; i < bench_n_params; i++) {
+		if (!with_suite && bench_params[i].type == BENCH_PARAM_SUITE)
+			continue;
+		opts[n].name = bench_params[i].name;
+		opts[n].has_arg = required_argument;
+		opts[n].val = val_base + (int)i;
+		n++;
+	}
+	return opts;
+}
+
+const struct bench_param *bench_cli_param(int opt, int val_base)
+{
+	if (opt < val_base || opt >= val_base + (int)bench_n_params)
+		return NULL;
+	return &bench_params[opt - val_base];
+}
+
+size_t bench_cli_params_help(char *s, size_t cap, size_t len, const char *const *skip)
+{
+	for (size_t i = 0; i < bench_n_params && len < cap; i++) {
+		const struct bench_param *p = &bench_params[i];
+		bool is_skipped = p->type == BENCH_PARAM_SUITE;
+		char opt[64];
+
+		for (size_t k = 0; skip && skip[k]; k++)
+			is_skipped = is_skipped || !strcmp(skip[k], p->name);
+		if (is_skipped)
+			continue;
+		snprintf(opt, sizeof opt, "--%s %s", p->name, p->arg);
+		len += (size_t)snprintf(s + len, cap - len, "  %-28s %s (default %s)\n", opt, p->help,
+					*p->def ? p->def : "none");
+	}
+	return len < cap ? len : cap - 1;
+}

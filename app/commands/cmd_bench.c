@@ -1,0 +1,330 @@
+/* `fstune bench`: run the micro-benchmarks on TARGET and print a table, the bench.* facts as JSON, or
+ * the equivalent fio command lines. The options come from the parameter table (bench.h). */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/commands/bench_cli.h"
+#include "app/render/bench_table.h"
+#include "app/cli.h"
+#include "app/commands/workload_cli.h"
+#include "lib/xalloc.h"
+#include "fstune/bench.h"
+#include "fstune/probe.h"
+#include "fstune/status.h"
+#include "fstune/units.h"
+#include "fstune/workload.h"
+
+enum {
+	OPT_QUICK = CLI_OPT_COMMAND_BASE,
+	OPT_FULL,
+	OPT_FIO_COMMANDS,
+	OPT_CLEAN,
+	OPT_PARAM_BASE, /* the parameter table's options follow, one per entry */
+};
+
+static const char usage_head[] =
+	"Usage: fstune bench [options] [TARGET]\n"
+	"\n"
+	"Measure the storage under TARGET with short, honest micro-benchmarks: random and sequential\n"
+	"reads and writes at queue depth 1 and 32, and the cost of fdatasync. TARGET is a directory\n"
+	"(default: the current one; a scratch directory is created in it and removed afterwards), a\n"
+	"mounted block device (its mount point is used), or an unmounted block device (read tests\n"
+	"only, nothing is written). Direct I/O is used where the filesystem supports it; the 'direct'\n"
+	"column says whether the numbers are the device's (yes), may include the page cache (no,\n"
+	"unverified), or are RAM (memory).\n"
+	"\n"
+	"Options:\n"
+	"  --quick                      the quick suite (default): 5 tests, at most about 10 s\n"
+	"  --full                       every test with the file tests, at most about 60 s\n"
+	"  --fio-commands               print the equivalent fio command lines; run nothing\n"
+	"  --clean                      remove the scratch directories that killed runs left in TARGET;\n"
+	"                               run nothing\n";
+
+struct bench_args {
+	struct cli_common common;
+	struct bench_config cfg;
+	struct workload_spec spec; /* the workload flags: they will size the file benchmarks */
+	bool has_workload;         /* a workload flag was given: workload.* facts are collected too */
+	const char *target;
+	bool fio_commands;
+	bool clean;
+};
+
+#define usage_error(...) cli_usage_error("bench", __VA_ARGS__)
+
+/* The usage text: the fixed head, then one line per parameter from the table, then the tests. */
+static char *usage_text(void)
+{
+	size_t cap = 8192, len = 0, i;
+	char *s = xmalloc(cap);
+
+	len += (size_t)snprintf(s + len, cap - len, "%s", usage_head);
+	len = bench_cli_params_help(s, cap, len, NULL);
+	len += (size_t)snprintf(s + len, cap - len, "\nTests (quick suite marked *):\n");
+	for (i = 0; i < bench_n_tests && len < cap; i++)
+		len += (size_t)snprintf(s + len, cap - len, "  %-20s %s %s\n", bench_tests[i].name,
+					bench_tests[i].suites & BENCH_SUITE_QUICK ? "*" : " ",
+					bench_tests[i].summary);
+	if (len < cap)
+		snprintf(s + len, cap - len, "\n");
+	return s;
+}
+
+static int parse_args(int argc, char **argv, struct bench_args *a)
+{
+	static const struct option fixed[] = {
+		CLI_COMMON_OPTIONS,
+		WORKLOAD_CLI_OPTIONS,
+		{"quick", no_argument, NULL, OPT_QUICK},
+		{"full", no_argument, NULL, OPT_FULL},
+		{"fio-commands", no_argument, NULL, OPT_FIO_COMMANDS},
+		{"clean", no_argument, NULL, OPT_CLEAN},
+	};
+	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, true);
+	char *usage = usage_text();
+	struct fst_error err = FST_ERROR_INIT;
+	int opt, status = FST_EXIT_OK;
+
+	optind = 1;
+	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		int rc;
+
+		if (opt == 'h' || opt == CLI_OPT_HELP) {
+			fputs(usage, stdout);
+			fputs(workload_cli_help, stdout);
+			fputs("\n", stdout);
+			fputs(cli_common_help, stdout);
+			free(usage);
+			free(opts);
+			exit(FST_EXIT_OK);
+		}
+		rc = cli_common_option(&a->common, opt, optarg, usage);
+		if (rc == 0) {
+			rc = workload_option(&a->spec, opt, optarg);
+			if (rc > 0)
+				a->has_workload = true;
+		}
+		if (rc < 0) {
+			status = FST_EXIT_USAGE;
+		} else if (rc == 0) {
+			const struct bench_param *param = bench_cli_param(opt, OPT_PARAM_BASE);
+
+			if (opt == OPT_QUICK || opt == OPT_FULL)
+				a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
+			else if (opt == OPT_FIO_COMMANDS)
+				a->fio_commands = true;
+			else if (opt == OPT_CLEAN)
+				a->clean = true;
+			else if (!param)
+				status = usage_error("unexpected option");
+			else if (bench_param_set(&a->cfg, param, optarg, &err) != FST_EXIT_OK)
+				status = usage_error("%s", err.msg);
+		}
+	}
+	free(usage);
+	free(opts);
+	if (status != FST_EXIT_OK)
+		return status;
+	if (optind < argc)
+		a->target = argv[optind++];
+	if (optind < argc)
+		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
+	if (a->common.sysroot)
+		return usage_error("--sysroot: benchmarks measure the live machine; a captured one cannot be "
+				   "benchmarked");
+	if (a->clean && a->fio_commands)
+		return usage_error("--clean and --fio-commands: choose one");
+	return FST_EXIT_OK;
+}
+
+/* One updating line on a terminal. */
+static bool progress_line(void *arg, const char *test, double fraction, double live_iops)
+{
+	char rate[32] = "";
+
+	if (live_iops > 0 && !strcmp(test, "layout"))
+		snprintf(rate, sizeof rate, "  %8.0f MB/s", live_iops / 1e6);
+	else if (live_iops > 0)
+		snprintf(rate, sizeof rate, "  %8.0f IOPS", live_iops);
+	fprintf(stderr, "\r\033[K%-22s %3.0f%%%s", test, fraction * 100, rate);
+	fflush(stderr);
+	return true;
+}
+
+/* The directory a run writes under: TARGET itself, or a mounted device's mount point. */
+static const char *bench_dir(const struct probe_target *t)
+{
+	return t->kind == TARGET_DIRECTORY ? t->path : t->is_mounted ? t->mount_point : NULL;
+}
+
+/* Removes one leftover and says so (or why not). Returns FST_EXIT_OK or FST_EXIT_PARTIAL. */
+static int remove_leftover(const json_t *l, bool quiet)
+{
+	const char *path = json_string_value(json_object_get(l, "path"));
+	char size[UNITS_BUFSZ];
+	int r = bench_leftover_remove(path);
+
+	units_bytes(size, sizeof size, (uint64_t)json_integer_value(json_object_get(l, "bytes")));
+	if (r < 0) {
+		fst_warn("could not remove %s: %s", path, strerror(-r));
+		return FST_EXIT_PARTIAL;
+	}
+	if (!quiet)
+		fprintf(stderr, "fstune: removed %s (%s, left by killed run %lld)\n", path, size,
+			(long long)json_integer_value(json_object_get(l, "pid")));
+	return FST_EXIT_OK;
+}
+
+/* Leftovers of killed runs: reported; on a terminal, offered for removal. */
+static void offer_leftovers(const struct probe_target *t, bool quiet)
+{
+	const char *dir = bench_dir(t);
+	json_t *left, *l;
+	size_t i;
+
+	if (!dir || !isatty(STDIN_FILENO) || !isatty(STDERR_FILENO) || quiet)
+		return;
+	left = bench_leftovers_find(dir);
+	json_array_foreach(left, i, l) {
+		char answer[16] = "", size[UNITS_BUFSZ];
+
+		units_bytes(size, sizeof size, (uint64_t)json_integer_value(json_object_get(l, "bytes")));
+		fprintf(stderr, "fstune: %s (%s) was left behind by a killed benchmark run. Remove it? [y/N] ",
+			json_string_value(json_object_get(l, "path")), size);
+		if (fgets(answer, sizeof answer, stdin) && (answer[0] == 'y' || answer[0] == 'Y'))
+			remove_leftover(l, quiet);
+	}
+	json_decref(left);
+}
+
+/* `bench --clean`: removes every leftover under TARGET without asking (for scripts and cron). */
+static int clean_leftovers(const struct probe_target *t, bool quiet)
+{
+	const char *dir = bench_dir(t);
+	int status = FST_EXIT_OK;
+	json_t *left, *l;
+	size_t i;
+
+	if (!dir) {
+		fst_warn("%s is not a directory nor a mounted device: no scratch directory can be under it", t->path);
+		return FST_EXIT_USAGE;
+	}
+	left = bench_leftovers_find(dir);
+	if (!json_array_size(left) && !quiet)
+		fprintf(stderr, "fstune: no scratch directory of a killed run under %s\n", dir);
+	json_array_foreach(left, i, l)
+		status = fst_exit_merge(status, remove_leftover(l, quiet));
+	json_decref(left);
+	return status;
+}
+
+static int render(const struct bench_args *a, const struct facts *f, FILE *out)
+{
+	char *json;
+
+	if (a->common.format == CLI_FORMAT_JSON) {
+		json = facts_to_json(f);
+		fputs(json, out);
+		fputc('\n', out);
+		free(json);
+		return ferror(out) ? -1 : 0;
+	}
+	return bench_table_write(out, f, a->common.format == CLI_FORMAT_MARKDOWN, true);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_args a;
+	struct fst_error err = FST_ERROR_INIT;
+	struct probe_target t;
+	struct bench_result res = {0};
+	struct cli_output *out = NULL;
+	struct facts *f = NULL;
+	bool has_target = false;
+	int status, wstatus = FST_EXIT_OK;
+	size_t i;
+
+	memset(&a, 0, sizeof a);
+	memset(&t, 0, sizeof t);
+	a.spec = (struct workload_spec)WORKLOAD_SPEC_INIT;
+	bench_config_init(&a.cfg);
+	status = parse_args(argc, argv, &a);
+	if (status == FST_EXIT_OK && target_resolve(a.target, &t, &err) != FST_EXIT_OK) {
+		fst_error_print(&err);
+		status = err.status != FST_EXIT_OK ? err.status : FST_EXIT_USAGE;
+	} else if (status == FST_EXIT_OK) {
+		has_target = true;
+	}
+	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
+		status = FST_EXIT_USAGE;
+	if (status == FST_EXIT_OK && a.clean) {
+		status = clean_leftovers(&t, a.common.quiet);
+	} else if (status == FST_EXIT_OK && a.fio_commands) {
+		json_t *lines, *line;
+
+		status = bench_fio_commands(&t, &a.cfg, &lines, &err);
+		if (status != FST_EXIT_OK)
+			fst_error_print(&err);
+		json_array_foreach(lines, i, line)
+			fprintf(cli_output_stream(out), "%s\n", json_string_value(line));
+		json_decref(lines);
+		status = fst_exit_merge(status, cli_output_close(out, status == FST_EXIT_OK));
+		out = NULL;
+	} else if (status == FST_EXIT_OK) {
+		bool is_live = isatty(STDERR_FILENO) && !a.common.quiet;
+
+		offer_leftovers(&t, a.common.quiet);
+		bench_stop_install();
+		if (is_live)
+			a.cfg.progress = progress_line;
+		f = facts_new();
+		if (a.has_workload) {
+			/* the workload facts travel with the results (the file benchmarks are sized by them) */
+			status = wstatus = workload_collect(&a.spec, &t, f, NULL, &err);
+			if (status == FST_EXIT_USAGE) {
+				fst_error_print(&err);
+				cli_output_close(out, false);
+				facts_free(f);
+				target_free(&t);
+				return status;
+			}
+			fst_error_clear(&err);
+		}
+		status = bench_run(&t, &a.cfg, f, &res, &err);
+		if (is_live)
+			fputs("\r\033[K", stderr);
+		if (status >= 128) {
+			cli_output_close(out, false);
+			out = NULL;
+			if (!a.common.quiet)
+				fst_error_print(&err);
+			bench_result_free(&res);
+			facts_free(f);
+			target_free(&t);
+			bench_stop_reraise();
+			return status; /* cancelled without a signal */
+		}
+		if (!a.common.quiet)
+			for (i = 0; i < json_array_size(res.notes); i++)
+				fprintf(stderr, "fstune: note: %s\n", json_string_value(json_array_get(res.notes, i)));
+		if (status != FST_EXIT_OK)
+			fst_error_print(&err);
+		if (status == FST_EXIT_OK || status == FST_EXIT_PARTIAL) {
+			/* a failed test is marked failed in the facts and absent from the table's numbers */
+			int w = render(&a, f, cli_output_stream(out));
+
+			status = fst_exit_merge(fst_exit_merge(status, wstatus), cli_output_close(out, w == 0));
+			out = NULL;
+		}
+	}
+	cli_output_close(out, false);
+	bench_result_free(&res);
+	facts_free(f);
+	if (has_target)
+		target_free(&t);
+	return status;
+}

@@ -1,0 +1,120 @@
+/* `fstune probe`: resolve TARGET, run every probe, and print the facts (text, JSON or Markdown). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/cli.h"
+#include "app/render/facts_render.h"
+#include "app/session/session.h"
+#include "fstune/status.h"
+
+enum {
+	OPT_SOURCES = CLI_OPT_COMMAND_BASE,
+};
+
+static const char usage_text[] =
+	"Usage: fstune probe [options] [TARGET]\n"
+	"\n"
+	"Show what fstune detects about TARGET, without changing anything: the host, the kernel's\n"
+	"writeback settings, the block device and its queue. TARGET is a directory (the filesystem\n"
+	"holding it and the device under that; default: the current directory), a block device, or a\n"
+	"filesystem image file. Facts that cannot be found are listed with the reason.\n"
+	"\n"
+	"Options:\n"
+	"  --sources                    show where each value came from (sysfs, procfs, udev, ...)\n"
+	"\n";
+
+struct probe_args {
+	struct cli_common common;
+	const char *target;
+	bool show_sources;
+};
+
+#define usage_error(...) cli_usage_error("probe", __VA_ARGS__)
+
+static int parse_args(int argc, char **argv, struct probe_args *a)
+{
+	static const struct option opts[] = {
+		CLI_COMMON_OPTIONS,
+		{"sources", no_argument, NULL, OPT_SOURCES},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		int rc = cli_common_option(&a->common, opt, optarg, usage_text);
+
+		if (rc < 0)
+			return FST_EXIT_USAGE;
+		if (rc > 0)
+			continue;
+		if (opt == OPT_SOURCES)
+			a->show_sources = true;
+		else
+			return usage_error("unexpected option");
+	}
+	if (optind < argc)
+		a->target = argv[optind++];
+	if (optind < argc)
+		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
+	return FST_EXIT_OK;
+}
+
+static bool render(const struct probe_args *a, const struct facts *f, FILE *out)
+{
+	char *json;
+
+	switch (a->common.format) {
+	case CLI_FORMAT_JSON:
+		json = facts_to_json(f);
+		fputs(json, out);
+		fputc('\n', out);
+		free(json);
+		break;
+	case CLI_FORMAT_MARKDOWN:
+		facts_render_markdown(out, f, a->show_sources || a->common.verbose);
+		break;
+	case CLI_FORMAT_TEXT:
+	default:
+		facts_render_text(out, f, a->show_sources || a->common.verbose);
+		break;
+	}
+	return !ferror(out);
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	struct probe_args a = {0};
+	struct fst_error err = FST_ERROR_INIT;
+	struct cli_output *out = NULL;
+	struct session *s = NULL;
+	int status = parse_args(argc, argv, &a);
+
+	if (status == FST_EXIT_OK)
+		status = cli_common_apply(&a.common);
+	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
+		status = FST_EXIT_USAGE;
+	if (status == FST_EXIT_OK && !(s = session_from_target(a.target, &err))) {
+		fst_error_print(&err);
+		status = err.status != FST_EXIT_OK ? err.status : FST_EXIT_USAGE;
+	}
+	if (status == FST_EXIT_OK) {
+		if (a.common.target_os)
+			session_set_target_os(s, a.common.target_os);
+		status = cli_output_close(out, render(&a, s->facts, cli_output_stream(out)));
+		out = NULL;
+		if (status == FST_EXIT_OK) {
+			size_t failed = facts_failed_count(s->facts);
+
+			status = session_status(s, false);
+			if (failed && !a.common.quiet)
+				fprintf(stderr, "fstune: %zu fact%s could not be probed (status failed)\n",
+					failed, failed == 1 ? "" : "s");
+		}
+	}
+	cli_output_close(out, false);
+	session_free(s);
+	return status;
+}

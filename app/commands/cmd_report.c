@@ -1,0 +1,482 @@
+/* `fstune report`: the non-interactive advisor. Probe a TARGET (or read saved facts), run the
+ * benchmark step, evaluate the rules, and write the report in text, Markdown or JSON. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/session/accepted.h"
+#include "app/commands/bench_cli.h"
+#include "app/cli.h"
+#include "app/formats.h"
+#include "app/render/report_render.h"
+#include "app/session/session.h"
+#include "app/commands/workload_cli.h"
+#include "lib/xalloc.h"
+#include "fstune/bench.h"
+#include "fstune/status.h"
+#include "fstune/workload.h"
+
+enum {
+	OPT_BENCH = CLI_OPT_COMMAND_BASE,
+	OPT_FACTS,
+	OPT_RULES_DIR,
+	OPT_NO_SYSTEM_RULES,
+	OPT_FAIL_ON,
+	OPT_STRICT,
+	OPT_ACCEPT,
+	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
+	OPT_PARAM_BASE, /* the benchmark parameter table's options follow, one per entry */
+};
+
+static const char usage_text[] =
+	"Usage: fstune report [options] [TARGET]\n"
+	"\n"
+	"Probe TARGET (a directory, a block device or a filesystem image; default: the current\n"
+	"directory), evaluate the rules on its facts and write the recommendations with their evidence\n"
+	"and the commands to apply and revert them.\n"
+	"\n"
+	"Options:\n"
+	"  --facts FILE                 evaluate facts saved earlier (probe --format json, a report\n"
+	"                               in JSON, or a hand-written file; - reads standard input);\n"
+	"                               nothing is probed\n"
+	"  --bench none|quick|full      the benchmarks to run before the rules (default: quick on a\n"
+	"                               filesystem you can write to, else none; see fstune(1))\n"
+	"  --rules-dir DIR              also load the rule files in DIR, last (repeatable)\n"
+	"  --no-system-rules            do not load /etc/fstune/rules.d\n"
+	"  --fail-on warn|critical      exit 1 when a recommendation of this severity or higher is made\n"
+	"  --strict                     exit 3 when a rule file has an error, 2 when the --facts file\n"
+	"                               has keys or groups the schema does not know\n"
+	"  --accept ID                  mark finding ID accepted: shown, but not counted by\n"
+	"                               --fail-on (repeatable)\n"
+	"  --format openmetrics         (also) metrics for node_exporter's textfile collector\n"
+	"  --accepted FILE              read the accepted findings from FILE instead of\n"
+	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
+	"\n"
+	"Benchmark parameters (as for 'fstune bench'; they imply --bench quick unless --bench says):\n";
+
+struct report_args {
+	struct cli_common common;
+	const char *target;
+	const char *facts;
+	enum session_bench bench;
+	bool has_bench;           /* --bench was given */
+	const char *bench_param;  /* the first benchmark parameter given (for messages); NULL: none */
+	struct bench_config cfg;  /* the benchmark parameters */
+	struct workload_spec spec; /* the workload flags */
+	bool has_workload;         /* a workload flag was given */
+	const char **rules_dirs; /* owned array of borrowed argv strings */
+	size_t n_rules_dirs;
+	bool no_system_rules;
+	const char *fail_on; /* "warn", "critical" or NULL */
+	bool is_strict;
+	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
+};
+
+#define usage_error(...) cli_usage_error("report", __VA_ARGS__)
+
+static int parse_bench(struct report_args *a, const char *arg)
+{
+	if (strcmp(arg, "none") == 0)
+		a->bench = SESSION_BENCH_NONE;
+	else if (strcmp(arg, "quick") == 0)
+		a->bench = SESSION_BENCH_QUICK;
+	else if (strcmp(arg, "full") == 0)
+		a->bench = SESSION_BENCH_FULL;
+	else
+		return usage_error("unknown --bench '%s': use none, quick or full", arg);
+	a->has_bench = true;
+	return FST_EXIT_OK;
+}
+
+/* The usage text: the fixed part, one line per benchmark parameter from the table (the suite is
+ * --bench here), the workload flags. Caller frees. */
+static char *usage_build(void)
+{
+	size_t cap = 8192, len = 0;
+	char *u = xmalloc(cap);
+
+	len += (size_t)snprintf(u + len, cap - len, "%s", usage_text);
+	len = bench_cli_params_help(u, cap, len, NULL);
+	if (len < cap)
+		snprintf(u + len, cap - len, "\n%s\n", workload_cli_help);
+	return u;
+}
+
+/* Checks of the flags against each other, once all are known. */
+static int check_combinations(struct report_args *a)
+{
+	if (a->facts && a->target)
+		return usage_error("--facts and TARGET '%s' exclude each other: nothing is probed with --facts",
+				   a->target);
+	if (a->facts && a->bench != SESSION_BENCH_NONE)
+		return usage_error("--facts %s: benchmarks need a TARGET, so only --bench none goes with --facts",
+				   a->facts);
+	if (a->facts && a->bench_param)
+		return usage_error("--facts %s: --%s is a benchmark parameter, and benchmarks need a TARGET",
+				   a->facts, a->bench_param);
+	/* The sample and the observation measure this machine; a facts file describes another (or an
+	 * earlier) one, so mixing them would put two machines in one report. */
+	if (a->facts && a->spec.sample_dir)
+		return usage_error("--facts %s: --sample measures files on this machine and goes with a TARGET; "
+				   "sample with 'fstune workload --sample DIR --json' and merge the keys into the file",
+				   a->facts);
+	if (a->facts && a->spec.observe_s > 0)
+		return usage_error("--facts %s: --observe watches a live disk and needs a TARGET", a->facts);
+	if (a->common.sysroot && a->bench != SESSION_BENCH_NONE)
+		return usage_error("--sysroot: benchmarks measure the live machine; a captured one cannot be "
+				   "benchmarked: use --bench none");
+	if (a->common.sysroot && a->bench_param)
+		return usage_error("--sysroot: --%s is a benchmark parameter; a captured machine cannot be "
+				   "benchmarked", a->bench_param);
+	if (a->has_bench && a->bench == SESSION_BENCH_NONE && a->bench_param)
+		return usage_error("--%s is a benchmark parameter, and --bench none runs no benchmarks",
+				   a->bench_param);
+	return FST_EXIT_OK;
+}
+
+/* One option of report's own (not common, not workload). */
+static int parse_own(struct report_args *a, int opt)
+{
+	struct fst_error err = FST_ERROR_INIT;
+
+	const struct bench_param *p = bench_cli_param(opt, OPT_PARAM_BASE);
+
+	if (p) {
+		if (bench_param_set(&a->cfg, p, optarg, &err) != FST_EXIT_OK)
+			return usage_error("%s", err.msg);
+		if (!a->bench_param)
+			a->bench_param = p->name;
+		return FST_EXIT_OK;
+	}
+	switch (opt) {
+	case OPT_BENCH:
+		if (parse_bench(a, optarg) != FST_EXIT_OK)
+			return FST_EXIT_USAGE;
+		break;
+	case OPT_FACTS:
+		a->facts = optarg;
+		break;
+	case OPT_RULES_DIR:
+		a->rules_dirs = xrealloc(a->rules_dirs, (a->n_rules_dirs + 1) * sizeof(*a->rules_dirs));
+		a->rules_dirs[a->n_rules_dirs++] = optarg;
+		break;
+	case OPT_NO_SYSTEM_RULES:
+		a->no_system_rules = true;
+		break;
+	case OPT_FAIL_ON:
+		if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "critical") != 0)
+			return usage_error("unknown --fail-on '%s': use warn or critical", optarg);
+		a->fail_on = optarg;
+		break;
+	case OPT_STRICT:
+		a->is_strict = true;
+		break;
+	default:
+		return usage_error("unexpected option");
+	}
+	return FST_EXIT_OK;
+}
+
+static int own_option(void *arg, int opt, const char *value)
+{
+	struct report_args *a = arg;
+	int rc = accepted_cli_option(&a->acc, opt, OPT_ACCEPT, value, "report");
+
+	if (rc != 0)
+		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
+	return parse_own(a, opt); /* it reads optarg */
+}
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	static const struct option fixed[] = {
+		CLI_COMMON_OPTIONS,
+		WORKLOAD_CLI_OPTIONS,
+		{"bench", required_argument, NULL, OPT_BENCH},
+		{"facts", required_argument, NULL, OPT_FACTS},
+		{"rules-dir", required_argument, NULL, OPT_RULES_DIR},
+		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
+		{"strict", no_argument, NULL, OPT_STRICT},
+		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
+	};
+	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
+	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
+	int status = workload_cli_parse(argc, argv, opts, usage_build(), &a->common, &a->spec, &a->has_workload,
+					own_option, a);
+
+	if (status != FST_EXIT_OK)
+		return status;
+	if (optind < argc)
+		a->target = argv[optind++];
+	if (optind < argc)
+		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
+	return check_combinations(a);
+}
+
+/* One updating line on a terminal while the benchmarks run (as `fstune bench` shows it). */
+static bool bench_progress(void *arg, const char *test, double fraction, double live_iops)
+{
+	char rate[32] = "";
+
+	(void)arg;
+	if (live_iops > 0 && !strcmp(test, "layout"))
+		snprintf(rate, sizeof rate, "  %8.0f MB/s", live_iops / 1e6);
+	else if (live_iops > 0)
+		snprintf(rate, sizeof rate, "  %8.0f IOPS", live_iops);
+	fprintf(stderr, "\r\033[K%-22s %3.0f%%%s", test, fraction * 100, rate);
+	fflush(stderr);
+	return true;
+}
+
+static bool sample_progress(const struct workload_sample_progress *p, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "\r\033[Ksampling: %llu files, %llu directories, %.1f s", (unsigned long long)p->files,
+		(unsigned long long)p->dirs, p->elapsed_s);
+	fflush(stderr);
+	return true;
+}
+
+static bool observe_tick(double done_s, double total_s, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "\r\033[Kobserving: %.0f of %.0f s", done_s, total_s);
+	fflush(stderr);
+	return true;
+}
+
+static bool is_live(const struct report_args *a)
+{
+	return !a->common.quiet && isatty(STDERR_FILENO);
+}
+
+/* The workload facts: after probing, before the benchmarks (they size the file tests). */
+static int workload_step(const struct report_args *a, struct session *s, struct fst_error *err)
+{
+	struct workload_hooks hooks = {0};
+	int status;
+
+	if (s->origin == SESSION_FROM_FILE) {
+		if (!a->has_workload)
+			return FST_EXIT_OK; /* the file says what it says: nothing is added */
+		/* A preset replaces the file's description of the workload; overrides alone refine it. A
+		 * file describing no workload gets the implicit general preset under the overrides, as a
+		 * TARGET does. */
+		if (a->spec.preset || !facts_get(s->facts, "workload"))
+			workload_spec_apply_preset(&a->spec, s->facts);
+		workload_spec_apply_overrides(&a->spec, s->facts);
+		return FST_EXIT_OK;
+	}
+	if (is_live(a)) {
+		hooks.sample_progress = sample_progress;
+		hooks.observe_tick = observe_tick;
+	}
+	status = workload_collect(&a->spec, s->target, s->facts, &hooks, err);
+	if (is_live(a) && (a->spec.sample_dir || a->spec.observe_s > 0))
+		fputs("\r\033[K", stderr);
+	return status;
+}
+
+/* The benchmark step: the suite asked for, or the default for this TARGET. */
+static int bench_step(struct report_args *a, struct session *s, struct fst_error *err)
+{
+	enum session_bench bench = a->bench;
+	int status;
+	size_t i;
+
+	if (!a->has_bench) {
+		/* A benchmark parameter alone asks for benchmarks: quick with those parameters. The default
+		 * suite is skipped, never refused, where it cannot run: the status follows the findings. */
+		bench = a->bench_param ? SESSION_BENCH_QUICK : session_bench_default(s);
+		if (s->bench_skipped && !a->facts && !a->common.quiet)
+			fprintf(stderr, "fstune: note: %s: no benchmarks: %s\n",
+				s->target && s->target->path ? s->target->path : "TARGET", s->bench_skipped);
+	} else if (bench == SESSION_BENCH_NONE) {
+		session_bench_skip(s, "--bench none was given");
+	}
+	if (bench == SESSION_BENCH_NONE)
+		return FST_EXIT_OK;
+	if (is_live(a))
+		a->cfg.progress = bench_progress;
+	a->cfg.stop = NULL; /* bench_stop_flag(), set by the handlers below */
+	bench_stop_install();
+	status = session_bench(s, bench, &a->cfg, err);
+	if (is_live(a))
+		fputs("\r\033[K", stderr);
+	if (!a->common.quiet && status < 128)
+		for (i = 0; i < json_array_size(s->bench_notes); i++)
+			fprintf(stderr, "fstune: note: %s\n", json_string_value(json_array_get(s->bench_notes, i)));
+	return status;
+}
+
+/* The facts file's keys the schema does not know: a warning each (a typo would otherwise pass
+ * silently); under --strict an input error, before anything is evaluated. */
+static int facts_warnings(const struct report_args *a, const struct session *s, struct fst_error *err)
+{
+	size_t i, n = json_array_size(s->facts_warnings);
+
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "fstune: warning: %s: %s\n", a->facts,
+			json_string_value(json_array_get(s->facts_warnings, i)));
+	if (n && a->is_strict)
+		return fst_error_set(err, FST_EXIT_USAGE, "%s: %zu unknown key%s or group%s (--strict)",
+				     a->facts, n, n == 1 ? "" : "s", n == 1 ? "" : "s");
+	return FST_EXIT_OK;
+}
+
+/* Marks the findings the admin accepted (the file, then --accept) and lists the stale entries. */
+static int accepted_step(struct report_args *a, struct session *s, struct fst_error *err)
+{
+	bool must_exist = true;
+	const char *path = a->acc.file ? a->acc.file : accepted_default_path(a->no_system_rules, &must_exist);
+	json_t *rules, *stale;
+
+	if (path && accepted_load_file(a->acc.accepted, path, !must_exist, err) != FST_EXIT_OK)
+		return FST_EXIT_USAGE;
+	if (accepted_is_empty(a->acc.accepted))
+		return FST_EXIT_OK;
+	accepted_mark(a->acc.accepted, s->result.recommendations, s->facts->doc);
+	rules = rules_describe(s->rules);
+	stale = accepted_stale(a->acc.accepted, rules);
+	json_decref(rules);
+	if (json_array_size(stale) > 0) {
+		s->accepted_stale = stale;
+		if (!a->common.quiet) {
+			size_t i;
+			json_t *e;
+
+			json_array_foreach(stale, i, e)
+				fprintf(stderr, "fstune: note: accepted finding %s (%s) is stale: %s\n",
+					json_string_value(json_object_get(e, "id")), json_string_value(json_object_get(e, "by")),
+					json_string_value(json_object_get(e, "reason")));
+		}
+	} else {
+		json_decref(stale);
+	}
+	return FST_EXIT_OK;
+}
+
+/* Builds the session: probe (or read the facts), the workload, the benchmarks, the rules. Returns the
+ * status so far with *out set: FST_EXIT_OK, or FST_EXIT_PARTIAL / FST_EXIT_REFUSED from steps after
+ * which a report is still worth writing (their message already printed). Or, with *out NULL: a usage
+ * error (err set, not printed), or 128+n when a signal stopped the benchmarks (nothing left behind). */
+static int make_session(struct report_args *a, struct session **out, struct fst_error *err)
+{
+	struct rules_options ro = {
+		.rules_dirs = a->rules_dirs,
+		.n_rules_dirs = a->n_rules_dirs,
+		.no_system_rules = a->no_system_rules,
+	};
+	struct session *s = a->facts ? session_from_facts_file(a->facts, err)
+				     : session_from_target(a->target, err);
+	int status, step;
+
+	*out = NULL;
+	if (!s)
+		return err->status != FST_EXIT_OK ? err->status : FST_EXIT_USAGE;
+	if (facts_warnings(a, s, err) != FST_EXIT_OK) {
+		session_free(s);
+		return FST_EXIT_USAGE;
+	}
+	if (a->common.target_os)
+		session_set_target_os(s, a->common.target_os);
+	status = workload_step(a, s, err);
+	if (status == FST_EXIT_PARTIAL) {
+		fst_error_print(err);
+		fst_error_clear(err);
+	}
+	step = status == FST_EXIT_USAGE ? status : bench_step(a, s, err);
+	if (step == FST_EXIT_PARTIAL || step == FST_EXIT_REFUSED) {
+		fst_error_print(err); /* the report is still written, with what was probed */
+		fst_error_clear(err);
+	}
+	if (step >= 128 || step == FST_EXIT_USAGE) {
+		session_free(s);
+		return step;
+	}
+	status = fst_exit_merge(status, step);
+	if (session_load_rules(s, &ro, err) != FST_EXIT_OK) {
+		session_free(s);
+		return err->status != FST_EXIT_OK ? err->status : FST_EXIT_USAGE;
+	}
+	session_evaluate(s);
+	if (accepted_step(a, s, err) != FST_EXIT_OK) {
+		session_free(s);
+		return FST_EXIT_USAGE;
+	}
+	*out = s;
+	return status;
+}
+
+/* The status of a finished run: partial (3) beats a met threshold (1). */
+static int run_status(const struct report_args *a, const struct session *s)
+{
+	int status = session_status(s, a->is_strict);
+
+	if (a->fail_on && session_count_failing(s, a->fail_on) > 0)
+		status = fst_exit_merge(status, FST_EXIT_THRESHOLD);
+	if (!a->common.quiet) {
+		size_t nerr = session_rule_errors(s);
+
+		if (nerr)
+			fprintf(stderr, "fstune: %zu rule error%s, listed in the report%s\n", nerr,
+				nerr == 1 ? "" : "s", a->is_strict ? " (--strict: status 3)" : "");
+		if (facts_failed_count(s->facts))
+			fprintf(stderr, "fstune: %zu fact%s could not be probed (status failed): the report is partial\n",
+				facts_failed_count(s->facts), facts_failed_count(s->facts) == 1 ? "" : "s");
+	}
+	return status;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .acc.accepted = accepted_new(),
+				.common.can_openmetrics = true};
+	struct fst_error err = FST_ERROR_INIT;
+	struct cli_output *out = NULL;
+	struct session *s = NULL;
+	int status, pre = FST_EXIT_OK;
+
+	bench_config_init(&a.cfg);
+	status = parse_args(argc, argv, &a);
+	if (status == FST_EXIT_OK)
+		status = cli_common_apply(&a.common);
+	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
+		status = FST_EXIT_USAGE;
+	if (status == FST_EXIT_OK) {
+		pre = make_session(&a, &s, &err);
+		if (!s) {
+			if (pre < 128 || !a.common.quiet)
+				fst_error_print(&err);
+			status = pre;
+		}
+	}
+	/* A signal during the benchmarks, or after them while the rules ran: the output is discarded
+	 * and the process ends by the signal, as DESIGN.md says. */
+	if (status >= 128 || (s && *bench_stop_flag())) {
+		cli_output_close(out, false);
+		session_free(s);
+		free(a.rules_dirs);
+		accepted_free(a.acc.accepted);
+		bench_stop_reraise();
+		return status >= 128 ? status : 128 + *bench_stop_flag();
+	}
+	if (status == FST_EXIT_OK) {
+		bool is_written;
+
+		s->is_verbose = a.common.verbose;
+		is_written = output_format_of(a.common.format)->write_report(s, cli_output_stream(out)) == 0;
+		status = cli_output_close(out, is_written);
+		out = NULL;
+		if (status == FST_EXIT_OK)
+			status = fst_exit_merge(pre, run_status(&a, s));
+	}
+	cli_output_close(out, false);
+	session_free(s);
+	free(a.rules_dirs);
+	accepted_free(a.acc.accepted);
+	return status;
+}

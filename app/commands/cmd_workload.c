@@ -1,0 +1,167 @@
+/* `fstune workload`: the workload facts alone (preset, overrides, sample, observation), without
+ * probing or rules, to see what the report and the benchmarks will be told. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/cli.h"
+#include "app/render/facts_render.h"
+#include "app/commands/workload_cli.h"
+#include "fstune/status.h"
+#include "fstune/units.h"
+#include "fstune/workload.h"
+
+static const char usage_text[] =
+	"Usage: fstune workload [options] [TARGET]\n"
+	"\n"
+	"Show the workload facts the report, the benchmarks and trial would use: a preset and the\n"
+	"overrides, what a sample of real files measured, and what an observation of TARGET's disk\n"
+	"(default: the current directory's) saw. Nothing is probed or advised.\n"
+	"\n";
+
+struct workload_args {
+	struct cli_common common;
+	struct workload_spec spec;
+	const char *target;
+};
+
+#define usage_error(...) cli_usage_error("workload", __VA_ARGS__)
+
+static int parse_args(int argc, char **argv, struct workload_args *a)
+{
+	static const struct option opts[] = {
+		CLI_COMMON_OPTIONS,
+		WORKLOAD_CLI_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	char usage[4096];
+	int opt;
+
+	snprintf(usage, sizeof(usage), "%s%s\n", usage_text, workload_cli_help);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		int rc = cli_common_option(&a->common, opt, optarg, usage);
+
+		if (rc == 0)
+			rc = workload_option(&a->spec, opt, optarg);
+		if (rc < 0)
+			return FST_EXIT_USAGE;
+		if (rc == 0)
+			return usage_error("unexpected option");
+	}
+	if (optind < argc)
+		a->target = argv[optind++];
+	if (optind < argc)
+		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
+	return FST_EXIT_OK;
+}
+
+/* One progress line on a terminal, rewritten in place; nothing when stderr is not a terminal. */
+static bool sample_progress(const struct workload_sample_progress *p, void *arg)
+{
+	char b[UNITS_BUFSZ];
+
+	(void)arg;
+	fprintf(stderr, "\rsampling: %llu files, %llu directories, %s, %.1f s ",
+		(unsigned long long)p->files, (unsigned long long)p->dirs,
+		units_bytes(b, sizeof(b), p->bytes), p->elapsed_s);
+	return true;
+}
+
+static bool observe_tick(double done_s, double total_s, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "\robserving: %.0f of %.0f s ", done_s, total_s);
+	return true;
+}
+
+static int collect(const struct workload_args *a, struct facts *f)
+{
+	struct workload_hooks hooks = {0};
+	struct probe_target t;
+	bool has_target = a->target || a->spec.observe_s > 0;
+	bool is_tty = !a->common.quiet && isatty(STDERR_FILENO);
+	struct fst_error err = FST_ERROR_INIT;
+	int status;
+
+	memset(&t, 0, sizeof(t));
+	if (has_target && target_resolve(a->target, &t, &err) != FST_EXIT_OK) {
+		fst_error_print(&err);
+		target_free(&t);
+		return err.status != FST_EXIT_OK ? err.status : FST_EXIT_USAGE;
+	}
+	if (is_tty) {
+		hooks.sample_progress = sample_progress;
+		hooks.observe_tick = observe_tick;
+	}
+	status = workload_collect(&a->spec, has_target ? &t : NULL, f, &hooks, &err);
+	if (is_tty && (a->spec.sample_dir || a->spec.observe_s > 0))
+		fputs("\r\033[K", stderr);
+	if (status == FST_EXIT_USAGE)
+		fst_error_print(&err);
+	if (has_target)
+		target_free(&t);
+	return status;
+}
+
+/* Notes for people about what the numbers do not cover. */
+static void warn_partial(const struct workload_args *a, const struct facts *f)
+{
+	long long denied = 0, errors = 0;
+	bool partial = false;
+	const char *first = facts_get_string(f, "workload.sample.first_error");
+
+	if (a->common.quiet || !a->spec.sample_dir)
+		return;
+	facts_get_int(f, "workload.sample.denied", &denied);
+	facts_get_int(f, "workload.sample.errors", &errors);
+	facts_get_bool(f, "workload.partial", &partial);
+	if (partial)
+		fprintf(stderr, "fstune: the sample is partial (time limit or interrupted): "
+				"raise --sample-time for a complete one\n");
+	if (denied + errors)
+		fprintf(stderr, "fstune: %lld entr%s could not be read, e.g. %s\n", denied + errors,
+			denied + errors == 1 ? "y" : "ies", first ? first : "?");
+}
+
+int cmd_workload(int argc, char **argv)
+{
+	struct workload_args a = {.spec = WORKLOAD_SPEC_INIT};
+	struct cli_output *out = NULL;
+	struct facts *f = NULL;
+	int status = parse_args(argc, argv, &a);
+
+	if (status == FST_EXIT_OK)
+		status = cli_common_apply(&a.common);
+	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
+		status = FST_EXIT_USAGE;
+	if (status != FST_EXIT_OK) {
+		cli_output_close(out, false);
+		return status;
+	}
+	f = facts_new();
+	status = collect(&a, f);
+	if (status == FST_EXIT_USAGE) {
+		cli_output_close(out, false);
+		facts_free(f);
+		return status;
+	}
+	warn_partial(&a, f);
+	if (a.common.format == CLI_FORMAT_JSON) {
+		char *json = facts_to_json(f);
+
+		fputs(json, cli_output_stream(out));
+		fputc('\n', cli_output_stream(out));
+		free(json);
+	} else if (a.common.format == CLI_FORMAT_MARKDOWN) {
+		facts_render_markdown(cli_output_stream(out), f, true);
+	} else {
+		facts_render_text(cli_output_stream(out), f, true);
+	}
+	status = fst_exit_merge(status, cli_output_close(out, true));
+	facts_free(f);
+	return status;
+}

@@ -1,0 +1,293 @@
+/* The bench.* facts as tables: the I/O tests (test, IOPS, MB/s, p50, p99, ±%, direct), then the file
+ * tests (test, tps, create/s, read/s, stat/s, append/s, delete/s, files, cache); tests that did not run
+ * with their reason, the parameters used, and every failed consistency check under the tables. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/render/bench_table.h"
+#include "lib/xalloc.h"
+#include "fstune/bench.h"
+#include "fstune/units.h"
+
+#define FILE_COLS 9 /* test, tps, create/s, read/s, stat/s, append/s, delete/s, files, cache */
+
+static double get(const struct facts *f, const char *test, const char *leaf)
+{
+	char *k = xasprintf("bench.%s.%s", test, leaf);
+	double v = NAN;
+
+	facts_get_real(f, k, &v);
+	free(k);
+	return v;
+}
+
+static const char *lat(char *buf, double us)
+{
+	if (isnan(us))
+		return "-";
+	return units_duration_us(buf, UNITS_BUFSZ, us, true);
+}
+
+static void row(FILE *out, bool md, const char *c[7])
+{
+	if (md)
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
+	else
+		/* "±" is two bytes and one column: printf pads by bytes */
+		fprintf(out, "%-20s %9s %9s %10s %10s %*s  %s\n", c[0], c[1], c[2], c[3], c[4],
+			strcmp(c[5], "±%") ? 5 : 6, c[5], c[6]);
+}
+
+static void params_block(FILE *out, const struct facts *f, bool md)
+{
+	const json_t *p = facts_get(f, "bench.parameters");
+	const char *k;
+	json_t *v;
+	char buf[UNITS_BUFSZ];
+
+	if (!json_is_object(p))
+		return;
+	fprintf(out, md ? "\n**Parameters used**\n\n" : "\nParameters used:\n");
+	json_object_foreach((json_t *)(uintptr_t)p, k, v) {
+		char val[256];
+
+		if (json_is_string(v) && !*json_string_value(v))
+			continue;
+		if (json_is_string(v))
+			snprintf(val, sizeof val, "%s", json_string_value(v));
+		else if (json_is_integer(v) && !json_integer_value(v) && !strcmp(k, "size_bytes"))
+			snprintf(val, sizeof val, "auto");
+		else if (json_is_number(v))
+			snprintf(val, sizeof val, "%s",
+				 units_value(buf, sizeof buf, units_of_key(k), json_number_value(v), json_is_integer(v)));
+		else
+			continue;
+		fprintf(out, md ? "- %s: %s\n" : "  %-18s %s\n", k, val);
+	}
+}
+
+/* A test's row when bench.<test> holds no results: its reason when it did not run, else nothing.
+ * True when the row was handled (written, or nothing to write). */
+static bool unavailable_row(FILE *out, const struct facts *f, bool md, const char *name, size_t ncells,
+			    void (*write)(FILE *, bool, const char **))
+{
+	char *k = xasprintf("bench.%s", name);
+	const char *cells[FILE_COLS] = {0}, *reason;
+	enum facts_status st;
+	bool has = facts_has(f, k) && facts_get(f, k);
+	size_t j;
+
+	if (!has && facts_unavailable(f, k, &st, &reason) && reason) {
+		char note[300];
+
+		snprintf(note, sizeof note, "(%s: %s)", facts_status_name(st), reason);
+		cells[0] = name;
+		for (j = 1; j + 1 < ncells; j++)
+			cells[j] = "-";
+		cells[ncells - 1] = note;
+		write(out, md, cells);
+	}
+	free(k);
+	return !has;
+}
+
+/* The test's name, with " !" when one of its consistency checks failed (listed under the table). */
+static bool test_name(const struct facts *f, const char *name, char *buf, size_t size)
+{
+	char *k = xasprintf("bench.%s.checks_ok", name);
+	bool ok = true;
+
+	facts_get_bool(f, k, &ok);
+	free(k);
+	snprintf(buf, size, "%s%s", name, ok ? "" : " !");
+	return ok;
+}
+
+static void io_row(FILE *out, const struct facts *f, bool md, const char *name, size_t *n_failed)
+{
+	char c1[32], c2[32], c3[UNITS_BUFSZ], c4[UNITS_BUFSZ], c5[32], c6[32], tname[64];
+	const char *cells[7], *direct;
+	bool is_suspect = false;
+	char *k;
+
+	*n_failed += !test_name(f, name, tname, sizeof tname);
+	snprintf(c1, sizeof c1, "%.0f", get(f, name, "iops"));
+	snprintf(c2, sizeof c2, "%.1f", get(f, name, "bw_bytes_per_s") / 1e6);
+	/* ±%: the half-width of the rate's 95% confidence interval, the figure's own uncertainty */
+	if (isnan(get(f, name, "ci95_pct")))
+		snprintf(c5, sizeof c5, "-");
+	else
+		snprintf(c5, sizeof c5, "%.1f", get(f, name, "ci95_pct"));
+	k = xasprintf("bench.%s.direct", name);
+	cells[0] = tname;
+	cells[1] = c1;
+	cells[2] = c2;
+	cells[3] = lat(c3, get(f, name, "lat_p50_us"));
+	cells[4] = lat(c4, get(f, name, "lat_p99_us"));
+	cells[5] = c5;
+	direct = facts_get_string(f, k) ? facts_get_string(f, k) : "?";
+	free(k);
+	k = xasprintf("bench.%s.cache_suspect", name);
+	facts_get_bool(f, k, &is_suspect);
+	snprintf(c6, sizeof c6, "%s%s", direct, is_suspect ? " cache?" : "");
+	cells[6] = c6;
+	row(out, md, cells);
+	free(k);
+}
+
+static void io_row_write(FILE *out, bool md, const char **c)
+{
+	row(out, md, c);
+}
+
+/* The file tests' block. Each column lists the bench.<test>.* keys it shows, first present wins: a
+ * tree's files written and read per second are its create/s and read/s, an unlink is a delete. */
+static const char *const file_head[FILE_COLS] = {"test", "tps", "create/s", "read/s", "stat/s",
+						 "append/s", "delete/s", "files", "cache"};
+static const char *const file_keys[FILE_COLS][3] = {
+	{NULL},
+	{"tps"},
+	{"create_per_s", "write_files_per_s"},
+	{"read_per_s", "read_files_per_s"},
+	{"stat_per_s"},
+	{"append_per_s"},
+	{"delete_per_s", "unlink_per_s"},
+	{"files"},
+	{"cache"},
+};
+
+static void file_row_write(FILE *out, bool md, const char **c)
+{
+	if (md)
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c[0], c[1], c[2], c[3], c[4], c[5],
+			c[6], c[7], c[8]);
+	else
+		fprintf(out, "%-17s %7s %8s %8s %8s %8s %8s %7s  %s\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6],
+			c[7], c[8]);
+}
+
+static void file_row(FILE *out, const struct facts *f, bool md, const char *name, size_t *n_failed)
+{
+	char vals[FILE_COLS][64];
+	const char *cells[FILE_COLS];
+	size_t c, j;
+
+	*n_failed += !test_name(f, name, vals[0], sizeof vals[0]);
+	cells[0] = vals[0];
+	for (c = 1; c < FILE_COLS; c++) {
+		snprintf(vals[c], sizeof vals[c], "-");
+		for (j = 0; j < 3 && file_keys[c][j]; j++) {
+			char *k = xasprintf("bench.%s.%s", name, file_keys[c][j]);
+			const char *s = facts_get_string(f, k);
+			double v = NAN;
+
+			if (s)
+				snprintf(vals[c], sizeof vals[c], "%s", s);
+			else if (facts_get_real(f, k, &v), !isnan(v))
+				snprintf(vals[c], sizeof vals[c], "%.0f", v);
+			free(k);
+			if (s || !isnan(v))
+				break;
+		}
+		cells[c] = vals[c];
+	}
+	file_row_write(out, md, cells);
+}
+
+static bool is_file_test(size_t i)
+{
+	return bench_tests[i].pattern == BENCH_PATTERN_FILES;
+}
+
+/* True when the facts hold bench.<test> for a test of this block, measured or not. */
+static bool block_present(const struct facts *f, bool files)
+{
+	size_t i;
+
+	for (i = 0; i < bench_n_tests; i++) {
+		char *k = xasprintf("bench.%s", bench_tests[i].name);
+		enum facts_status st;
+		const char *reason;
+		bool has = is_file_test(i) == files &&
+			   ((facts_has(f, k) && facts_get(f, k)) || facts_unavailable(f, k, &st, &reason));
+
+		free(k);
+		if (has)
+			return true;
+	}
+	return false;
+}
+
+/* What "cache?" means for each test so marked, each distinct reason once. */
+static void suspects_block(FILE *out, const struct facts *f)
+{
+	const char *said[32];
+	size_t i, j, n = 0;
+
+	for (i = 0; i < bench_n_tests && n < sizeof said / sizeof said[0]; i++) {
+		char *k = xasprintf("bench.%s.cache_suspect_reason", bench_tests[i].name);
+		const char *why = facts_get_string(f, k);
+
+		free(k);
+		for (j = 0; why && j < n; j++)
+			if (!strcmp(said[j], why))
+				why = NULL;
+		if (!why)
+			continue;
+		fprintf(out, "%scache? %s: %s\n", n ? "" : "\n", bench_tests[i].name, why);
+		said[n++] = why;
+	}
+}
+
+bool bench_table_has_rows(const struct facts *f)
+{
+	return block_present(f, false) || block_present(f, true);
+}
+
+int bench_table_write(FILE *out, const struct facts *f, bool md, bool with_parameters)
+{
+	static const char *const head[7] = {"test", "IOPS", "MB/s", "p50", "p99", "±%", "direct"};
+	bool has_files = block_present(f, true), has_io = block_present(f, false);
+	size_t i, n_failed = 0;
+
+	/* the I/O block unless the facts hold file tests only */
+	if (has_io || !has_files) {
+		row(out, md, (const char **)head);
+		if (md)
+			fprintf(out, "|---|---:|---:|---:|---:|---:|---|\n");
+		for (i = 0; i < bench_n_tests; i++)
+			if (!is_file_test(i) && !unavailable_row(out, f, md, bench_tests[i].name, 7, io_row_write))
+				io_row(out, f, md, bench_tests[i].name, &n_failed);
+	}
+	if (has_files) {
+		if (has_io)
+			fputc('\n', out);
+		file_row_write(out, md, (const char **)file_head);
+		if (md)
+			fprintf(out, "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+		for (i = 0; i < bench_n_tests; i++)
+			if (is_file_test(i) && !unavailable_row(out, f, md, bench_tests[i].name, FILE_COLS, file_row_write))
+				file_row(out, f, md, bench_tests[i].name, &n_failed);
+	}
+	if (n_failed) {
+		fprintf(out, "\n! a consistency check failed for this test:\n");
+		for (i = 0; i < bench_n_tests; i++) {
+			char *k = xasprintf("bench.%s.checks_failed", bench_tests[i].name);
+			const json_t *a = facts_get(f, k);
+			size_t j;
+
+			for (j = 0; json_is_array(a) && j < json_array_size(a); j++)
+				fprintf(out, "  %s: %s\n", bench_tests[i].name,
+					json_string_value(json_array_get(a, j)));
+			free(k);
+		}
+	}
+	suspects_block(out, f);
+	if (with_parameters)
+		params_block(out, f, md);
+	return ferror(out) ? -1 : 0;
+}

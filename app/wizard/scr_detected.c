@@ -1,0 +1,249 @@
+/* Step 3, Detected: the facts of the session grouped by branch (device and filesystem first), each
+ * with its source; unavailable facts with their status and reason; facts that a warn or critical
+ * recommendation names as evidence are marked as problems. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/render/facts_render.h"
+#include "app/wizard/ui_int.h"
+#include "lib/xalloc.h"
+
+enum { D_UP = 1, D_DOWN, D_PGUP, D_PGDN, D_HOME, D_END, D_NEXT };
+
+static const struct ui_key detected_keys[] = {
+	{KEY_UP, D_UP, "scroll up", false},
+	{'k', D_UP, "scroll up", false},
+	{KEY_DOWN, D_DOWN, "scroll down", false},
+	{'j', D_DOWN, "scroll down", false},
+	{KEY_PPAGE, D_PGUP, "page up", false},
+	{KEY_NPAGE, D_PGDN, "page down", false},
+	{' ', D_PGDN, "page down", false},
+	{KEY_HOME, D_HOME, "top", false},
+	{KEY_END, D_END, "bottom", false},
+	{'\r', D_NEXT, "go on to the advice", true},
+	{KEY_ENTER, D_NEXT, "go on to the advice", false},
+	{KEY_RIGHT, D_NEXT, "go on to the advice", false},
+	{0, 0, NULL, false},
+};
+
+static const struct {
+	const char *branch;
+	const char *title;
+} groups[] = {
+	{"device", "Device"},
+	{"fs", "Filesystem"},
+	{"host", "Host"},
+	{"vm", "Writeback and caches (vm)"},
+	{"workload", "Workload"},
+	{"bench", "Benchmarks"},
+	{"freebsd", "FreeBSD"},
+	{"trial", "Trial"},
+};
+
+/* Fact keys cited as evidence by a warn or critical recommendation. */
+static bool is_problem(const struct ui_wizard *w, const char *key)
+{
+	size_t i, j;
+	json_t *rec, *ev;
+
+	if (!w->session || !w->session->is_evaluated)
+		return false;
+	json_array_foreach(w->session->result.recommendations, i, rec) {
+		const char *fact = rules_setting_fact(json_string_value(json_object_get(rec, "setting")));
+
+		if (session_severity_rank(json_string_value(json_object_get(rec, "severity"))) < 2)
+			continue;
+		/* the fact the change is about, not every fact the rule read (fs.type told it the
+		 * filesystem is ext4; fs.features lacks dir_index) */
+		if (fact) {
+			if (strcmp(fact, key) == 0)
+				return true;
+			continue;
+		}
+		json_array_foreach(json_object_get(rec, "evidence"), j, ev) {
+			const char *k = json_is_string(ev) ? json_string_value(ev)
+							   : json_string_value(json_object_get(ev, "key"));
+
+			if (k && strcmp(k, key) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+struct walk {
+	struct ui_wizard *w;
+	const char *branch;
+	size_t prefix;
+	int count;
+};
+
+static void add_fact(const char *key, const json_t *value, void *arg)
+{
+	struct walk *wk = arg;
+	const struct facts *f = wk->w->session->facts;
+	const char *source;
+	char *text;
+	bool problem;
+
+	if (strncmp(key, wk->branch, wk->prefix) != 0 || key[wk->prefix] != '.')
+		return;
+	source = facts_source(f, key);
+	text = facts_render_value(key, value);
+	problem = is_problem(wk->w, key);
+	ui_lines_add(&wk->w->detected, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s [%s]",
+		     problem ? "!" : " ", key + wk->prefix + 1, text, source ? source : "default");
+	free(text);
+	wk->count++;
+}
+
+/* "? key  status: reason", the reason wrapped under itself: reasons are the whole explanation. */
+static void add_reason(struct ui_wizard *w, enum ui_role role, const char *key, const char *status,
+		       const char *reason)
+{
+	char *text = xasprintf("%s: %s", status ? status : "?", reason ? reason : "");
+	size_t n;
+	char **lines = ui_wrap(text, COLS - 2 - 33, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (i == 0)
+			ui_lines_add(&w->detected, role, 2, "? %-28s %s", key, lines[i]);
+		else
+			ui_lines_add(&w->detected, role, 33, "%s", lines[i]);
+	ui_lines_free(lines, n);
+	free(text);
+}
+
+static void add_unavailable(struct ui_wizard *w, const char *branch)
+{
+	json_t *un = json_object_get(w->session->facts->doc, "unavailable");
+	size_t prefix = strlen(branch);
+	const char *key;
+	json_t *e;
+
+	json_object_foreach(un, key, e) {
+		const char *st = json_string_value(json_object_get(e, "status"));
+		const char *why = json_string_value(json_object_get(e, "reason"));
+
+		if (strcmp(key, branch) == 0)
+			ui_lines_add(&w->detected, UI_UNAVAILABLE, 2, "? (the whole branch) %s: %s",
+				     st ? st : "?", why ? why : "");
+		else if (strncmp(key, branch, prefix) == 0 && key[prefix] == '.')
+			add_reason(w, st && strcmp(st, "failed") == 0 ? UI_PROBLEM : UI_UNAVAILABLE,
+				   key + prefix + 1, st, why);
+	}
+}
+
+void ui_view_detected(struct ui_wizard *w)
+{
+	const json_t *doc;
+	const char *branch;
+	json_t *v;
+
+	ui_lines_clear(&w->detected);
+	if (!w->session)
+		return;
+	doc = w->session->facts->doc;
+	ui_lines_add(&w->detected, UI_DIM, 0,
+		     "! named by a warning   ? unavailable (status: reason)   [source of the value]");
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		struct walk wk = {w, groups[g].branch, strlen(groups[g].branch), 0};
+		bool has_any = json_object_get(doc, groups[g].branch) ||
+			       json_object_get(json_object_get(doc, "unavailable"), groups[g].branch);
+		size_t before = w->detected.n;
+
+		if (!has_any && g >= 4)
+			continue;
+		ui_lines_add(&w->detected, UI_HEADING, 0, "%s", groups[g].title);
+		facts_foreach(w->session->facts, add_fact, &wk);
+		add_unavailable(w, groups[g].branch);
+		if (w->detected.n == before + 1)
+			ui_lines_add(&w->detected, UI_DIM, 2, "(nothing)");
+	}
+	/* Branches this version does not group, so nothing is hidden. */
+	json_object_foreach((json_t *)doc, branch, v) {
+		bool is_known = !json_is_object(v);
+
+		for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+			if (strcmp(branch, groups[g].branch) == 0)
+				is_known = true;
+		if (is_known || strcmp(branch, "sources") == 0 || strcmp(branch, "unavailable") == 0) {
+			continue;
+		} else {
+			struct walk wk = {w, branch, strlen(branch), 0};
+
+			ui_lines_add(&w->detected, UI_HEADING, 0, "%s", branch);
+			facts_foreach(w->session->facts, add_fact, &wk);
+		}
+	}
+}
+
+static int page_rows(void) { return LINES - 3 - 2; }
+
+static void detected_init(struct ui_wizard *w)
+{
+	ui_view_detected(w);
+	w->detected_top = 0;
+}
+
+static void detected_draw(struct ui_wizard *w, const struct ui_area *a)
+{
+	struct ui_area body = {a->top + 2, a->left, a->rows - 2, a->cols};
+	const char *what = w->session && w->session->target && w->session->target->path
+				   ? w->session->target->path
+				   : w->facts_file ? w->facts_file : "";
+	char head[512];
+	int max = (int)w->detected.n - body.rows;
+
+	snprintf(head, sizeof(head), "Detected: %s", what);
+	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), head);
+	if (w->detected_top > max)
+		w->detected_top = max > 0 ? max : 0;
+	ui_lines_draw(&w->detected, w->detected_top, &body);
+}
+
+static enum ui_result detected_key(struct ui_wizard *w, int action, int ch)
+{
+	int page = page_rows();
+
+	switch (action) {
+	case D_UP:
+		w->detected_top = w->detected_top > 0 ? w->detected_top - 1 : 0;
+		return UI_DONE;
+	case D_DOWN:
+		w->detected_top++;
+		return UI_DONE;
+	case D_PGUP:
+		w->detected_top = w->detected_top > page ? w->detected_top - page : 0;
+		return UI_DONE;
+	case D_PGDN:
+		w->detected_top += page;
+		return UI_DONE;
+	case D_HOME:
+		w->detected_top = 0;
+		return UI_DONE;
+	case D_END:
+		w->detected_top = INT_MAX / 2;
+		return UI_DONE;
+	case D_NEXT:
+		w->next_screen = UI_SCR_ADVICE;
+		return UI_GOTO;
+	default:
+		return UI_DONE;
+	}
+}
+
+const struct ui_screen ui_screen_detected = {
+	.name = "Detected",
+	.help_intro = "Every fact the rules will read, grouped, with the source of each value (sysfs, "
+		      "ext2fs, mountinfo, preset, ...). Facts that could not be found are listed with "
+		      "their status and reason; facts a warning names are marked with !.",
+	.keys = detected_keys,
+	.init = detected_init,
+	.draw = detected_draw,
+	.key = detected_key,
+};

@@ -1,0 +1,276 @@
+/* The wizard's internal interfaces: the screen contract (init / draw / key), keymaps, the colour
+ * and glyph tables, the terminal guard, the shared widgets and the state of one wizard run. */
+#ifndef FSTUNE_APP_UI_INT_H
+#define FSTUNE_APP_UI_INT_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "app/session/session.h"
+#include "fstune/inventory.h"
+#include "fstune/rules.h"
+#include "fstune/workload.h"
+
+/* ---- Terminal guard (term.c) ---- */
+
+/* FST_EXIT_OK when standard input and output are terminals; otherwise prints the one line that
+ * says to use `fstune report` and returns FST_EXIT_USAGE. Call before anything touches curses. */
+int ui_term_require_tty(void);
+/* Saves the termios of the terminal, installs the restoring signal handlers (before initscr, so
+ * that curses does not install its own) and starts curses: cbreak, noecho, keypad, a short
+ * ESCDELAY. */
+void ui_term_start(void);
+/* Ends curses and puts back the saved termios. Safe to call twice. */
+void ui_term_stop(void);
+/* A fatal error: restores the terminal first, then prints "fstune: <msg>" and exits with
+ * `status`. */
+_Noreturn void ui_fatal(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- Colours and glyphs (theme.c) ---- */
+
+enum ui_role {
+	UI_NORMAL,
+	UI_TITLE,       /* the top bar */
+	UI_TAB_ACTIVE,  /* the current step in the top bar */
+	UI_HEADING,     /* a group heading inside a screen */
+	UI_SELECTED,    /* the cursor row */
+	UI_DIM,         /* secondary text: sources, hints */
+	UI_KEY,         /* a key name in hints and help */
+	UI_OK,          /* "writable directory", a saved file */
+	UI_ERROR,       /* an error message */
+	UI_SEV_INFO,
+	UI_SEV_SUGGEST,
+	UI_SEV_WARN,
+	UI_SEV_CRITICAL,
+	UI_PROBLEM,     /* a fact that a warn/critical recommendation cites */
+	UI_UNAVAILABLE, /* a fact that could not be found, with its reason */
+	UI_COMMAND,     /* apply / revert commands */
+	UI_N_ROLES,
+};
+
+/* Chooses colour or monochrome (NO_COLOR set and non-empty, or a terminal without colours) and
+ * UTF-8 or ASCII glyphs (the locale's codeset). Call after initscr. */
+void ui_theme_init(void);
+attr_t ui_attr(enum ui_role role);
+bool ui_theme_is_colour(void);
+/* The role of a recommendation severity ("warn" -> UI_SEV_WARN); UI_NORMAL when unknown. */
+enum ui_role ui_severity_role(const char *severity);
+
+struct ui_glyphs {
+	const char *hline, *vline;           /* box edges */
+	const char *ul, *ur, *ll, *lr;       /* box corners */
+	const char *cursor;                  /* marks the selected row */
+	const char *ellipsis;                /* "…" */
+	const char *arrow;                   /* "→" between current and recommended */
+	const char *tree_mid, *tree_last;    /* a partition under its disk, as lsblk draws it */
+};
+extern const struct ui_glyphs *ui_glyph;
+
+/* ---- Keymaps (keymap.c) ---- */
+
+/* One key of a screen. The same table drives dispatch and the help screen, so they cannot drift.
+ * Several keys may share an action: the help shows them on one line. */
+struct ui_key {
+	int key;          /* a curses key code (KEY_DOWN) or a character ('j', '\n'); 0 ends a table */
+	int action;       /* the screen's own action number, handed to its key handler */
+	const char *help; /* what the action does, for the help screen and the hint bar */
+	bool is_hint;     /* shown in the bottom bar */
+};
+
+/* Keys every screen has unless it takes text (then only F1 and Esc). */
+enum ui_global_action {
+	UI_ACT_HELP = 1000,
+	UI_ACT_QUIT,
+	UI_ACT_BACK,
+	UI_ACT_NEXT_TAB,
+	UI_ACT_PREV_TAB,
+};
+extern const struct ui_key ui_global_keys[];
+extern const struct ui_key ui_text_global_keys[];
+
+/* The entry of `key` in `table`, or NULL. */
+const struct ui_key *ui_key_lookup(const struct ui_key *table, int key);
+/* "Enter", "Down", "PgUp", "F1", "Esc", "Tab", "j"; into buf. */
+const char *ui_key_name(int key, char *buf, size_t len);
+
+/* ---- Screens (one file each) ---- */
+
+struct ui_wizard;
+
+/* The part of the terminal a screen draws in (everything but the top bar and the two bottom
+ * lines). */
+struct ui_area {
+	int top, left;  /* first row and column */
+	int rows, cols; /* size in cells */
+};
+
+enum ui_result {
+	UI_DONE,   /* handled: the loop redraws */
+	UI_QUIT,   /* leave the wizard with status w->status */
+	UI_GOTO,   /* switch to w->next_screen */
+};
+
+/* A screen: `init` runs each time it is entered and may set state only; `draw` renders the state
+ * into the area and changes nothing; `key` gets the action of a key found in `keys` (or, for a
+ * text screen, UI_ACT_TEXT with the character) and never draws. */
+struct ui_screen {
+	const char *name;        /* the step's name in the top bar; NULL: not a step of its own */
+	const char *help_intro;  /* one paragraph at the top of the help screen */
+	const struct ui_key *keys;
+	bool takes_text;         /* printable keys are text: only F1 and Esc are global */
+	void (*init)(struct ui_wizard *w);
+	void (*draw)(struct ui_wizard *w, const struct ui_area *a);
+	enum ui_result (*key)(struct ui_wizard *w, int action, int ch);
+};
+
+#define UI_ACT_TEXT 999 /* a printable character on a takes_text screen */
+
+enum ui_screen_id {
+	UI_SCR_TARGET,
+	UI_SCR_WORKLOAD,
+	UI_SCR_DETECTED,
+	UI_SCR_ADVICE,
+	UI_SCR_SAVE,
+	UI_SCR_DETAIL, /* one recommendation, opened from Advice */
+	UI_SCR_PROMPT, /* a line of text: a directory, a file name */
+	UI_N_SCREENS,
+};
+
+extern const struct ui_screen ui_screen_target;
+extern const struct ui_screen ui_screen_workload;
+extern const struct ui_screen ui_screen_detected;
+extern const struct ui_screen ui_screen_advice;
+extern const struct ui_screen ui_screen_save;
+extern const struct ui_screen ui_screen_detail;
+extern const struct ui_screen ui_screen_prompt;
+
+
+/* ---- Widgets (widgets.c) ---- */
+
+/* Writes `text` at row y, column x, cut to `cols` display cells (with an ellipsis when cut).
+ * Returns the cells written. */
+int ui_put(int y, int x, int cols, attr_t attr, const char *text);
+/* Display width of a UTF-8 string. */
+int ui_text_width(const char *text);
+/* Fills `cols` cells of row y from x with blanks in `attr`. */
+void ui_fill(int y, int x, int cols, attr_t attr);
+/* A box in the glyph table's lines on `win`. */
+void ui_box(WINDOW *win, attr_t attr);
+
+/* A scrolling list: `sel` is kept visible within `rows`. */
+struct ui_list {
+	int n;   /* rows in the list */
+	int sel; /* the cursor, 0..n-1 (0 when empty) */
+	int top; /* the first visible row */
+};
+/* Moves the cursor by `delta` (INT_MAX/INT_MIN for the ends) and keeps it visible in `rows`. */
+void ui_list_move(struct ui_list *l, int delta, int rows);
+void ui_list_clamp(struct ui_list *l, int rows);
+
+/* Word-wrapped lines of a paragraph: an array of `*n` new strings (free with ui_lines_free). */
+char **ui_wrap(const char *text, int width, size_t *n);
+void ui_lines_free(char **v, size_t n);
+
+/* ---- The wizard's state (wizard.c) ---- */
+
+/* A line of a scrolling text view (Detected, the recommendation detail). */
+struct ui_line {
+	char *text;
+	enum ui_role role;
+	int indent; /* cells */
+};
+
+struct ui_lines {
+	struct ui_line *v;
+	size_t n;
+};
+void ui_lines_add(struct ui_lines *l, enum ui_role role, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void ui_lines_clear(struct ui_lines *l);
+/* Draws the lines from `top` into the area (as many as fit). */
+void ui_lines_draw(const struct ui_lines *l, int top, const struct ui_area *a);
+
+typedef enum ui_result (*ui_prompt_done_fn)(struct ui_wizard *w, const char *text);
+
+struct ui_wizard {
+	/* what the command line said */
+	const char *facts_file;          /* --facts FILE; NULL: probe what the admin picks */
+	const char *target_os;           /* --target-os; NULL: as probed */
+	bool is_verbose;                 /* --verbose, for the saved report */
+	struct rules_options rules_opt;  /* --rules-dir, --no-system-rules */
+	struct workload_spec spec;       /* --workload and its overrides (strings borrowed from argv) */
+
+	/* the run */
+	struct session *session;         /* NULL until a target is chosen */
+	json_t *probed;                  /* the session's facts before any workload preset */
+	const struct workload_preset *preset; /* NULL until chosen */
+	int status;                      /* exit status when the wizard ends */
+	bool has_idle_work;              /* inventory_idle has work left */
+
+	/* navigation */
+	enum ui_screen_id screen;
+	enum ui_screen_id next_screen;   /* set by a key handler returning UI_GOTO */
+	enum ui_screen_id prompt_return; /* the screen a prompt returns to */
+	bool is_help;                    /* the help overlay is up */
+	int help_top;                    /* its scroll position */
+
+	/* the message line */
+	char message[256];
+	enum ui_role message_role;
+
+	/* per-screen state */
+	struct inventory targets;
+	struct ui_list target_list;
+	struct ui_list workload_list;
+	struct ui_lines detected;
+	int detected_top;
+	struct ui_list advice_list;
+	json_t *advice_rows;             /* array: {"group": i} headings and recommendation objects */
+	struct ui_lines detail;
+	int detail_top;
+	struct ui_list save_list;
+	char save_path[4096];            /* the last file written */
+
+	/* the prompt */
+	const char *prompt_label;
+	char prompt_text[4096];
+	ui_prompt_done_fn prompt_done;
+	struct ui_form *form;            /* the prompt's form (scr_prompt.c); NULL: none */
+};
+
+/* Sets the message line. */
+void ui_message(struct ui_wizard *w, enum ui_role role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Opens the prompt over the current screen: `initial` is the starting text; `done` runs on Enter
+ * with the text and its result is the prompt's. */
+enum ui_result ui_prompt_open(struct ui_wizard *w, const char *label, const char *initial,
+			      ui_prompt_done_fn done);
+/* Frees the prompt's form, if one is up. */
+void ui_prompt_free(struct ui_wizard *w);
+/* The prompt's window (keys are read through it, so the cursor stays in the field). */
+WINDOW *ui_prompt_window(struct ui_wizard *w);
+
+/* Session steps (wizard.c), called by the screens' key handlers. */
+/* Probes `arg` into a new session (replacing the old one) and loads the rules; false with the
+ * message line set when the target cannot be resolved. */
+bool ui_wizard_open_target(struct ui_wizard *w, const char *arg);
+/* Applies a preset to a copy of the probed facts and evaluates the rules again. */
+void ui_wizard_set_preset(struct ui_wizard *w, const struct workload_preset *p);
+/* Whether step `id` can be entered now (a session exists, a preset was chosen). */
+bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id);
+
+/* "Settle this by trial" (trial_settle.c): runs fstune trial on a 1 GiB image beside the target for a
+ * reformat recommendation (its mkfs against the defaults), the terminal handed over, and brings the
+ * trial.* facts back and re-evaluates. False, with the reason as the message, when it cannot run. */
+bool ui_trial_settle(struct ui_wizard *w, const json_t *rec);
+
+/* The main loop (loop.c): runs until a handler returns UI_QUIT. */
+void ui_loop_run(struct ui_wizard *w);
+const struct ui_screen *ui_screen_of(enum ui_screen_id id);
+
+/* Building the views (view_*.c), for the screens' init. */
+void ui_view_detected(struct ui_wizard *w);
+void ui_view_detail(struct ui_wizard *w, const json_t *rec, int width);
+
+#endif

@@ -1,0 +1,215 @@
+/* The wizard's small widgets: width-aware text output, boxes from the glyph table, the scrolling
+ * list's cursor arithmetic, word wrapping, and the line views of Detected and the detail screen. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "app/wizard/ui_int.h"
+#include "lib/xalloc.h"
+
+/* Cells of the next character at `s` (of `*bytes` bytes); invalid bytes count as one cell each. */
+static int char_cells(const char *s, size_t *bytes)
+{
+	mbstate_t st;
+	wchar_t wc;
+	size_t n;
+	int w;
+
+	memset(&st, 0, sizeof(st));
+	n = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		*bytes = 1;
+		return 1;
+	}
+	*bytes = n;
+	w = wcwidth(wc);
+	return w < 0 ? 1 : w;
+}
+
+int ui_text_width(const char *text)
+{
+	int cells = 0;
+	size_t n;
+
+	for (const char *p = text; *p; p += n)
+		cells += char_cells(p, &n);
+	return cells;
+}
+
+int ui_put(int y, int x, int cols, attr_t attr, const char *text)
+{
+	int cells = 0, ell = ui_text_width(ui_glyph->ellipsis);
+	const char *p = text, *cut = NULL;
+	size_t n;
+	int cut_cells = 0;
+
+	if (cols <= 0 || !text)
+		return 0;
+	if (ui_text_width(text) > cols) {
+		/* Cut where the rest plus the ellipsis still fits. */
+		for (p = text; *p; p += n) {
+			int w = char_cells(p, &n);
+
+			if (cells + w > cols - ell)
+				break;
+			cells += w;
+		}
+		cut = p;
+		cut_cells = cells;
+	}
+	attron(attr);
+	if (cut) {
+		mvaddnstr(y, x, text, (int)(cut - text));
+		if (cut_cells + ell <= cols)
+			addstr(ui_glyph->ellipsis), cut_cells += ell;
+		cells = cut_cells;
+	} else {
+		mvaddstr(y, x, text);
+		cells = ui_text_width(text);
+	}
+	attroff(attr);
+	return cells;
+}
+
+void ui_fill(int y, int x, int cols, attr_t attr)
+{
+	attron(attr);
+	for (int i = 0; i < cols; i++)
+		mvaddch(y, x + i, ' ');
+	attroff(attr);
+}
+
+void ui_box(WINDOW *win, attr_t attr)
+{
+	int rows, cols;
+
+	getmaxyx(win, rows, cols);
+	wattron(win, attr);
+	for (int x = 1; x < cols - 1; x++) {
+		mvwaddstr(win, 0, x, ui_glyph->hline);
+		mvwaddstr(win, rows - 1, x, ui_glyph->hline);
+	}
+	for (int y = 1; y < rows - 1; y++) {
+		mvwaddstr(win, y, 0, ui_glyph->vline);
+		mvwaddstr(win, y, cols - 1, ui_glyph->vline);
+	}
+	mvwaddstr(win, 0, 0, ui_glyph->ul);
+	mvwaddstr(win, 0, cols - 1, ui_glyph->ur);
+	mvwaddstr(win, rows - 1, 0, ui_glyph->ll);
+	mvwaddstr(win, rows - 1, cols - 1, ui_glyph->lr);
+	wattroff(win, attr);
+}
+
+void ui_list_clamp(struct ui_list *l, int rows)
+{
+	if (l->n <= 0) {
+		l->sel = l->top = 0;
+		return;
+	}
+	if (l->sel >= l->n)
+		l->sel = l->n - 1;
+	if (l->sel < 0)
+		l->sel = 0;
+	if (rows < 1)
+		rows = 1;
+	if (l->sel < l->top)
+		l->top = l->sel;
+	if (l->sel >= l->top + rows)
+		l->top = l->sel - rows + 1;
+	if (l->top > l->n - rows)
+		l->top = l->n - rows > 0 ? l->n - rows : 0;
+	if (l->top < 0)
+		l->top = 0;
+}
+
+void ui_list_move(struct ui_list *l, int delta, int rows)
+{
+	if (delta == INT_MIN)
+		l->sel = 0;
+	else if (delta == INT_MAX)
+		l->sel = l->n - 1;
+	else
+		l->sel += delta;
+	ui_list_clamp(l, rows);
+}
+
+char **ui_wrap(const char *text, int width, size_t *n)
+{
+	char **lines = NULL;
+	const char *p = text ? text : "";
+
+	*n = 0;
+	if (width < 10)
+		width = 10;
+	while (*p) {
+		const char *start, *end, *brk = NULL, *q;
+		int cells = 0;
+		size_t b;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		start = p;
+		for (q = p; *q && *q != '\n'; q += b) {
+			int w = char_cells(q, &b);
+
+			if (cells + w > width)
+				break;
+			if (*q == ' ')
+				brk = q;
+			cells += w;
+		}
+		if (!*q || *q == '\n' || !brk)
+			end = q;
+		else
+			end = brk;
+		lines = xrealloc(lines, (*n + 1) * sizeof(*lines));
+		lines[(*n)++] = xstrndup(start, (size_t)(end - start));
+		p = *end == '\n' ? end + 1 : end;
+	}
+	return lines;
+}
+
+void ui_lines_free(char **lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
+void ui_lines_add(struct ui_lines *l, enum ui_role role, int indent, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = (struct ui_line){text, role, indent};
+}
+
+void ui_lines_clear(struct ui_lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].text);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+void ui_lines_draw(const struct ui_lines *l, int top, const struct ui_area *a)
+{
+	for (int r = 0; r < a->rows && (size_t)(top + r) < l->n; r++) {
+		const struct ui_line *line = &l->v[top + r];
+
+		ui_put(a->top + r, a->left + line->indent, a->cols - line->indent, ui_attr(line->role),
+		       line->text);
+	}
+}

@@ -1,0 +1,284 @@
+/* `fstune` with no command: the wizard's options, its session (the same struct session as
+ * `fstune report`, so both render the same run), and the steps that change it: a target chosen,
+ * a workload preset applied. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "app/cli.h"
+#include "app/wizard/ui.h"
+#include "app/wizard/ui_int.h"
+#include "app/commands/workload_cli.h"
+#include "lib/xalloc.h"
+#include "fstune/debug.h"
+#include "fstune/status.h"
+
+enum {
+	OPT_FACTS = CLI_OPT_COMMAND_BASE,
+	OPT_RULES_DIR,
+	OPT_NO_SYSTEM_RULES,
+};
+
+static const char usage_text[] =
+	"Usage: fstune [options]\n"
+	"\n"
+	"The wizard: pick a device, a filesystem or a directory, choose the workload, see what was\n"
+	"detected and the recommendations with their evidence and commands, and save the report.\n"
+	"It needs a terminal; for scripts use 'fstune report'. Press ? on any screen for its keys.\n"
+	"\n"
+	"Options:\n"
+	"  --facts FILE                 run on facts saved earlier; nothing is probed\n"
+	"  --rules-dir DIR              also load the rule files in DIR, last (repeatable)\n"
+	"  --no-system-rules            do not load /etc/fstune/rules.d\n"
+	"  --sysroot DIR                read /sys and /proc from DIR (a captured machine)\n"
+	"  --target-os linux|freebsd    advise for this operating system\n"
+	"  --workload NAME              the preset the Workload step starts on; the overrides of\n"
+	"                               'fstune report' (--file-size, --files, --files-per-dir,\n"
+	"                               --access, --io-size, --io-mode, --[no-]sync-heavy) apply\n"
+	"                               on top of whichever preset is chosen\n"
+	"  -h, --help                   this help\n"
+	"\n"
+	"Environment: NO_COLOR (set and not empty) turns colour off; a locale that is not UTF-8\n"
+	"draws lines in ASCII.\n";
+
+#define usage_error(...) cli_usage_error(NULL, __VA_ARGS__)
+
+struct wizard_args {
+	struct cli_common common;
+	const char *facts;
+	const char **rules_dirs; /* owned array of borrowed argv strings */
+	size_t n_rules_dirs;
+	bool no_system_rules;
+	struct workload_spec spec; /* --workload and its overrides */
+};
+
+static int parse_args(int argc, char **argv, struct wizard_args *a)
+{
+	static const struct option opts[] = {
+		CLI_COMMON_OPTIONS,
+		WORKLOAD_CLI_OPTIONS,
+		{"facts", required_argument, NULL, OPT_FACTS},
+		{"rules-dir", required_argument, NULL, OPT_RULES_DIR},
+		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int handled = workload_option(&a->spec, opt, optarg);
+
+		if (handled < 0)
+			return FST_EXIT_USAGE;
+		if (handled > 0)
+			continue;
+		switch (opt) {
+		case CLI_OPT_FORMAT:
+		case CLI_OPT_JSON:
+		case CLI_OPT_OUTPUT:
+		case CLI_OPT_QUIET:
+			return usage_error("the wizard writes its report from its Save screen; "
+					   "for --format, --json, --output and --quiet use 'fstune report'");
+		case 'h':
+		case CLI_OPT_HELP:
+			/* Not cli_common_option's help: it would list --format and --output, which the
+			 * wizard refuses. */
+			fputs(usage_text, stdout);
+			exit(FST_EXIT_OK);
+		case OPT_FACTS:
+			a->facts = optarg;
+			continue;
+		case OPT_RULES_DIR:
+			a->rules_dirs = xrealloc(a->rules_dirs, (a->n_rules_dirs + 1) * sizeof(*a->rules_dirs));
+			a->rules_dirs[a->n_rules_dirs++] = optarg;
+			continue;
+		case OPT_NO_SYSTEM_RULES:
+			a->no_system_rules = true;
+			continue;
+		default:
+			break;
+		}
+		switch (cli_common_option(&a->common, opt, optarg, usage_text)) {
+		case 1:
+			continue;
+		case 0:
+			return usage_error("unexpected option");
+		default:
+			return FST_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("unknown command '%s' (the wizard takes no TARGET: it lets you pick one)",
+				   argv[optind]);
+	if (a->spec.sample_dir || a->spec.observe_s > 0)
+		return usage_error("the wizard describes the workload with a preset; to sample files or observe "
+				   "the disk, use 'fstune report --sample DIR' or '--observe S'");
+	for (size_t i = 0; i < a->n_rules_dirs; i++) {
+		struct stat st;
+
+		if (stat(a->rules_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode))
+			return usage_error("--rules-dir %s: %s", a->rules_dirs[i],
+					   errno ? strerror(errno) : "not a directory");
+	}
+	return FST_EXIT_OK;
+}
+
+void ui_message(struct ui_wizard *w, enum ui_role role, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->message, sizeof(w->message), fmt, ap);
+	va_end(ap);
+	w->message_role = role;
+}
+
+static void drop_session(struct ui_wizard *w)
+{
+	session_free(w->session);
+	w->session = NULL;
+	json_decref(w->probed);
+	w->probed = NULL;
+	w->preset = NULL;
+}
+
+/* The session is ready for a preset: rules loaded, the probed facts kept aside. */
+static bool adopt_session(struct ui_wizard *w, struct session *s)
+{
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (w->target_os)
+		session_set_target_os(s, w->target_os);
+	s->is_verbose = w->is_verbose;
+	if (session_load_rules(s, &w->rules_opt, &err) != FST_EXIT_OK) {
+		ui_message(w, UI_ERROR, "%s", err.msg);
+		session_free(s);
+		return false;
+	}
+	drop_session(w);
+	w->session = s;
+	w->probed = json_deep_copy(s->facts->doc);
+	return true;
+}
+
+bool ui_wizard_open_target(struct ui_wizard *w, const char *arg)
+{
+	struct fst_error err = FST_ERROR_INIT;
+	struct session *s = session_from_target(arg, &err);
+
+	if (!s) {
+		ui_message(w, UI_ERROR, "%s", err.msg[0] ? err.msg : "cannot examine this target");
+		return false;
+	}
+	if (!adopt_session(w, s))
+		return false;
+	ui_message(w, UI_OK, "probed %s: %zu facts unavailable", arg,
+		   json_object_size(json_object_get(s->facts->doc, "unavailable")));
+	return true;
+}
+
+void ui_wizard_set_preset(struct ui_wizard *w, const struct workload_preset *p)
+{
+	struct workload_spec spec = w->spec; /* the command line's overrides, on top of the preset */
+	struct fst_error err = FST_ERROR_INIT;
+	size_t n;
+
+	if (!w->session)
+		return;
+	/* Start again from what was probed, so a second preset does not inherit the first's keys. */
+	json_decref(w->session->facts->doc);
+	w->session->facts->doc = json_deep_copy(w->probed);
+	if (workload_spec_set_preset(&spec, p->name, &err) == FST_EXIT_OK) {
+		workload_spec_apply_preset(&spec, w->session->facts);
+		workload_spec_apply_overrides(&spec, w->session->facts);
+	}
+	session_evaluate(w->session);
+	w->preset = p;
+	n = json_array_size(w->session->result.recommendations);
+	ui_message(w, UI_OK, "workload %s: %zu recommendation%s", p->name, n, n == 1 ? "" : "s");
+}
+
+bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id)
+{
+	switch (id) {
+	case UI_SCR_TARGET:
+		return true;
+	case UI_SCR_WORKLOAD:
+		return w->session != NULL;
+	default:
+		return w->session != NULL && w->preset != NULL;
+	}
+}
+
+static void wizard_free(struct ui_wizard *w)
+{
+	ui_prompt_free(w);
+	drop_session(w);
+	inventory_free(&w->targets);
+	ui_lines_clear(&w->detected);
+	ui_lines_clear(&w->detail);
+	json_decref(w->advice_rows);
+}
+
+int ui_wizard_main(int argc, char **argv)
+{
+	struct wizard_args a = {.spec = WORKLOAD_SPEC_INIT};
+	struct ui_wizard w = {.status = FST_EXIT_OK};
+	int status = parse_args(argc, argv, &a);
+
+	if (status == FST_EXIT_OK)
+		status = cli_common_apply(&a.common);
+	if (status != FST_EXIT_OK) {
+		free(a.rules_dirs);
+		return status;
+	}
+	w.facts_file = a.facts;
+	w.target_os = a.common.target_os;
+	w.is_verbose = a.common.verbose;
+	w.spec = a.spec;
+	w.rules_opt = (struct rules_options){a.rules_dirs, a.n_rules_dirs, a.no_system_rules};
+	/* A bad facts file is named before the terminal check: it is the more useful error. */
+	if (a.facts) {
+		struct fst_error err = FST_ERROR_INIT;
+		struct session *s = session_from_facts_file(a.facts, &err);
+
+		if (!s || !adopt_session(&w, s)) {
+			if (!s)
+				fst_error_print(&err);
+			else
+				fprintf(stderr, "fstune: %s\n", w.message);
+			free(a.rules_dirs);
+			return FST_EXIT_USAGE;
+		}
+		inventory_from_facts(&w.targets, s->facts, a.facts);
+	}
+	if ((status = ui_term_require_tty()) != FST_EXIT_OK) {
+		wizard_free(&w);
+		free(a.rules_dirs);
+		return status;
+	}
+	ui_term_start();
+	if (!a.facts) {
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		inventory_scan(&w.targets); /* after initscr: the glyphs depend on the locale check */
+		w.has_idle_work = true;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		DBG(DEBUG_UI, "target scan: %zu rows in %.1f ms", w.targets.n,
+		    (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	}
+	w.screen = UI_SCR_TARGET;
+	ui_loop_run(&w);
+	ui_term_stop();
+	status = w.status;
+	wizard_free(&w);
+	free(a.rules_dirs);
+	return status;
+}
