@@ -75,7 +75,9 @@ static const struct {
 	{"bench.*.files", I}, {"bench.*.files_per_dir", I}, {"bench.*.cache", S},
 	{"bench.*.write_s", N}, {"bench.*.read_s", N}, {"bench.*.bytes", I},
 	{"bench.*.cpu_us_per_io", N}, {"bench.*.cpu_wait_pct", N},
-	{"bench.*.ci95_pct", N},
+	{"bench.*.ci95_pct", N}, {"bench.*.create_ci95_pct", N}, {"bench.*.transactions_ci95_pct", N},
+	{"bench.*.delete_ci95_pct", N}, {"bench.*.stat_ci95_pct", N}, {"bench.*.unlink_ci95_pct", N},
+	{"bench.*.write_ci95_pct", N}, {"bench.*.read_ci95_pct", N},
 	/* Below the keys above, each test and bench.parameters carry the bench layer's own detail
 	 * (counts, seeds, reasons), which changes with the engines: known, of any type. */
 	{"bench.*.*", A}, {"bench.*.*.*", A},

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The file benchmarks (smallfile, smallfile_fsync, metadata, tree) on small parameters: the counts agree
-# with each other and with Postmark 1.53's (a known answer), nothing is left in the target directory,
-# the text and Markdown tables show each test's numbers (no nan), a bad FSTUNE_SMALLFILE is a usage
+# with each other and with Postmark 1.53's (a known answer), each test carries its phases' 95%
+# confidence intervals, nothing is left in the target directory, the text and Markdown tables show each
+# test's numbers (no nan) with the ±% column, a bad FSTUNE_SMALLFILE is a usage
 # error, and SIGINT/SIGTERM mid-test end the run cleanly (130, 143).
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 . "$FSTUNE_SRCDIR/tests/bench/lib.sh"
@@ -59,15 +60,26 @@ jq_true '.bench.tree | .bytes >= 100 * .files and .bytes <= 3000 * .files and .f
 	"tree: sizes outside the workload's range" '.bench.tree'
 jq_true '.bench.tree | .cache == "warm" and .write_s > 0 and .read_s > 0' "tree: times" '.bench.tree'
 
+# every test carries the 95% confidence interval of its phases' rates, and its ci95_pct is the widest
+for t in smallfile smallfile_fsync metadata tree; do
+	jq_true ".bench.$t | ([to_entries[] | select(.key | endswith(\"_ci95_pct\")) | .value] as \$p |
+		(\$p | length) > 0 and (\$p | all(. >= 0)) and .ci95_pct == (\$p | max))" \
+		"$t: no ci95_pct, or not the widest of its phases'" ".bench.$t"
+done
+jq_true '.bench.metadata | has("create_ci95_pct") and has("unlink_ci95_pct")' "metadata: phases without an interval" '.bench.metadata'
+jq_true '.bench.smallfile | has("transactions_ci95_pct")' "smallfile: transactions without an interval" '.bench.smallfile'
+jq_true '.bench.tree | has("write_ci95_pct")' "tree: writing without an interval" '.bench.tree'
+
 # ---- the table: the file tests' own block (no I/O block, no nan), each row with its numbers ----
 N='[1-9][0-9]*'
-rows=("smallfile $N $N $N - $N $N $N -" "smallfile_fsync $N $N $N - $N $N $N -"
-	"metadata - $N - $N - $N $N warm" "tree - $N $N - - - $N warm")
+C='[0-9]+\.[0-9]' # the ±% column: the widest 95% confidence interval of the test's phases
+rows=("smallfile $N $N $N - $N $N $N $C -" "smallfile_fsync $N $N $N - $N $N $N $C -"
+	"metadata - $N - $N - $N $N $C warm" "tree - $N $N - - - $N $C warm")
 for fmt in text markdown; do
 	run_status 0 "$FSTUNE" bench --tests smallfile,smallfile_fsync,metadata,tree --runtime 0.2 --busy-check 0 \
 		--files 100 --files-per-dir 20 --file-size 100-3000 --format "$fmt" "$d"
 	! grep -qiw 'nan\|IOPS' "$TMP/out" || fail "$fmt: nan or an I/O block: $(cat "$TMP/out")"
-	for r in "test tps create/s read/s stat/s append/s delete/s files cache" "${rows[@]}"; do
+	for r in "test tps create/s read/s stat/s append/s delete/s files ±% cache" "${rows[@]}"; do
 		re="^${r// / +}\$"
 		[ "$fmt" = text ] || re="^\\| ${r// / \\| } \\|\$"
 		grep -Eq "$re" "$TMP/out" || fail "$fmt: no row '$r': $(cat "$TMP/out")"

@@ -1,5 +1,5 @@
 /* The bench.* facts as tables: the I/O tests (test, IOPS, MB/s, p50, p99, ±%, direct), then the file
- * tests (test, tps, create/s, read/s, stat/s, append/s, delete/s, files, cache); tests that did not run
+ * tests (test, tps, create/s, read/s, stat/s, append/s, delete/s, files, ±%, cache); tests that did not run
  * with their reason, the parameters used, and every failed consistency check under the tables. */
 #include "config.h"
 
@@ -13,7 +13,7 @@
 #include "fstune/bench.h"
 #include "fstune/units.h"
 
-#define FILE_COLS 9 /* test, tps, create/s, read/s, stat/s, append/s, delete/s, files, cache */
+#define FILE_COLS 10 /* test, tps, create/s, read/s, stat/s, append/s, delete/s, files, ±%, cache */
 
 static double get(const struct facts *f, const char *test, const char *leaf)
 {
@@ -145,9 +145,11 @@ static void io_row_write(FILE *out, bool md, const char **c)
 }
 
 /* The file tests' block. Each column lists the bench.<test>.* keys it shows, first present wins: a
- * tree's files written and read per second are its create/s and read/s, an unlink is a delete. */
+ * tree's files written and read per second are its create/s and read/s, an unlink is a delete; ±% is
+ * the widest 95% confidence interval of the test's phases. */
 static const char *const file_head[FILE_COLS] = {"test", "tps", "create/s", "read/s", "stat/s",
-						 "append/s", "delete/s", "files", "cache"};
+						 "append/s", "delete/s", "files", "±%", "cache"};
+#define FILE_CI_COL 8
 static const char *const file_keys[FILE_COLS][3] = {
 	{NULL},
 	{"tps"},
@@ -157,17 +159,19 @@ static const char *const file_keys[FILE_COLS][3] = {
 	{"append_per_s"},
 	{"delete_per_s", "unlink_per_s"},
 	{"files"},
+	{"ci95_pct"},
 	{"cache"},
 };
 
 static void file_row_write(FILE *out, bool md, const char **c)
 {
 	if (md)
-		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c[0], c[1], c[2], c[3], c[4], c[5],
-			c[6], c[7], c[8]);
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c[0], c[1], c[2], c[3], c[4],
+			c[5], c[6], c[7], c[8], c[9]);
 	else
-		fprintf(out, "%-17s %7s %8s %8s %8s %8s %8s %7s  %s\n", c[0], c[1], c[2], c[3], c[4], c[5], c[6],
-			c[7], c[8]);
+		/* "±" is two bytes and one column: printf pads by bytes */
+		fprintf(out, "%-17s %7s %8s %8s %8s %8s %8s %7s %*s  %s\n", c[0], c[1], c[2], c[3], c[4], c[5],
+			c[6], c[7], strcmp(c[8], "±%") ? 5 : 6, c[8], c[9]);
 }
 
 static void file_row(FILE *out, const struct facts *f, bool md, const char *name, size_t *n_failed)
@@ -188,7 +192,7 @@ static void file_row(FILE *out, const struct facts *f, bool md, const char *name
 			if (s)
 				snprintf(vals[c], sizeof vals[c], "%s", s);
 			else if (facts_get_real(f, k, &v), !isnan(v))
-				snprintf(vals[c], sizeof vals[c], "%.0f", v);
+				snprintf(vals[c], sizeof vals[c], c == FILE_CI_COL ? "%.1f" : "%.0f", v);
 			free(k);
 			if (s || !isnan(v))
 				break;
@@ -268,7 +272,7 @@ int bench_table_write(FILE *out, const struct facts *f, bool md, bool with_param
 			fputc('\n', out);
 		file_row_write(out, md, (const char **)file_head);
 		if (md)
-			fprintf(out, "|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+			fprintf(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 		for (i = 0; i < bench_n_tests; i++)
 			if (is_file_test(i) && !unavailable_row(out, f, md, bench_tests[i].name, FILE_COLS, file_row_write))
 				file_row(out, f, md, bench_tests[i].name, &n_failed);

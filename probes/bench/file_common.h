@@ -10,6 +10,9 @@
 
 #include "probes/bench/bench_int.h"
 
+/* The most phases a file test runs (each one's confidence interval is kept for file_set_common). */
+#define FILE_PHASES_MAX 4
+
 /* Each file test works in <scratch>/<its name>: bench_files_remove_tree removes it on every path. */
 struct file_run {
 	struct bench_ctx *ctx;
@@ -24,6 +27,11 @@ struct file_run {
 	int error;               /* errno of the first failed operation; 0 when none */
 	char what[160];          /* what failed: "create s3/120" */
 	json_t *checks_failed;   /* strings: failed consistency checks */
+	struct {
+		const char *key;     /* the phase's key (file_phase.key) */
+		double ci95_pct;     /* its rate's 95% confidence interval; INFINITY when too short */
+	} phase_ci[FILE_PHASES_MAX];
+	unsigned n_phases;       /* phases run so far */
 };
 
 /* Bytes and inodes the test may use: the free space (f_bavail) and free inodes (f_favail) of the
@@ -70,6 +78,7 @@ uint64_t file_phase_ns(const struct file_run *r);
 
 /* One phase of a file test (create, stat, read, transactions, unlink...), run by file_phase_run. */
 struct file_phase {
+	const char *key;        /* "create": names bench.<test>.<key>_ci95_pct */
 	const char *what;       /* "creation": the note when the time bound ends a counted phase early */
 	const char *unit;       /* "files": what a step makes, for that note */
 	uint64_t count;         /* steps planned; 0: until a step returns false or the time bound */
@@ -84,7 +93,8 @@ struct file_phase {
 };
 /* Runs a phase until its count, its time bound, a false step, a stop or a failure, reporting progress,
  * then syncs when asked and the test has not failed. Returns the steps done; `*secs` is the phase's
- * time. */
+ * time. The steps are counted in time slices, whose rates give the phase's 95% confidence interval
+ * (kept in r->phase_ci for file_set_common). */
 uint64_t file_phase_run(struct file_run *r, const struct file_phase *ph, double *secs);
 /* Files this filesystem unlinks per second, syncfs included, from a small sample made and removed in
  * the test's directory (unlinking can be far slower than creating: online discard, journals). The
@@ -110,7 +120,8 @@ void file_set_real(struct file_run *r, const char *leaf, double v);
 void file_set_int(struct file_run *r, const char *leaf, long long v);
 void file_set_str(struct file_run *r, const char *leaf, const char *v);
 void file_set_bool(struct file_run *r, const char *leaf, bool v);
-/* checks_ok, checks_failed, direct ("no" or "memory": file tests go through the page cache). */
+/* checks_ok, checks_failed, direct ("no" or "memory": file tests go through the page cache), each
+ * phase's <key>_ci95_pct and the test's ci95_pct (the widest of them: the row's ±%). */
 void file_set_common(struct file_run *r);
 
 

@@ -146,9 +146,11 @@ int bench_file_metadata_run(struct bench_ctx *ctx, const struct bench_test_def *
 		/* create through syncfs, bounded by the time bound; stat warm (what a mail server's
 		 * directory scan or a build's up-to-date check costs); unlink through syncfs, the
 		 * directories too (they are part of the cost) */
-		const struct file_phase create_ph = {"creation", "files", m.files, true, true, 0, 0.6, md_step_create, &m};
-		struct file_phase stat_ph = {"stat", "files", 0, false, false, 0.6, 0.1, md_step_stat, &m};
-		struct file_phase unlink_ph = {"unlinking", "files", 0, false, true, 0.7, 0.3, md_step_unlink, &m};
+		const struct file_phase create_ph = {"create", "creation", "files", m.files, true, true, 0, 0.6,
+						     md_step_create, &m};
+		struct file_phase stat_ph = {"stat", "stat", "files", 0, false, false, 0.6, 0.1, md_step_stat, &m};
+		struct file_phase unlink_ph = {"unlink", "unlinking", "files", 0, false, true, 0.7, 0.3,
+					       md_step_unlink, &m};
 
 		file_phase_run(&r, &create_ph, &tc);
 		stat_ph.count = unlink_ph.count = m.created;

@@ -674,10 +674,11 @@ static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def
 	 * transactions, a count or the time bound */
 	is_explicit = !strcmp(m.p.origin, "FSTUNE_SMALLFILE");
 	{
-		const struct file_phase create_ph = {"creation", "files", m.p.files, !is_explicit, true, 0, 0.15,
-						     pm_step_create, &m};
-		const struct file_phase tx_ph = {"the transactions", "transactions", m.p.transactions,
-						 !m.p.transactions, true, 0.15, 0.7, pm_step_transaction, &m};
+		const struct file_phase create_ph = {"create", "creation", "files", m.p.files, !is_explicit, true,
+						     0, 0.15, pm_step_create, &m};
+		const struct file_phase tx_ph = {"transactions", "the transactions", "transactions",
+						 m.p.transactions, !m.p.transactions, true, 0.15, 0.7,
+						 pm_step_transaction, &m};
 
 		file_phase_run(&r, &create_ph, &t_create);
 		files_initial = m.created;
@@ -691,7 +692,7 @@ static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def
 	/* deletion of every file left (after a failure or a stop, file_run_end removes them) */
 	deleted_before = m.deleted;
 	{
-		const struct file_phase delete_ph = {"deletion", "slots", m.slots, false, true, 0.85, 0.15,
+		const struct file_phase delete_ph = {"delete", "deletion", "slots", m.slots, false, true, 0.85, 0.15,
 						     pm_step_delete, &m};
 
 		file_phase_run(&r, &delete_ph, &t_delete);

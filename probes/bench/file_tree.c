@@ -272,8 +272,10 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 		/* write through syncfs, to the time or the space bound; then read back in directory order
 		 * (the top directory's entries as readdir gives them, each one's files likewise) with the
 		 * data's pages dropped in between, outside the timing */
-		const struct file_phase write_ph = {"writing", "files", max_files, true, true, 0, 0.5, tree_step_write, &t};
-		const struct file_phase read_ph = {"reading", "directories", 0, false, false, 0.6, 0.4, tree_step_read, &t};
+		const struct file_phase write_ph = {"write", "writing", "files", max_files, true, true, 0, 0.5,
+						    tree_step_write, &t};
+		const struct file_phase read_ph = {"read", "reading", "directories", 0, false, false, 0.6, 0.4,
+						   tree_step_read, &t};
 		int top;
 
 		file_phase_run(&r, &write_ph, &tw);
