@@ -64,9 +64,11 @@ run_status 0 "$FSTUNE" bench --fio-commands --quick "$d"
 grep -q "^fio --name=rand_read_4k_qd32 --filename=$d/fstune-fio.dat .*--rw=randread --bs=4096 .*--iodepth=32" "$TMP/out" ||
 	fail "fio command: $(cat "$TMP/out")"
 [ "$(grep -c '^fio ' "$TMP/out")" = 5 ] || fail "5 fio commands for the quick suite"
-grep -q "^fio --name=seq_write_1m .*--rw=write .*--refill_buffers" "$TMP/out" ||
-	fail "fio's write data as fstune's (fresh, incompressible): $(grep seq_write "$TMP/out")"
-! grep -q "^fio --name=rand_read_4k_qd32 .*--refill_buffers" "$TMP/out" || fail "--refill_buffers on a read"
+# fio's default form for writes too (refilling every buffer costs fio several times fstune's CPU per
+# MiB); what a compressing device needs instead is said in a comment line
+grep -q "^fio --name=seq_write_1m .*--rw=write " "$TMP/out" && ! grep -q -- "^fio .*--refill_buffers" "$TMP/out" ||
+	fail "fio's default form for seq_write_1m: $(grep seq_write "$TMP/out")"
+grep -q "^# on a compressing device .*add --refill_buffers" "$TMP/out" || fail "no word on compressing devices: $(cat "$TMP/out")"
 bench_no_scratch "$d"
 [ -z "$(ls -A "$d")" ] || fail "the directory is not empty: $(ls -A "$d")"
 

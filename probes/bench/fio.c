@@ -64,12 +64,6 @@ static void print_one(FILE *out, const struct bench_prep *p, const struct bench_
 		fprintf(out, " --ioengine=psync");
 		break;
 	}
-	if (d->is_write)
-		/* fstune writes incompressible data, fresh in every 4 KiB block; fio's default reuses one
-		 * buffer, scrambled per 512-byte sector, which a compressing device (zram, some SSDs and
-		 * SANs) stores at a different cost: writes on ext4 on zram ran 2.1-2.3 times faster in
-		 * fstune than in fio with its defaults, 1.2-1.4 with this */
-		fprintf(out, " --refill_buffers");
 	if (d->is_fsync)
 		fprintf(out, " --fdatasync=1");
 	if (d->pattern == BENCH_PATTERN_RANDOM)
@@ -108,7 +102,7 @@ int bench_fio_commands(const struct probe_target *t, const struct bench_config *
 {
 	struct bench_prep p;
 	struct bench_result res;
-	bool is_file_laid_out = false;
+	bool is_file_laid_out = false, is_write = false;
 	size_t i;
 	int r;
 
@@ -141,7 +135,18 @@ int bench_fio_commands(const struct probe_target *t, const struct bench_config *
 			json_array_append_new(*lines, json_string(line));
 			free(line);
 			is_file_laid_out |= !p.ctx.is_raw_device && d->pattern != BENCH_PATTERN_APPEND;
+			is_write |= d->is_write;
 		}
+		if (is_write)
+			/* fstune writes random data with a fresh word in every 4 KiB block; fio's default
+			 * buffer, random and scrambled per 512-byte sector on each write, is the same cost
+			 * and nearly as incompressible (gzip: 92%), but a compressing device stores even
+			 * that at another cost (ext4 on zram: fstune 2.1-2.3 times fio's default writes,
+			 * 1.2-1.4 refilled). The default stays: refilling cost fio 0.3-0.6 ms of CPU per
+			 * MiB against its default's 0.07-0.08 (fstune: 0.06-0.07), which halved its 1 MiB
+			 * writes on a busy machine */
+			add_line(*lines, "# on a compressing device (zram, some SSDs and SANs), add --refill_buffers to "
+				 "the write lines: fio's default data compresses a little, fstune's not at all");
 		if (is_file_laid_out) {
 			/* fio leaves the file it laid out (the append job's is removed by --unlink=1) */
 			char *file = xasprintf("%s/fstune-fio.dat", p.ctx.dir);

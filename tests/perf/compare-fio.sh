@@ -9,7 +9,8 @@
 # per I/O at rand_read_4k_qd32 at most 1.2 times fio's. Both tools lay out
 # their file right before each run, as fstune always does. COMPARE_FIO_KEEP=DIR keeps the per-pair
 # numbers. Mind what a device does with data: on a compressing one (zram) writes cost what the
-# compressor makes of the data, which is why fio's lines write fresh random buffers.
+# compressor makes of the data, and fio's default buffer compresses a little where fstune's does not:
+# add --refill_buffers to fio's write lines there (fstune bench --fio-commands says so).
 #
 # Usage: tests/perf/compare-fio.sh [--pairs N] [--runtime S] [--tests LIST] [--size BYTES] [[--dir] DIR]
 #        tests/perf/compare-fio.sh --from PAIRS [--from PAIRS ...]
