@@ -205,9 +205,13 @@ static void slices_add(struct phase_slices *s, uint64_t since_start_ns)
  * that are not mostly empty). INFINITY with fewer than two slices. */
 static double slices_ci95_pct(struct phase_slices *s, uint64_t end_ns)
 {
-	unsigned n = (unsigned)(end_ns / s->width_ns), i;
+	unsigned n, i;
 	uint64_t steps = 0;
 
+	/* a last step that failed or ended the phase took time no slice has counted yet */
+	while (end_ns / s->width_ns > BENCH_MAX_SLICES)
+		slices_fold(s);
+	n = (unsigned)(end_ns / s->width_ns);
 	for (i = 0; i < n; i++)
 		steps += s->counts[i];
 	while (n / 2 >= BENCH_MIN_SLICES && (double)steps < PHASE_SLICE_MIN_STEPS * n) {
@@ -407,7 +411,6 @@ void file_set_bool(struct file_run *r, const char *leaf, bool v)
 void file_set_common(struct file_run *r)
 {
 	char *k;
-
 	double widest = -1;
 	unsigned i;
 
