@@ -13,17 +13,20 @@ libfstune_probes_a_SOURCES += \
 	probes/bench/results.c \
 	probes/bench/run.c \
 	probes/bench/scratch.c \
+	probes/bench/slices.h probes/bench/slices.c \
 	probes/bench/stop.c \
 	probes/bench/table.c \
 	probes/bench/unwritten.c
 
-# Unit tests of the histogram and of the driver through the null engine.
-check_PROGRAMS += tests/bench/test-hist tests/bench/test-null-engine
+# Unit tests of the histogram, the widening slices and of the driver through the null engine.
+check_PROGRAMS += tests/bench/test-hist tests/bench/test-slices tests/bench/test-null-engine
 tests_bench_test_hist_SOURCES = tests/bench/test-hist.c
 tests_bench_test_hist_LDADD = $(FSTUNE_LDADD)
+tests_bench_test_slices_SOURCES = tests/bench/test-slices.c
+tests_bench_test_slices_LDADD = $(FSTUNE_LDADD)
 tests_bench_test_null_engine_SOURCES = tests/bench/test-null-engine.c
 tests_bench_test_null_engine_LDADD = $(FSTUNE_LDADD)
-TESTS += tests/bench/test-hist tests/bench/test-null-engine \
+TESTS += tests/bench/test-hist tests/bench/test-slices tests/bench/test-null-engine \
 	tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
 	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh
 EXTRA_DIST += tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \

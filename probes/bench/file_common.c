@@ -19,7 +19,7 @@
 #include "fstune/debug.h"
 #include "fstune/workload.h"
 #include "probes/bench/file_common.h"
-#include "probes/bench/run.h"
+#include "probes/bench/slices.h"
 
 #define SRC "bench"
 #define PROGRESS_NS 100000000ull /* at most ten progress calls a second */
@@ -170,64 +170,19 @@ void file_space_get(struct file_run *r, double share, struct file_space *out)
 	out->inodes = vfs.f_files ? (uint64_t)((double)vfs.f_favail * share) : UINT64_MAX;
 }
 
-/* A phase's steps counted per time slice. The slices start 0.1 ms wide and double (adjacent pairs
- * merged) whenever the phase outlasts BENCH_MAX_SLICES of them, so a phase of any length keeps 32 to 64
- * slices once it is longer than 6.4 ms, and a short one (a warm stat of a few hundred files on tmpfs)
- * still has several. */
+/* A phase's steps are counted in slices that start 0.1 ms wide and double as the phase lasts, so a
+ * phase of any length keeps 32 to 64 of them once it is longer than 6.4 ms, and a short one (a warm
+ * stat of a few hundred files on tmpfs) still has several; the interval is taken over slices of 10
+ * steps or more on average where the phase is long enough for that. */
 #define PHASE_SLICE0_NS 100000ull
-#define PHASE_SLICE_MIN_STEPS 10.0 /* slices are merged down to this many steps each, on average */
-
-struct phase_slices {
-	uint64_t counts[BENCH_MAX_SLICES];
-	uint64_t width_ns;
-};
-
-static void slices_fold(struct phase_slices *s)
-{
-	unsigned i;
-
-	for (i = 0; i < BENCH_MAX_SLICES / 2; i++)
-		s->counts[i] = s->counts[2 * i] + s->counts[2 * i + 1];
-	memset(s->counts + BENCH_MAX_SLICES / 2, 0, sizeof s->counts / 2);
-	s->width_ns *= 2;
-}
-
-static void slices_add(struct phase_slices *s, uint64_t since_start_ns)
-{
-	while (since_start_ns / s->width_ns >= BENCH_MAX_SLICES)
-		slices_fold(s);
-	s->counts[since_start_ns / s->width_ns]++;
-}
-
-/* The 95% confidence interval of the phase's rate, in percent, over the slices complete when its steps
- * ended at `end_ns` (the last one, cut short, is left out), each holding PHASE_SLICE_MIN_STEPS steps on
- * average where the phase is long enough for BENCH_MIN_SLICES such slices (batch means want batches
- * that are not mostly empty). INFINITY with fewer than two slices. */
-static double slices_ci95_pct(struct phase_slices *s, uint64_t end_ns)
-{
-	unsigned n, i;
-	uint64_t steps = 0;
-
-	/* a last step that failed or ended the phase took time no slice has counted yet */
-	while (end_ns / s->width_ns > BENCH_MAX_SLICES)
-		slices_fold(s);
-	n = (unsigned)(end_ns / s->width_ns);
-	for (i = 0; i < n; i++)
-		steps += s->counts[i];
-	while (n / 2 >= BENCH_MIN_SLICES && (double)steps < PHASE_SLICE_MIN_STEPS * n) {
-		slices_fold(s);
-		n = (unsigned)(end_ns / s->width_ns);
-		for (i = 0, steps = 0; i < n; i++)
-			steps += s->counts[i];
-	}
-	return bench_ci95_pct(s->counts, n);
-}
+#define PHASE_SLICE_MIN_STEPS 10.0
 
 uint64_t file_phase_run(struct file_run *r, const struct file_phase *ph, double *secs)
 {
 	uint64_t t0 = bench_clock_ns(), bound = file_phase_ns(r), i, steps_end;
-	struct phase_slices sl = {.width_ns = PHASE_SLICE0_NS};
+	struct bench_slices sl;
 
+	bench_slices_init(&sl, PHASE_SLICE0_NS);
 	for (i = 0; (!ph->count || i < ph->count) && !file_done(r); i++) {
 		double elapsed = (double)(bench_clock_ns() - t0);
 		double by_time = ph->is_time_bound ? fmin(1, elapsed / (double)bound) : 0;
@@ -241,7 +196,7 @@ uint64_t file_phase_run(struct file_run *r, const struct file_phase *ph, double 
 			break;
 		r->ops++;
 		done_ns = bench_clock_ns() - t0;
-		slices_add(&sl, done_ns);
+		bench_slices_add(&sl, done_ns);
 		if (ph->is_time_bound && ph->count && done_ns >= bound && i + 1 < ph->count) {
 			bench_note(r->ctx, "%s: %s reached the time bound after %llu of %llu %s", r->def->name,
 				   ph->what, (unsigned long long)(i + 1), (unsigned long long)ph->count, ph->unit);
@@ -255,7 +210,7 @@ uint64_t file_phase_run(struct file_run *r, const struct file_phase *ph, double 
 	*secs = file_secs(bench_clock_ns() - t0);
 	if (r->n_phases < FILE_PHASES_MAX) {
 		r->phase_ci[r->n_phases].key = ph->key;
-		r->phase_ci[r->n_phases].ci95_pct = slices_ci95_pct(&sl, steps_end);
+		r->phase_ci[r->n_phases].ci95_pct = bench_slices_ci95_pct(&sl, steps_end, PHASE_SLICE_MIN_STEPS);
 		r->n_phases++;
 	}
 	return i;
