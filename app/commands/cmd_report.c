@@ -259,22 +259,11 @@ static int workload_step(const struct report_args *a, struct session *s, struct 
 	struct workload_hooks hooks = {0};
 	int status;
 
-	if (s->origin == SESSION_FROM_FILE) {
-		if (!a->has_workload)
-			return FST_EXIT_OK; /* the file says what it says: nothing is added */
-		/* A preset replaces the file's description of the workload; overrides alone refine it. A
-		 * file describing no workload gets the implicit general preset under the overrides, as a
-		 * TARGET does. */
-		if (a->spec.preset || !facts_get(s->facts, "workload"))
-			workload_spec_apply_preset(&a->spec, s->facts);
-		workload_spec_apply_overrides(&a->spec, s->facts);
-		return FST_EXIT_OK;
-	}
 	if (is_live(a)) {
 		hooks.sample_progress = sample_progress;
 		hooks.observe_tick = observe_tick;
 	}
-	status = workload_collect(&a->spec, s->target, s->facts, &hooks, err);
+	status = session_describe_workload(s, &a->spec, &hooks, err);
 	if (is_live(a) && (a->spec.sample_dir || a->spec.observe_s > 0))
 		fputs("\r\033[K", stderr);
 	return status;

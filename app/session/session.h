@@ -12,6 +12,7 @@
 #include "fstune/facts.h"
 #include "fstune/probe.h"
 #include "fstune/rules.h"
+#include "fstune/workload.h"
 
 /* Which benchmark suite a run asks for (`report --bench none|quick|full`): the bench layer's suites. */
 enum session_bench {
@@ -32,6 +33,9 @@ struct session {
 	json_t *facts_warnings;      /* the file's keys the schema does not know, as messages
 					("unknown key fs.tpye"); NULL for SESSION_FROM_TARGET */
 	struct facts *facts;         /* never NULL once created; benchmark results land in bench.* */
+	struct facts *given_workload; /* the workload branch the facts came with (a file's own description;
+					 none for a probed TARGET): each workload step starts from it */
+	bool is_workload_described;  /* a workload step ran: the next one starts again from given_workload */
 	enum session_bench bench;    /* the suite that ran (SESSION_BENCH_NONE: none) */
 	json_t *bench_params;        /* the parameters the benchmarks used, for the report; NULL: none */
 	json_t *bench_notes;         /* array of strings the bench layer wants read; NULL: none ran */
@@ -60,6 +64,17 @@ struct session *session_from_facts_file(const char *path, struct fst_error *err)
 
 /* Overrides host.target_os ("linux" or "freebsd"; validated by the caller), source "user". */
 void session_set_target_os(struct session *s, const char *target_os);
+
+/* The workload step, after probing and before the benchmarks (they size the file tests): describes
+ * the workload with `spec` on top of the workload the facts came with, so a second call replaces
+ * what the first described. On a TARGET: preset, sample, overrides, observation (workload_collect,
+ * with `hooks` for progress; may be NULL). On saved facts nothing is measured: a spec that says
+ * nothing keeps the file's description, a preset replaces it, overrides alone refine it (a file
+ * describing no workload gets the implicit general preset under them). When the rules are loaded
+ * they are evaluated again. Returns workload_collect's status (FST_EXIT_USAGE: the sample directory
+ * cannot be opened; FST_EXIT_PARTIAL: the observation failed), err set. */
+int session_describe_workload(struct session *s, const struct workload_spec *spec,
+			      const struct workload_hooks *hooks, struct fst_error *err);
 
 /* The benchmark step, run between probing (and the workload, which sizes the file tests) and the
  * rules: runs `bench`'s suite on the TARGET with `cfg` (its parameters, progress and stop flag; NULL:

@@ -143,12 +143,10 @@ static void drop_session(struct ui_wizard *w)
 {
 	session_free(w->session);
 	w->session = NULL;
-	json_decref(w->probed);
-	w->probed = NULL;
 	w->preset = NULL;
 }
 
-/* The session is ready for a preset: rules loaded, the probed facts kept aside. */
+/* The session is ready for a preset: rules loaded. */
 static bool adopt_session(struct ui_wizard *w, struct session *s)
 {
 	struct fst_error err = FST_ERROR_INIT;
@@ -163,7 +161,6 @@ static bool adopt_session(struct ui_wizard *w, struct session *s)
 	}
 	drop_session(w);
 	w->session = s;
-	w->probed = json_deep_copy(s->facts->doc);
 	return true;
 }
 
@@ -189,16 +186,11 @@ void ui_wizard_set_preset(struct ui_wizard *w, const struct workload_preset *p)
 	struct fst_error err = FST_ERROR_INIT;
 	size_t n;
 
-	if (!w->session)
+	if (!w->session || workload_spec_set_preset(&spec, p->name, &err) != FST_EXIT_OK)
 		return;
-	/* Start again from what was probed, so a second preset does not inherit the first's keys. */
-	json_decref(w->session->facts->doc);
-	w->session->facts->doc = json_deep_copy(w->probed);
-	if (workload_spec_set_preset(&spec, p->name, &err) == FST_EXIT_OK) {
-		workload_spec_apply_preset(&spec, w->session->facts);
-		workload_spec_apply_overrides(&spec, w->session->facts);
-	}
-	session_evaluate(w->session);
+	spec.sample_dir = NULL; /* a preset describes; sampling and observing are steps of their own */
+	spec.observe_s = 0;
+	session_describe_workload(w->session, &spec, NULL, &err);
 	w->preset = p;
 	n = json_array_size(w->session->result.recommendations);
 	ui_message(w, UI_OK, "workload %s: %zu recommendation%s", p->name, n, n == 1 ? "" : "s");
