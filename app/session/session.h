@@ -133,4 +133,41 @@ int session_status(const struct session *s, bool strict);
 
 void session_free(struct session *s);
 
+/* ---- The pipeline (session_run.c): the steps above in their order, for every front end ---- */
+
+enum session_say {
+	SESSION_SAY_NOTE,    /* worth reading; a quiet run may drop it */
+	SESSION_SAY_WARNING, /* a facts file's key the schema does not know */
+	SESSION_SAY_ERROR,   /* a step failed and the run went on (partial, refused) */
+};
+
+/* One run, as a front end asks for it. Zero-initialised: probe the current directory, no workload
+ * step, no benchmarks, no rules. */
+struct session_plan {
+	const char *target;                     /* the TARGET to probe (NULL: the current directory) */
+	const char *facts_path;                 /* or saved facts to read: nothing is probed */
+	bool strict_facts;                      /* a facts file's unknown keys are a usage error */
+	const char *target_os;                  /* overrides host.target_os; NULL: as probed */
+	bool is_verbose;                        /* renderers also show what only hand-written facts change */
+	const struct workload_spec *workload;   /* NULL: no workload step */
+	const struct workload_hooks *workload_hooks;
+	const struct facts *workload_described; /* or a workload described earlier, copied in as the
+						   step's result (trial describes it once for all) */
+	enum session_bench bench;               /* the suite asked for */
+	bool bench_is_default;                  /* none asked for: the TARGET's default (session_bench_default) */
+	const char *bench_none_why;             /* SESSION_BENCH_NONE asked for: the reason to record */
+	const struct bench_config *bench_cfg;   /* NULL: the defaults; the stop handlers are installed
+						   (bench_stop_install) before the benchmarks run */
+	const struct rules_options *rules;      /* NULL: the rules are not loaded nor evaluated */
+	void (*say)(void *arg, enum session_say kind, const char *msg);
+	void *arg;
+};
+
+/* Runs the plan: the session (probed or read), the facts file's warnings, the workload, the
+ * benchmarks, the rules. Returns the status so far with *out set: FST_EXIT_OK, or FST_EXIT_PARTIAL /
+ * FST_EXIT_REFUSED from steps after which the run goes on (said as SESSION_SAY_ERROR). Or, with *out
+ * NULL: a usage error (err set, not said), or 128+n when a signal stopped the benchmarks (nothing
+ * left behind; the caller calls bench_stop_reraise). */
+int session_run(const struct session_plan *p, struct session **out, struct fst_error *err);
+
 #endif
