@@ -1,5 +1,5 @@
 # The wizard walk shared by the tests/ui-walk-*.sh tests (sourced after common.sh and lib/tmux.sh):
-# Target -> Workload (smallfiles) -> Detected -> Advice (one recommendation opened) -> Save (JSON),
+# Target -> Workload (smallfiles) -> Detected -> Bench (none) -> Advice (one recommendation opened) -> Save (JSON),
 # then the saved JSON compared with `fstune report --facts` on the facts it holds.
 # shellcheck shell=bash
 
@@ -39,6 +39,15 @@ ui_assert_no_sanitizer_report() {
 		cat "$f" >&2
 		fail "sanitizer report from the wizard: $f"
 	done
+}
+
+# ui_detected_to_advice: from Detected on through the Bench step, choosing no benchmarks, to Advice.
+ui_detected_to_advice() {
+	tmux_keys Enter
+	tmux_wait "Benchmarks:"
+	tmux_select "$CURSOR" "none"
+	tmux_keys Enter
+	tmux_wait "${1:-Advice:}"
 }
 
 # ui_save_json FILE: on any step after Workload, saves the JSON report to FILE.
@@ -82,8 +91,7 @@ ui_walk() {
 	tmux_keys Enter
 	tmux_wait "Detected:"
 	ui_scroll_find_re "^ +!? +$key +$value"
-	tmux_keys Enter
-	tmux_wait "Advice:"
+	ui_detected_to_advice
 	if [ "$rec" = - ]; then
 		tmux_keys Enter
 		tmux_wait "Rule:       "

@@ -37,8 +37,7 @@ tmux_wait_line "$CURSOR" "database"
 tmux_wait "The command line's workload options apply on top of the preset chosen here."
 tmux_keys Enter
 tmux_wait "Detected:"
-tmux_keys Enter
-tmux_wait "Advice:"
+ui_detected_to_advice
 ui_save_json "$TMP/wizard.json"
 tmux_keys q
 assert_eq "$(tmux_wait_exit)" 0 "exit status after q"

@@ -24,9 +24,9 @@ static const struct ui_key detected_keys[] = {
 	{' ', D_PGDN, "page down", false},
 	{KEY_HOME, D_HOME, "top", false},
 	{KEY_END, D_END, "bottom", false},
-	{'\r', D_NEXT, "go on to the advice", true},
-	{KEY_ENTER, D_NEXT, "go on to the advice", false},
-	{KEY_RIGHT, D_NEXT, "go on to the advice", false},
+	{'\r', D_NEXT, "go on to the benchmarks", true},
+	{KEY_ENTER, D_NEXT, "go on to the benchmarks", false},
+	{KEY_RIGHT, D_NEXT, "go on to the benchmarks", false},
 	{0, 0, NULL, false},
 };
 
@@ -230,7 +230,7 @@ static enum ui_result detected_key(struct ui_wizard *w, int action, int ch)
 		w->detected_top = INT_MAX / 2;
 		return UI_DONE;
 	case D_NEXT:
-		w->next_screen = UI_SCR_ADVICE;
+		w->next_screen = UI_SCR_BENCH;
 		return UI_GOTO;
 	default:
 		return UI_DONE;
