@@ -16,8 +16,8 @@ static const struct ui_key bench_keys[] = {
 	{'k', B_UP, "move up", false},
 	{KEY_DOWN, B_DOWN, "move down", false},
 	{'j', B_DOWN, "move down", false},
-	{'\r', B_CHOOSE, "run the suite (none: go on to the advice); during a run Esc stops it", true},
-	{KEY_ENTER, B_CHOOSE, "run the suite (none: go on to the advice); during a run Esc stops it", false},
+	{'\r', B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", true},
+	{KEY_ENTER, B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", false},
 	{0, 0, NULL, false},
 };
 
@@ -91,9 +91,10 @@ static void settled(const struct facts *f, const struct bench_test_def *t, char 
 		snprintf(buf, len, "%.0f MB/s", v / 1e6);
 	else
 		snprintf(buf, len, "%s %s", ui_rate(r, sizeof(r), v), t->pattern == BENCH_PATTERN_FILES ? "ops/s" : "IOPS");
-	if (a >= 0 && b >= 0)
-		snprintf(buf + strlen(buf), len - strlen(buf), "  p50 %s  p99 %s", latency(p50, sizeof(p50), a),
-			 latency(p99, sizeof(p99), b));
+	if (a >= 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), "  p50 %s", latency(p50, sizeof(p50), a));
+	if (b >= 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), "  p99 %s", latency(p99, sizeof(p99), b));
 }
 
 static void draw_test(const struct ui_wizard *w, const struct bench_test_def *t, int y, const struct ui_area *a)
@@ -177,6 +178,15 @@ static void bench_draw(struct ui_wizard *w, const struct ui_area *a)
 		snprintf(lead, sizeof(lead), "%s %-9s", is_sel ? ui_glyph->cursor : " ", row_name(rows[i]));
 		ui_put(y, a->left, 12, at | A_BOLD, lead);
 		ui_put(y, a->left + 12, a->cols - 12, at, row_text(w, rows[i]));
+	}
+	if (rows[w->bench_list.sel] == ROW_QUICK || rows[w->bench_list.sel] == ROW_FULL) {
+		size_t nl;
+		char **lines = ui_wrap(row_text(w, rows[w->bench_list.sel]), a->cols - 2, &nl);
+
+		for (size_t i = 0; i < nl && i < 3; i++)
+			ui_put(++y, a->left + 2, a->cols - 2, ui_attr(UI_DIM), lines[i]);
+		ui_lines_free(lines, nl);
+		y += 2;
 	}
 	if (w->bench.mode == BENCH_MODE_DEVICE_READ)
 		ui_put(y++, a->left, a->cols, ui_attr(UI_UNAVAILABLE),
