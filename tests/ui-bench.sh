@@ -3,7 +3,8 @@
 # span): the Bench step states each suite's time and space; a quick run completes with its numbers
 # on screen and the rules see them; Charts draws the results at 80x24 and at 200x50 (and, in an
 # ASCII locale, without block glyphs); Esc during a run stops it with the scratch directory removed
-# and the terminal as found; the full suite draws the small-versus-large curve; on an unmounted
+# and the wizard goes on, Ctrl-C ends it (130) after the same clean-up, the terminal as found;
+# Advice shows the measured number a recommendation rests on; the full suite draws the small-versus-large curve; on an unmounted
 # device only the read tests are offered, and the screen says so.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
@@ -15,6 +16,25 @@ require_tmux
 require_cmd jq mkfs.ext4
 
 SHORT=(--runtime 0.3 --warmup 0.1 --busy-check 0 --size 32M)
+# A rule resting on a measurement: Advice names the number it rests on, with its source.
+mkdir "$TMP/rules"
+cat >"$TMP/rules/needs_bench.lua" <<'LUA'
+return {
+	id = "needs_bench",
+	title = "needs a benchmark (wizard tests)",
+	description = "Reports the measured QD1 random read rate, so that the tests see a rule that needs bench keys.",
+	sources = {"tests/ui-bench.sh"},
+	settings = {},
+	needs = {"bench.rand_read_4k_qd1.iops"},
+	check = function(facts)
+		return {{name = "measured", severity = "info", confidence = 1,
+			title = "a measured rate", rationale = string.format("%.0f IOPS.", facts.bench.rand_read_4k_qd1.iops),
+			evidence = {"bench.rand_read_4k_qd1.iops"}}}
+	end,
+	tests = {{name = "measured", facts = {bench = {rand_read_4k_qd1 = {iops = 100}}}, expect = {"measured"}}},
+}
+LUA
+export FSTUNE_RULES_PATH=
 make_image "$TMP/ext4.img" 256M
 mkfs.ext4 -q -F "$TMP/ext4.img" || fail "mkfs.ext4 failed"
 dev=$(attach_loop "$TMP/ext4.img")
@@ -24,7 +44,7 @@ name=${dev#/dev/}
 # ui_to_bench COLS ROWS [ENV...]: the wizard on the loop device, through Workload (general) and
 # Detected, to the Bench step.
 ui_to_bench() {
-	tmux_start "$1" "$2" "$FSTUNE" --no-system-rules "${SHORT[@]}"
+	tmux_start "$1" "$2" "$FSTUNE" --no-system-rules --rules-dir "$TMP/rules" "${SHORT[@]}"
 	tmux_wait "Target:"
 	tmux_wait "$name"
 	tmux_select "$CURSOR" "$name"
@@ -55,6 +75,18 @@ tmux_assert_stty_same
 ui_assert_no_sanitizer_report
 tmux_ kill-server
 
+# 1b. Ctrl-C during a run: the bench layer stops and removes its scratch directory, then the wizard
+# restores the terminal and ends by the signal.
+ui_to_bench 80 24
+tmux_select "$CURSOR" "quick"
+tmux_keys Enter
+tmux_wait "Running (Esc stops"
+tmux_keys C-c
+assert_eq "$(tmux_wait_exit)" 130 "exit status after Ctrl-C during the benchmarks"
+tmux_assert_stty_same
+bench_no_scratch "$mnt"
+tmux_ kill-server
+
 # 2. A quick run to the end: every test with its numbers, then Charts at 80x24 and 200x50.
 ui_to_bench 80 24
 tmux_select "$CURSOR" "quick"
@@ -80,6 +112,9 @@ tmux_wait_line "fsync_4k_overwrite" "IOPS"
 tmux_resize 80 24
 tmux_keys Enter
 tmux_wait "Advice:"
+tmux_select "$CURSOR" "needs_bench.measured"
+tmux_wait_line "Measured:" "bench.rand_read_4k_qd1.iops = "
+tmux_wait_line "Measured:" "[bench]"
 ui_save_json "$TMP/quick.json"
 tmux_keys q
 assert_eq "$(tmux_wait_exit)" 0 "exit status after q"

@@ -3,7 +3,7 @@
 # directory) is shown first, preselected and kept, not replaced by the general preset; the custom
 # form refuses a bad value with the parser's message and keeps the field, then describes the
 # workload with its values; "sample" on a generated tree shows its known file count, its size
-# histogram and the tail waste; Ctrl-C during a sample ends the wizard with the terminal restored.
+# histogram and the tail waste; an observation of the device joins the sample; Ctrl-C during a sample ends the wizard with the terminal restored.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 . "$FSTUNE_SRCDIR/tests/lib/tmux.sh"
@@ -104,6 +104,20 @@ tmux_wait "Tail waste by block size"
 tmux_wait_line "4K:" "%)"
 tmux_keys Enter
 tmux_wait "Detected:"
+# Observe the device for a second: the sample stays, the observation's keys join it.
+tmux_keys BTab
+tmux_wait "Workload:"
+tmux_select "$CURSOR" "observe"
+tmux_keys Enter
+tmux_wait "Seconds to observe"
+tmux_keys C-u
+tmux_type "1"
+tmux_keys Enter
+tmux_wait "observed $name for 1 s"
+tmux_wait_line "busy (observed)" "[observe]"
+tmux_select "$CURSOR" "current"
+tmux_keys Enter
+tmux_wait "Detected:"
 ui_detected_to_advice
 ui_save_json "$TMP/sampled.json"
 tmux_keys q
@@ -112,6 +126,7 @@ tmux_assert_stty_same
 ui_assert_no_sanitizer_report
 assert_eq "$(jq -r '.facts.workload.files_total' "$TMP/sampled.json")" 600 "sampled files_total"
 assert_eq "$(jq -r '.facts.sources["workload.files_total"]' "$TMP/sampled.json")" sample "its source"
+assert_eq "$(jq -r '.facts.sources["workload.busy_share"]' "$TMP/sampled.json")" observe "the observation's source"
 tmux_ kill-server
 
 # 3. Ctrl-C during a sample: the wizard is held (SIGSTOP) while its sampling box is up, so that the

@@ -132,14 +132,14 @@ static void draw_current(const struct ui_wizard *w, int y, int x, int cols, int 
 	} keys[] = {
 		{"profile", "workload.profile", false},
 		{"median file size", "workload.file_size_p50_bytes", true},
-		{"largest file", "workload.file_size_max_bytes", true},
 		{"files", "workload.files_total", false},
 		{"files per directory", "workload.files_per_dir", false},
+		{"busy (observed)", "workload.busy_share", false},
+		{"read share (observed)", "workload.read_share", false},
 		{"access", "workload.access", false},
 		{"requests of", "workload.io_size_bytes", true},
 		{"fsync per operation", "workload.sync_heavy", false},
-		{"read share (observed)", "workload.read_share", false},
-		{"busy (observed)", "workload.busy_share", false},
+		{"largest file", "workload.file_size_max_bytes", true},
 	};
 	char buf[160];
 

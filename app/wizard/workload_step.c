@@ -130,7 +130,7 @@ bool ui_wizard_observe(struct ui_wizard *w, double seconds)
 		spec_from_command_line(w);
 	w->wl_spec.observe_s = seconds;
 	snprintf(w->busy.title, sizeof(w->busy.title), " Observing %s ", w->session->target->dev_name);
-	snprintf(label, sizeof(label), "%.80s, observed %.32s for %.0f s",
-		 w->has_workload ? w->workload_label : "general", w->session->target->dev_name, seconds);
+	snprintf(label, sizeof(label), "observed %.32s for %.0f s, on %.80s", w->session->target->dev_name,
+		 seconds, w->has_workload ? w->workload_label : "general");
 	return describe(w, &hooks, label) != FST_EXIT_USAGE;
 }
