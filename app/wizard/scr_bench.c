@@ -122,11 +122,12 @@ static void draw_test(const struct ui_wizard *w, const struct bench_test_def *t,
 static void draw_run(const struct ui_wizard *w, int y, const struct ui_area *a)
 {
 	char line[128];
+	size_t first = 0, fit;
 
-	if (!w->bench.n_tests)
+	if (!w->bench.n_tests || y + 1 >= a->top + a->rows)
 		return;
 	if (w->bench.is_running && !strcmp(w->bench.test, "layout")) {
-		snprintf(line, sizeof(line), "writing the test file: %3.0f%%  %.0f MB/s", w->bench.fraction * 100,
+		snprintf(line, sizeof(line), "writing the test file: %3.0f%%  %.0f MB/s (Esc stops)", w->bench.fraction * 100,
 			 w->bench.rate / 1e6);
 		ui_put(y, a->left, a->cols, ui_attr(UI_HEADING), line);
 	} else {
@@ -134,8 +135,13 @@ static void draw_run(const struct ui_wizard *w, int y, const struct ui_area *a)
 		       w->bench.is_running ? "Running (Esc stops: the scratch files go, finished tests stay)"
 					   : "The last run");
 	}
-	for (size_t i = 0; i < w->bench.n_tests && y + 1 + (int)i < a->top + a->rows; i++)
-		draw_test(w, w->bench.tests[i], y + 1 + (int)i, a);
+	fit = (size_t)(a->top + a->rows - y - 1);
+	/* the test running stays in view on a small terminal: the list scrolls under it */
+	for (size_t i = 0; w->bench.is_running && i < w->bench.n_tests; i++)
+		if (!strcmp(w->bench.tests[i]->name, w->bench.test) && i + 2 > fit)
+			first = i + 2 - fit;
+	for (size_t i = first; i < w->bench.n_tests && i - first < fit; i++)
+		draw_test(w, w->bench.tests[i], y + 1 + (int)(i - first), a);
 }
 
 static const char *row_name(enum row_kind k)
@@ -179,7 +185,7 @@ static void bench_draw(struct ui_wizard *w, const struct ui_area *a)
 		ui_put(y, a->left, 12, at | A_BOLD, lead);
 		ui_put(y, a->left + 12, a->cols - 12, at, row_text(w, rows[i]));
 	}
-	if (rows[w->bench_list.sel] == ROW_QUICK || rows[w->bench_list.sel] == ROW_FULL) {
+	if (!w->bench.is_running && (rows[w->bench_list.sel] == ROW_QUICK || rows[w->bench_list.sel] == ROW_FULL)) {
 		size_t nl;
 		char **lines = ui_wrap(row_text(w, rows[w->bench_list.sel]), a->cols - 2, &nl);
 

@@ -150,8 +150,8 @@ static int parse_args(int argc, char **argv, struct wizard_args *a)
 		return usage_error("unknown command '%s' (the wizard takes no TARGET: it lets you pick one)",
 				   argv[optind]);
 	if (a->spec.sample_dir || a->spec.observe_s > 0)
-		return usage_error("the wizard samples and observes from its Workload step; for --sample and "
-				   "--observe use 'fstune report'");
+		return usage_error("the wizard samples and observes from its Workload step; on the command "
+				   "line use 'fstune report --sample DIR' or '--observe S'");
 	for (size_t i = 0; i < a->n_rules_dirs; i++) {
 		struct stat st;
 
