@@ -4,7 +4,8 @@
 # on screen and the rules see them; Charts draws the results at 80x24 and at 200x50 (and, in an
 # ASCII locale, without block glyphs); Esc during a run stops it with the scratch directory removed
 # and the wizard goes on, Ctrl-C ends it (130) after the same clean-up, the terminal as found;
-# Advice shows the measured number a recommendation rests on; the full suite draws the small-versus-large curve; on an unmounted
+# a busy device is warned about and asked for; Advice shows the measured number a recommendation
+# rests on; the full suite draws the small-versus-large curve; on an unmounted
 # device only the read tests are offered, and the screen says so.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
@@ -41,10 +42,12 @@ dev=$(attach_loop "$TMP/ext4.img")
 mnt=$(mount_tmp "$dev")
 name=${dev#/dev/}
 
-# ui_to_bench COLS ROWS [ENV...]: the wizard on the loop device, through Workload (general) and
+# ui_to_bench COLS ROWS [OPTIONS...]: the wizard on the loop device, through Workload (general) and
 # Detected, to the Bench step.
 ui_to_bench() {
-	tmux_start "$1" "$2" "$FSTUNE" --no-system-rules --rules-dir "$TMP/rules" "${SHORT[@]}"
+	local cols=$1 rows=$2
+	shift 2
+	tmux_start "$cols" "$rows" "$FSTUNE" --no-system-rules --rules-dir "$TMP/rules" "${SHORT[@]}" "$@"
 	tmux_wait "Target:"
 	tmux_wait "$name"
 	tmux_select "$CURSOR" "$name"
@@ -84,6 +87,24 @@ tmux_wait "Running (Esc stops"
 tmux_keys C-c
 assert_eq "$(tmux_wait_exit)" 130 "exit status after Ctrl-C during the benchmarks"
 tmux_assert_stty_same
+bench_no_scratch "$mnt"
+tmux_ kill-server
+
+# 1c. A busy device (direct reads of it in a loop): the wizard warns and asks; "no" runs nothing.
+( while :; do dd if="$dev" of=/dev/null bs=64k count=512 iflag=direct 2>/dev/null; done ) &
+reader=$!
+on_exit "kill $reader 2>/dev/null"
+ui_to_bench 80 24 --busy-check 0.5
+tmux_select "$CURSOR" "quick"
+tmux_keys Enter
+tmux_wait "$name is busy (in I/O"
+tmux_wait "Run anyway? (yes/no)"
+kill "$reader"
+wait "$reader" 2>/dev/null || true
+tmux_keys Enter
+tmux_wait "not run"
+tmux_keys q
+assert_eq "$(tmux_wait_exit)" 0 "exit status after q"
 bench_no_scratch "$mnt"
 tmux_ kill-server
 

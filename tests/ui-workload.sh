@@ -3,7 +3,8 @@
 # directory) is shown first, preselected and kept, not replaced by the general preset; the custom
 # form refuses a bad value with the parser's message and keeps the field, then describes the
 # workload with its values; "sample" on a generated tree shows its known file count, its size
-# histogram and the tail waste; an observation of the device joins the sample; Ctrl-C during a sample ends the wizard with the terminal restored.
+# histogram and the tail waste; an observation of the device joins the sample; Esc stops a sample
+# (partial); Ctrl-C during a sample ends the wizard with the terminal restored.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 . "$FSTUNE_SRCDIR/tests/lib/tmux.sh"
@@ -28,7 +29,7 @@ tmux_wait "Workload:"
 tmux_wait_line "$CURSOR" "as given"
 tmux_wait_line "files per directory" "50000"
 # sampling needs the machine: said on the row, refused with the reason
-tmux_select "$CURSOR" "sample"
+tmux_select "$CURSOR" "sample a directory"
 tmux_wait "saved facts: nothing is measured"
 tmux_select "$CURSOR" "as given"
 tmux_keys Enter
@@ -90,7 +91,7 @@ tmux_wait_line "$CURSOR" "current"
 tmux_wait_line "files per directory" "5000   [user]"
 
 # Sample the tree.
-tmux_select "$CURSOR" "sample"
+tmux_select "$CURSOR" "sample a directory"
 tmux_keys Enter
 tmux_wait "Directory to sample"
 tmux_keys C-u
@@ -107,7 +108,7 @@ tmux_wait "Detected:"
 # Observe the device for a second: the sample stays, the observation's keys join it.
 tmux_keys BTab
 tmux_wait "Workload:"
-tmux_select "$CURSOR" "observe"
+tmux_select "$CURSOR" "observe the running workload"
 tmux_keys Enter
 tmux_wait "Seconds to observe"
 tmux_keys C-u
@@ -139,25 +140,37 @@ for d in range(200):
     for i in range(200):
         open(f"{root}/d{d}/f{i}", "wb").close()
 PY
+# ui_sample_held DIR KEY: starts sampling DIR, holds the wizard while its box is up, presses KEY
+# (read by the sampler's progress callback once it runs again) and lets it go on.
+ui_sample_held() {
+	local pid
+	tmux_select "$CURSOR" "sample a directory"
+	tmux_keys Enter
+	tmux_wait "Directory to sample"
+	tmux_keys C-u
+	tmux_type "$1"
+	pid=$(tmux_program_pid)
+	tmux_keys Enter
+	tmux_wait "Sampling $1"
+	kill -STOP "$pid"
+	tmux_capture | grep -qF "Sample: $1" && { kill -CONT "$pid"; skip "the sample ended before it could be stopped"; }
+	tmux_keys "$2"
+	sleep 0.2 # the key (or Ctrl-C's SIGINT) waits for the held process: it is read when it goes on
+	kill -CONT "$pid"
+}
 tmux_start 80 24 "$FSTUNE" --no-system-rules
 tmux_wait "Target:"
 tmux_wait "$name"
 tmux_select "$CURSOR" "$name"
 tmux_keys Enter
 tmux_wait "Workload:"
-tmux_select "$CURSOR" "sample"
-tmux_keys Enter
-tmux_wait "Directory to sample"
-tmux_keys C-u
-tmux_type "$mnt/big"
-pid=$(tmux_program_pid)
-tmux_keys Enter
-tmux_wait "Sampling $mnt/big"
-kill -STOP "$pid"
-tmux_capture | grep -qF "Sample: $mnt/big" && { kill -CONT "$pid"; skip "the sample ended before it could be stopped"; }
-tmux_keys C-c
-sleep 0.2 # the terminal's SIGINT reaches the stopped process: it runs when continued
-kill -CONT "$pid"
+# Esc stops the sampler: what it saw is kept, marked partial.
+ui_sample_held "$mnt/big" Escape
+tmux_wait "Sample: $mnt/big"
+tmux_wait "stopped early: partial"
+tmux_keys Escape
+tmux_wait "Workload:"
+ui_sample_held "$mnt/big" C-c
 assert_eq "$(tmux_wait_exit)" 130 "exit status after Ctrl-C during the sample"
 tmux_assert_stty_same
 find "$mnt" -maxdepth 2 -name '.fstune*' | grep -q . && fail "left behind: $(find "$mnt" -maxdepth 2 -name '.fstune*')"

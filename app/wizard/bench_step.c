@@ -88,17 +88,18 @@ void ui_wizard_bench_plan(struct ui_wizard *w)
 bool ui_wizard_bench_busy(struct ui_wizard *w, double *share)
 {
 	struct workload_observation o;
-	bool is_busy = false;
+	const char *dev = w->session && w->session->target ? w->session->target->dev_name : NULL;
 
 	*share = 0;
-	if (!w->session || !w->session->target || !w->session->target->dev_name)
-		return false;
-	ui_message(w, UI_DIM, "checking that %s is idle%s", w->session->target->dev_name, ui_glyph->ellipsis);
+	if (!dev || w->bench_cfg.busy_check_s <= 0)
+		return false; /* --busy-check 0: no look */
+	ui_message(w, UI_DIM, "checking that %s is idle (%.1f s)%s", dev, w->bench_cfg.busy_check_s,
+		   ui_glyph->ellipsis);
 	ui_redraw(w);
-	if (workload_busy_check(w->session->target->dev_name, &is_busy, &o) != 0)
+	if (workload_observe(dev, w->bench_cfg.busy_check_s, NULL, NULL, &o) != 0)
 		return false;
 	*share = o.busy_share;
-	return is_busy;
+	return workload_observation_busy(&o);
 }
 
 static bool on_progress(void *arg, const char *test, double fraction, double rate)

@@ -137,13 +137,13 @@ static void draw_counts(const struct facts *f, const struct ui_area *a)
 	facts_get_int(f, "workload.sample.denied", &denied);
 	facts_get_real(f, "workload.bytes_total", &bytes);
 	facts_get_bool(f, "workload.partial", &is_partial);
-	snprintf(line, sizeof(line), "%lld files, %lld directories, %s, %lld per directory (median)%s", files, dirs,
-		 units_bytes(b, sizeof(b), (uint64_t)bytes), per_dir, is_partial ? "; stopped early: partial" : "");
-	ui_put(a->top + 1, a->left, a->cols, ui_attr(is_partial ? UI_UNAVAILABLE : UI_OK), line);
-	if (errors || denied) {
-		snprintf(line, sizeof(line), "%lld unreadable, %lld denied", errors, denied);
+	snprintf(line, sizeof(line), "%lld files, %lld directories, %s, %lld per directory (median)", files, dirs,
+		 units_bytes(b, sizeof(b), (uint64_t)bytes), per_dir);
+	ui_put(a->top + 1, a->left, a->cols, ui_attr(UI_OK), line);
+	snprintf(line, sizeof(line), "%s%lld unreadable, %lld denied", is_partial ? "stopped early: partial; " : "",
+		 errors, denied);
+	if (is_partial || errors || denied)
 		ui_put(a->top + 2, a->left, a->cols, ui_attr(UI_UNAVAILABLE), line);
-	}
 }
 
 static void sample_draw(struct ui_wizard *w, const struct ui_area *a)

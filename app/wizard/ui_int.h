@@ -332,7 +332,8 @@ bool ui_wizard_observe(struct ui_wizard *w, double seconds);
 const char *ui_wizard_cannot_measure(const struct ui_wizard *w, bool is_observe);
 /* Fills w->bench: the tests each suite would run here, its time and space, or why none can. */
 void ui_wizard_bench_plan(struct ui_wizard *w);
-/* Whether the target's device is busy now (a one-second look); the share of time in I/O in *share. */
+/* Whether the target's device is busy now (a look of --busy-check seconds; none when 0); the share
+ * of time in I/O in *share. */
 bool ui_wizard_bench_busy(struct ui_wizard *w, double *share);
 /* Runs `suite` with live progress on the Benchmarks screen (Esc stops it: scratch removed, what
  * finished kept), then evaluates the rules again. A signal ends the wizard after the clean-up. */
