@@ -159,7 +159,7 @@ static void field_text(const struct ui_custom *c, size_t i, char *buf, size_t le
 static void form_build(struct ui_wizard *w, char texts[][64], int cur)
 {
 	struct ui_custom *c = w->custom;
-	int rows = (int)N_FIELDS + 6, cols = COLS - 8;
+	int rows = (int)N_FIELDS + 7, cols = COLS - 8; /* title, blank, fields, blank, 2 error lines, keys */
 
 	c->cols = COLS;
 	c->win = newwin(rows, cols, (LINES - rows) / 2, 4);
@@ -211,6 +211,24 @@ static void form_relayout(struct ui_wizard *w)
 	form_build(w, texts, cur);
 }
 
+/* The last error in two wrapped lines at row y of the box (blank when none). */
+static void draw_error(WINDOW *win, const char *error, int y, int cols)
+{
+	size_t n;
+	char **lines = ui_wrap(error, cols - 4, &n);
+
+	for (int r = 0; r < 2; r++) {
+		wmove(win, y + r, 2);
+		for (int x = 2; x < cols - 2; x++)
+			waddch(win, ' ');
+		wattron(win, ui_attr(UI_ERROR));
+		if ((size_t)r < n)
+			mvwaddnstr(win, y + r, 2, lines[r], cols - 4);
+		wattroff(win, ui_attr(UI_ERROR));
+	}
+	ui_lines_free(lines, n);
+}
+
 static void custom_draw(struct ui_wizard *w, const struct ui_area *a)
 {
 	struct ui_custom *c;
@@ -232,14 +250,9 @@ static void custom_draw(struct ui_wizard *w, const struct ui_area *a)
 			   cols - 4 - LABEL_COLS - FIELD_COLS - 1);
 		wattroff(c->win, ui_attr(UI_DIM));
 	}
-	wmove(c->win, 3 + (int)N_FIELDS, 2);
-	for (int x = 2; x < cols - 2; x++)
-		waddch(c->win, ' '); /* the last error, if any, goes */
-	wattron(c->win, ui_attr(UI_ERROR));
-	mvwaddnstr(c->win, 3 + (int)N_FIELDS, 2, c->error, cols - 4);
-	wattroff(c->win, ui_attr(UI_ERROR));
+	draw_error(c->win, c->error, 3 + (int)N_FIELDS, cols);
 	wattron(c->win, ui_attr(UI_DIM));
-	mvwaddnstr(c->win, 4 + (int)N_FIELDS, 2, "Enter apply   Tab/Down next   Up previous   Esc cancel", cols - 4);
+	mvwaddnstr(c->win, 5 + (int)N_FIELDS, 2, "Enter apply   Tab/Down next   Up previous   Esc cancel", cols - 4);
 	wattroff(c->win, ui_attr(UI_DIM));
 	touchwin(c->win);
 	pos_form_cursor(c->form);

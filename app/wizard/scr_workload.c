@@ -116,6 +116,8 @@ static const char *fact_text(const struct facts *f, const char *key, bool is_byt
 		snprintf(num, sizeof(num), "%s", json_is_true(v) ? "yes" : "no");
 	else if (json_is_integer(v) && is_bytes)
 		units_bytes(num, sizeof(num), (uint64_t)json_integer_value(v));
+	else if (json_is_integer(v))
+		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
 	else if (json_is_number(v))
 		snprintf(num, sizeof(num), "%.6g", json_number_value(v));
 	else
@@ -193,8 +195,10 @@ static void draw_rows(const struct ui_wizard *w, const struct row *rows, int n, 
 			ui_fill(y + i, a->left, a->cols, at);
 		snprintf(lead, sizeof(lead), "%s %-12s", is_sel ? ui_glyph->cursor : " ", name);
 		ui_put(y + i, a->left, 16, at | A_BOLD, lead);
-		ui_put(y + i, a->left + 16, a->cols - 27, at, sum);
-		if (rows[i].kind == ROW_PRESET && w->preset == rows[i].preset && w->has_workload)
+		bool is_chosen = rows[i].kind == ROW_PRESET && w->preset == rows[i].preset && w->has_workload;
+
+		ui_put(y + i, a->left + 16, a->cols - 16 - (is_chosen ? 11 : 0), at, sum);
+		if (is_chosen)
 			ui_put(y + i, a->left + a->cols - 10, 10, at | A_BOLD, "(chosen)");
 	}
 }
@@ -234,7 +238,7 @@ static void workload_draw(struct ui_wizard *w, const struct ui_area *a)
 	int n = rows_of(w, rows), y = a->top + 2;
 
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING),
-	       "Workload: what will this filesystem hold? What the facts say, a preset, or measure it.");
+	       "Workload: what will this filesystem hold?");
 	w->workload_list.n = n;
 	ui_list_clamp(&w->workload_list, n);
 	draw_rows(w, rows, n, y, a);
