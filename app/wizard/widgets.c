@@ -236,7 +236,9 @@ const char *ui_rate(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1fM", v / 1e6);
 	else if (v >= 1e4)
 		snprintf(buf, len, "%.1fk", v / 1e3);
-	else
+	else if (v >= 10 || v == 0)
 		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.1f", v);
 	return buf;
 }
