@@ -56,13 +56,6 @@ static bool is_device_name(const char *s)
 		       strlen(s);
 }
 
-char *settings_device_word(const struct facts *facts)
-{
-	const char *p = facts_get_string(facts, "device.path");
-
-	return p && *p == '/' ? fst_shell_quote(p) : xstrdup("\"${DEVICE:?}\"");
-}
-
 static char *mount_word(const struct facts *facts)
 {
 	const char *p = facts_get_string(facts, "fs.mount_point");

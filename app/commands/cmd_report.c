@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/session/accepted.h"
+#include "app/commands/accepted_cli.h"
 #include "app/commands/bench_cli.h"
 #include "app/cli.h"
 #include "app/formats.h"
