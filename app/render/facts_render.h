@@ -13,6 +13,11 @@
  * one), times in us/ms/s, booleans yes/no, lists comma-separated. Caller frees. */
 char *facts_render_value(const char *key, const json_t *value);
 
+/* An unavailable fact as people read it: "needs root: open /dev/vda: Permission denied", the status
+ * with spaces for underscores ("unavailable" when there is none), and ": reason" when there is one.
+ * Caller frees. */
+char *facts_render_unavailable(const char *status, const char *reason);
+
 /* host
  *   kernel                 6.18.44        [uname]
  *   ...
