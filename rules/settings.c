@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 #include "fstune/fstype.h"
 #include "rules/internal.h"
@@ -953,7 +954,7 @@ enum units_kind rules_setting_unit(const char *setting)
 		if (!strcmp(setting_units[i].name, setting))
 			return setting_units[i].unit;
 	if (st && st->fact_key && !st->fact_per)
-		return units_of_key(st->fact_key);
+		return facts_schema_unit(st->fact_key);
 	return UNITS_PLAIN;
 }
 
