@@ -219,6 +219,19 @@ static bool is_strictatime(const struct facts *facts)
 	return true;
 }
 
+/* The option a mount setting's value turns on: "noatime", "relatime", "commit=30". */
+static char *mount_option_on(const struct setting *s, const json_t *value)
+{
+	char *v, *on;
+
+	if (s->type == ST_BOOL)
+		return xstrdup(json_is_true(value) ? s->key : s->alt);
+	v = value_text(value);
+	on = xasprintf("%s=%s", s->key, v);
+	free(v);
+	return on;
+}
+
 /* A mount option: remount now, add it to the fstab entry to persist, remount with the opposite
  * (or the previous value) to revert. */
 static void build_mount(const struct setting *s, struct setting_ctx *c)
@@ -226,19 +239,17 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 	char *mnt = mount_word(c->facts), *on, *off, *line;
 	const char *mp;
 
+	on = mount_option_on(s, c->value);
 	if (s->type == ST_BOOL) {
 		bool want = json_is_true(c->value);
-		on = xstrdup(want ? s->key : s->alt);
 		off = xstrdup(want ? s->alt : s->key);
 		if (want && !strcmp(s->key, "noatime") && is_strictatime(c->facts)) {
 			free(off);
 			off = xstrdup("strictatime");
 		}
 	} else {
-		char *v = value_text(c->value);
+		char *v;
 
-		on = xasprintf("%s=%s", s->key, v);
-		free(v);
 		if (c->current) {
 			v = value_text(c->current);
 			off = xasprintf("%s=%s", s->key, v);
@@ -258,6 +269,26 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 	free(on);
 	free(off);
 	free(line);
+}
+
+bool rules_setting_mount_change(const char *setting, const json_t *value, char **on, char **off)
+{
+	const struct setting *s = settings_find(setting);
+
+	if (!s || s->build != build_mount)
+		return false;
+	*on = mount_option_on(s, value);
+	if (s->type != ST_BOOL)
+		*off = xasprintf("%s=", s->key);
+	else if (!strcmp(*on, "noatime"))
+		*off = xstrdup("relatime,strictatime,atime");
+	else if (!strcmp(*on, "barrier"))
+		*off = xstrdup("nobarrier,barrier=0"); /* the same option, spelled twice */
+	else if (!strcmp(*on, "nobarrier"))
+		*off = xstrdup("barrier,barrier=1");
+	else
+		*off = xstrdup(json_is_true(value) ? s->alt : s->key);
+	return true;
 }
 
 /* false with c->err set when the recommendation's filesystem is known and not ext2/3/4. */
@@ -977,4 +1008,99 @@ const char *rules_setting_fact(const char *setting)
 	if (st->build == build_timer)
 		return "fs.fstrim_timer";
 	return NULL;
+}
+
+/* A fact's list of strings joined by commas, as mountinfo shows it; NULL when not a list. */
+static char *join_list(const json_t *list)
+{
+	size_t i, len = 0;
+	json_t *e;
+	char *out;
+
+	if (!json_is_array(list))
+		return NULL;
+	json_array_foreach(list, i, e)
+		len += json_string_length(e) + 1;
+	out = xcalloc(1, len + 1);
+	json_array_foreach(list, i, e) {
+		if (i)
+			strcat(out, ",");
+		strcat(out, json_string_value(e) ? json_string_value(e) : "");
+	}
+	return out;
+}
+
+/* A sysfs attribute of the whole disk; the scheduler shows every choice, the one in use bracketed. */
+static char *read_sysfs(const struct setting *s, const struct facts *facts)
+{
+	char *disk = settings_disk_name(facts), *path, *q, *cmd;
+
+	if (!disk || !is_device_name(disk)) {
+		free(disk);
+		return NULL;
+	}
+	path = xasprintf("/sys/block/%s/%s", disk, s->key);
+	q = fst_shell_quote(path);
+	cmd = !strcmp(s->key, "queue/scheduler") ? xasprintf("sed -n 's/.*\\[\\(.*\\)\\].*/\\1/p' %s", q)
+						  : xasprintf("cat %s", q);
+	free(disk);
+	free(path);
+	free(q);
+	return cmd;
+}
+
+/* noatime and its kin are per-mount flags (mountinfo field 6, fs.mount_options); lazytime, commit,
+ * discard and barrier live in the superblock's options (fs.super_options). findmnt prints both
+ * verbatim. */
+static bool read_mount(const struct setting *s, const struct facts *facts, char **cmd, char **recorded)
+{
+	bool per_mount = !strcmp(s->key, "noatime");
+	const char *mp = facts_get_string(facts, "fs.mount_point");
+	char *list = join_list(facts_get(facts, per_mount ? "fs.mount_options" : "fs.super_options"));
+	char *mnt;
+
+	if (!mp || *mp != '/' || !list) {
+		free(list);
+		return false;
+	}
+	mnt = fst_shell_quote(mp);
+	*cmd = xasprintf("findmnt -rno %s --mountpoint %s", per_mount ? "VFS-OPTIONS" : "FS-OPTIONS", mnt);
+	*recorded = list;
+	free(mnt);
+	return true;
+}
+
+bool rules_setting_read(const char *setting, const struct facts *facts, const json_t *current, char **cmd,
+			char **recorded)
+{
+	const struct setting *s = settings_find(setting);
+	char *c = NULL;
+
+	if (!s)
+		return false;
+	if (s->build == build_mount)
+		return read_mount(s, facts, cmd, recorded);
+	if (!current)
+		return false;
+	if (s->build == build_sysctl || s->build == build_freebsd_sysctl) {
+		c = xasprintf("sysctl -n %s", s->key);
+	} else if (s->build == build_sysfs) {
+		c = read_sysfs(s, facts);
+	} else if (s->build == build_timer && json_is_boolean(current)) {
+		*cmd = xasprintf("systemctl is-enabled %s", s->key);
+		*recorded = xstrdup(json_is_true(current) ? "enabled" : "disabled");
+		return true;
+	} else if (s->build == build_tune2fs && !strcmp(s->key, "-r")) {
+		const char *dev = facts_get_string(facts, "device.path");
+		char *q = dev && *dev == '/' ? fst_shell_quote(dev) : NULL;
+
+		if (q)
+			c = xasprintf("tune2fs -l %s | sed -n 's/^Reserved block count: *//p'", q);
+		free(q);
+	}
+	if (!c)
+		return false;
+	*cmd = c;
+	*recorded = value_text(current);
+	return true;
 }

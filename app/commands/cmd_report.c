@@ -13,6 +13,7 @@
 #include "app/cli.h"
 #include "app/formats.h"
 #include "app/render/report_render.h"
+#include "app/render/scripts.h"
 #include "app/session/session.h"
 #include "app/commands/workload_cli.h"
 #include "lib/xalloc.h"
@@ -29,6 +30,7 @@ enum {
 	OPT_STRICT,
 	OPT_ACCEPT,
 	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
+	OPT_SCRIPTS,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow, one per entry */
 };
 
@@ -55,6 +57,8 @@ static const char usage_text[] =
 	"  --format openmetrics         (also) metrics for node_exporter's textfile collector\n"
 	"  --accepted FILE              read the accepted findings from FILE instead of\n"
 	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
+	"  --scripts DIR                also write DIR/apply.sh and DIR/revert.sh: the changes as a\n"
+	"                               reviewed shell script, and the script that takes them back\n"
 	"\n"
 	"Benchmark parameters (as for 'fstune bench'; they imply --bench quick unless --bench says):\n";
 
@@ -73,6 +77,7 @@ struct report_args {
 	const char *fail_on; /* "warn", "critical" or NULL */
 	bool is_strict;
 	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
+	const char *scripts_dir; /* --scripts DIR; NULL: no scripts */
 };
 
 #define usage_error(...) cli_usage_error("report", __VA_ARGS__)
@@ -134,6 +139,12 @@ static int check_combinations(struct report_args *a)
 	if (a->has_bench && a->bench == SESSION_BENCH_NONE && a->bench_param)
 		return usage_error("--%s is a benchmark parameter, and --bench none runs no benchmarks",
 				   a->bench_param);
+	if (a->scripts_dir) {
+		struct fst_error err = FST_ERROR_INIT;
+
+		if (scripts_check_dir(a->scripts_dir, &err) != FST_EXIT_OK)
+			return usage_error("%s", err.msg);
+	}
 	return FST_EXIT_OK;
 }
 
@@ -174,6 +185,9 @@ static int parse_own(struct report_args *a, int opt)
 	case OPT_STRICT:
 		a->is_strict = true;
 		break;
+	case OPT_SCRIPTS:
+		a->scripts_dir = optarg;
+		break;
 	default:
 		return usage_error("unexpected option");
 	}
@@ -201,6 +215,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"strict", no_argument, NULL, OPT_STRICT},
+		{"scripts", required_argument, NULL, OPT_SCRIPTS},
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
@@ -385,6 +400,22 @@ static int run_status(const struct report_args *a, const struct session *s)
 	return status;
 }
 
+/* --scripts DIR: apply.sh and revert.sh beside the report. */
+static int write_scripts(const struct report_args *a, const struct session *s)
+{
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (!a->scripts_dir)
+		return FST_EXIT_OK;
+	if (scripts_write(a->scripts_dir, s, &err) != FST_EXIT_OK) {
+		fst_warn("--scripts: %s", err.msg);
+		return FST_EXIT_USAGE;
+	}
+	if (!a->common.quiet)
+		fprintf(stderr, "fstune: wrote %s/apply.sh and %s/revert.sh\n", a->scripts_dir, a->scripts_dir);
+	return FST_EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .acc.accepted = accepted_new(),
@@ -424,6 +455,8 @@ int cmd_report(int argc, char **argv)
 		is_written = output_format_of(a.common.format)->write_report(s, cli_output_stream(out)) == 0;
 		status = cli_output_close(out, is_written);
 		out = NULL;
+		if (status == FST_EXIT_OK)
+			status = write_scripts(&a, s);
 		if (status == FST_EXIT_OK)
 			status = fst_exit_merge(pre, run_status(&a, s));
 	}
