@@ -575,7 +575,8 @@ bool settings_mkfs_flag_joins(const char *fs, const char *flag)
 	return false;
 }
 
-/* The value of a features list as mke2fs -O wants it: "a,^b". */
+/* A list of strings joined by commas: a features list as mke2fs -O wants it ("a,^b"), mount options
+ * as mountinfo shows them. */
 static char *features_text(const json_t *list)
 {
 	size_t i, n = 0;
@@ -1010,26 +1011,6 @@ const char *rules_setting_fact(const char *setting)
 	return NULL;
 }
 
-/* A fact's list of strings joined by commas, as mountinfo shows it; NULL when not a list. */
-static char *join_list(const json_t *list)
-{
-	size_t i, len = 0;
-	json_t *e;
-	char *out;
-
-	if (!json_is_array(list))
-		return NULL;
-	json_array_foreach(list, i, e)
-		len += json_string_length(e) + 1;
-	out = xcalloc(1, len + 1);
-	json_array_foreach(list, i, e) {
-		if (i)
-			strcat(out, ",");
-		strcat(out, json_string_value(e) ? json_string_value(e) : "");
-	}
-	return out;
-}
-
 /* A sysfs attribute of the whole disk; the scheduler shows every choice, the one in use bracketed. */
 static char *read_sysfs(const struct setting *s, const struct facts *facts)
 {
@@ -1056,16 +1037,19 @@ static bool read_mount(const struct setting *s, const struct facts *facts, char 
 {
 	bool per_mount = !strcmp(s->key, "noatime");
 	const char *mp = facts_get_string(facts, "fs.mount_point");
-	char *list = join_list(facts_get(facts, per_mount ? "fs.mount_options" : "fs.super_options"));
+	const json_t *opts = facts_get(facts, per_mount ? "fs.mount_options" : "fs.super_options");
 	char *mnt;
+	size_t i;
+	json_t *o;
 
-	if (!mp || *mp != '/' || !list) {
-		free(list);
+	if (!mp || *mp != '/' || !json_is_array(opts))
 		return false;
-	}
+	json_array_foreach(opts, i, o)
+		if (!json_is_string(o))
+			return false;
 	mnt = fst_shell_quote(mp);
 	*cmd = xasprintf("findmnt -rno %s --mountpoint %s", per_mount ? "VFS-OPTIONS" : "FS-OPTIONS", mnt);
-	*recorded = list;
+	*recorded = features_text(opts); /* the same comma-joined list */
 	free(mnt);
 	return true;
 }

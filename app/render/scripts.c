@@ -22,8 +22,8 @@
 /* Ends every here-document; no line the setting table builds is this word alone. */
 #define HEREDOC_END "FSTUNE_EOF"
 
-/* The shell helpers both scripts share, then each one's own (the text of tests/scripts-*.sh runs
- * them through sh -n and shellcheck). */
+/* The shell helpers both scripts share, then each one's own (tests/scripts-*.sh run the scripts
+ * through sh -n and shellcheck). */
 static const char sh_helpers_head[] =
 	"say() { printf '%s: %s\\n' \"$me\" \"$*\"; }\n"
 	"die() {\n"
@@ -192,7 +192,8 @@ static const char sh_apply_helpers[] =
 static const char sh_revert_helpers[] =
 	"# The root apply.sh installed its files under: revert.sh must be given the same.\n"
 	"if [ -f \"$saved_dir/root\" ] && [ \"$(cat \"$saved_dir/root\")\" != \"$root\" ]; then\n"
-	"\tdie 2 \"apply.sh installed its files under '$(cat \"$saved_dir/root\")': give revert.sh the same --root\"\n"
+	"\tdie 2 \"apply.sh installed its files under '$(cat \"$saved_dir/root\")':\" \\\n"
+	"\t\t\"give revert.sh the same --root\"\n"
 	"fi\n"
 	"\n"
 	"# restore_file PATH: the copy apply.sh kept put back, or the file it created removed; a file it\n"
@@ -266,15 +267,17 @@ static bool is_accepted(const json_t *rec)
 	return json_is_object(json_object_get(rec, "accepted"));
 }
 
-/* A section heading: the report's title and blurb of the class, then what the script does. */
-static void section(FILE *out, const char *disruption, const char *what)
+/* A section heading: the report's title of the class and, in apply.sh, its blurb; then what the
+ * script does with it. */
+static void section(FILE *out, const char *disruption, const char *what, bool has_blurb)
 {
 	for (size_t i = 0; i < report_n_groups; i++) {
 		const struct report_group *g = &report_groups[i];
 
 		if (disruption ? g->disruption && !strcmp(g->disruption, disruption) : !g->disruption) {
 			fprintf(out, "\n# ---- %s ----\n", g->title);
-			put_comment(out, "# ", g->blurb);
+			if (has_blurb)
+				put_comment(out, "# ", g->blurb);
 		}
 	}
 	if (what)
@@ -625,26 +628,27 @@ static void write_apply(FILE *out, const struct session *s)
 	write_head(out, s, true);
 	fputs("\n# ---- The values fstune found: apply.sh stops if one changed since ----\n", out);
 	write_checks(out, s, (const json_t *const[]){g[G_RUNTIME], g[G_ONLINE], g[G_REMOUNT]}, 3);
-	section(out, "runtime", NULL);
+	section(out, "runtime", NULL, true);
 	write_steps(out, g[G_RUNTIME], "apply", false, false);
 	fputs("\n# ---- The files that keep the runtime changes across reboots (under --root DIR) ----\n", out);
 	write_files(out, g[G_RUNTIME]);
 	fputs("\n# ---- fstab: the options of the remount steps, shown as a diff and not applied ----\n", out);
 	write_fstab(out, s, g[G_REMOUNT]);
-	section(out, "online", "Each step is asked about first (--yes: run without asking).");
+	section(out, "online", "Each step is asked about first (--yes: run without asking).", true);
 	write_steps(out, g[G_ONLINE], "apply", true, false);
-	section(out, "remount", "Each remount is asked about first (--yes: run without asking).");
+	section(out, "remount", "Each remount is asked about first (--yes: run without asking).", true);
 	write_steps(out, g[G_REMOUNT], "apply", true, false);
-	section(out, "offline", "Not run by this script: the commands, for when the filesystem can be unmounted.");
+	section(out, "offline", "Not run by this script: the commands, for when the filesystem can be unmounted.",
+		true);
 	write_described(out, g[G_OFFLINE]);
-	section(out, "reboot", "Not run by this script.");
+	section(out, "reboot", "Not run by this script.", true);
 	write_described(out, g[G_REBOOT]);
-	section(out, "reformat", "Not run by this script.");
+	section(out, "reformat", "Not run by this script.", true);
 	write_mkfs(out, s, g[G_REFORMAT]);
-	section(out, "advice", NULL);
+	section(out, "advice", NULL, true);
 	write_described(out, g[G_ADVICE]);
 	if (json_array_size(g[G_OTHER]) > 0) {
-		section(out, NULL, "Not run by this script.");
+		section(out, NULL, "Not run by this script.", true);
 		write_described(out, g[G_OTHER]);
 	}
 	fputs("\ncurrent_step=\nsay \"done; revert.sh takes these changes back\"\n", out);
@@ -657,11 +661,11 @@ static void write_revert(FILE *out, const struct session *s)
 
 	groups_load(s, g);
 	write_head(out, s, false);
-	section(out, "remount", "The remounts of apply.sh taken back, last first; each is asked about first.");
+	section(out, "remount", "The remounts of apply.sh taken back, last first; each is asked first.", false);
 	write_steps(out, g[G_REMOUNT], "revert", true, true);
-	section(out, "online", "Taken back last first; each is asked about first.");
+	section(out, "online", "Taken back last first; each is asked about first.", false);
 	write_steps(out, g[G_ONLINE], "revert", true, true);
-	section(out, "runtime", "The values fstune found, put back last first.");
+	section(out, "runtime", "The values fstune found, put back last first.", false);
 	write_steps(out, g[G_RUNTIME], "revert", false, true);
 	fputs("\n# ---- The files apply.sh installed: removed, or the copy it kept put back ----\n", out);
 	write_restores(out, g[G_RUNTIME]);
