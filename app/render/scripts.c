@@ -93,6 +93,7 @@ static const char sh_helpers_tail[] =
 	"}\n";
 
 static const char sh_apply_helpers[] =
+	"\n"
 	"# check SETTING RECORDED NOW: counts a value that changed since fstune probed it.\n"
 	"drifted=0\n"
 	"check() {\n"
@@ -102,8 +103,8 @@ static const char sh_apply_helpers[] =
 	"}\n"
 	"checked() {\n"
 	"\t[ \"$drifted\" = 0 ] && return 0\n"
-	"\t[ \"$force\" = 1 ] || die 4 \"$drifted value(s) changed since the report: someone else tuned this\" \\\n"
-	"\t\t\"machine. Read the report again (run fstune again), or pass --force to apply anyway.\"\n"
+	"\t[ \"$force\" = 1 ] || die 4 \"$drifted value(s) changed since the report (someone else tuned this\" \\\n"
+	"\t\t\"machine, or apply.sh ran before): run fstune again, or pass --force to apply anyway.\"\n"
 	"\tsay \"--force: going on\"\n"
 	"}\n"
 	"\n"
@@ -190,6 +191,7 @@ static const char sh_apply_helpers[] =
 	"}\n";
 
 static const char sh_revert_helpers[] =
+	"\n"
 	"# The root apply.sh installed its files under: revert.sh must be given the same.\n"
 	"if [ -f \"$saved_dir/root\" ] && [ \"$(cat \"$saved_dir/root\")\" != \"$root\" ]; then\n"
 	"\tdie 2 \"apply.sh installed its files under '$(cat \"$saved_dir/root\")':\" \\\n"
