@@ -75,6 +75,12 @@ enum units_kind rules_setting_unit(const char *setting);
  * holds it (mkfs.inode_ratio). */
 const char *rules_setting_fact(const char *setting);
 
+/* A setting's value as the facts show it, typed as the setting's values are (a mount option's
+ * presence as a boolean, bytes as filesystem blocks where the setting counts blocks): what a rule's
+ * `current` defaults to, and what `fstune apply` reads back after a change. NULL when the facts do
+ * not hold it or the setting is unknown. Returns a new reference. */
+json_t *rules_setting_current(const char *setting, const struct facts *facts);
+
 /* The setting table for documentation: [{"name", "type", "range", "disruption", "help"}], new. */
 json_t *rules_settings_describe(void);
 
