@@ -1,11 +1,11 @@
 #!/bin/bash
-# Bad input to fstune apply, undo and history: an --only id no recommendation has and a class apply
+# Bad input to fstune apply, undo and history, and the prompt on a terminal: an --only id no recommendation has and a class apply
 # never runs (2), offline advice named with --only (4, nothing changed), flags that do not go
 # together (2), a report from another host (4), and a journal edited by hand: refused naming the line
 # (2), whether the edit keeps it valid JSON or not. None of these changes the running system: the
 # journal is made with --root and without --live.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
-require_cmd jq
+require_cmd jq script
 export FSTUNE_RULES_PATH=
 RULES=(--no-system-rules --rules-dir "$FSTUNE_SRCDIR/tests/apply/rules")
 ROOT=$TMP/root
@@ -32,6 +32,18 @@ run_status 0 "$FSTUNE" report --bench none "${RULES[@]}" --json "$TMP"
 jq '.generated.host = "elsewhere.example"' "$TMP/out" >"$TMP/other.json"
 run_status 4 "$FSTUNE" apply --report "$TMP/other.json" --only applytest.expire --root "$ROOT" --yes
 grep -q "made on host elsewhere.example" "$TMP/err" || fail "another host: $(cat "$TMP/err")"
+
+# On a terminal (a pty made by script(1)), each class is confirmed: "n" applies nothing, "y" applies.
+printf 'n\n' | script -q -e -c "$FSTUNE apply ${RULES[*]} --only applytest.expire --root $ROOT $TMP" /dev/null \
+	>"$TMP/pty.out" 2>&1 || fail "apply on a terminal: $(cat "$TMP/pty.out")"
+grep -q "Apply this change of class runtime? \[y/N\]" "$TMP/pty.out" || fail "no prompt: $(cat "$TMP/pty.out")"
+grep -q "nothing to apply" "$TMP/pty.out" || fail "answered n: $(cat "$TMP/pty.out")"
+[ ! -e "$ROOT/var" ] || fail "a change declined at the prompt was journaled"
+printf 'y\n' | script -q -e -c "$FSTUNE apply ${RULES[*]} --only applytest.expire --root $ROOT $TMP" /dev/null \
+	>"$TMP/pty.out" 2>&1 || fail "apply on a terminal: $(cat "$TMP/pty.out")"
+grep -q "vm.dirty_expire_centisecs = " "$ROOT/etc/sysctl.d/60-fstune.conf" || fail "answered y: $(cat "$TMP/pty.out")"
+run_status 0 "$FSTUNE" undo --last --root "$ROOT"
+rm -rf "$ROOT" && mkdir "$ROOT"
 
 # A journal of files only (--root without --live), then edited by hand.
 run_status 0 "$FSTUNE" apply "${RULES[@]}" --only applytest.expire --root "$ROOT" --yes "$TMP"

@@ -89,6 +89,15 @@ run_status 0 "$FSTUNE" undo --last --root "$ROOT" --live --force
 assert_eq "$(values)" "$before_values" "values after undo --force"
 assert_eq "$(tree_sum)" "$before_tree" "files after undo --force"
 
+# Saved facts: the rules evaluated on them, the target they name (the mount point) probed to check
+# that their values are still current.
+run_status 0 "$FSTUNE" probe --json "$mnt"
+cp "$TMP/out" "$TMP/facts.json"
+run_status 0 "$FSTUNE" apply --facts "$TMP/facts.json" "${RULES[@]}" --only applytest.bdi_cap --root "$ROOT" --live --yes
+assert_eq "$(cat "/sys/block/$disk/bdi/max_ratio")" 60 "bdi.max_ratio from saved facts"
+run_status 0 "$FSTUNE" undo --last --root "$ROOT" --live
+assert_eq "$(values)" "$before_values" "values after undoing the saved facts' change"
+
 # A saved report: applied while its values are current; refused (4) naming the setting once one
 # changed; refused when it names another host.
 run_status 0 "$FSTUNE" report --bench none "${RULES[@]}" "${WORKLOAD[@]}" --json "$mnt"

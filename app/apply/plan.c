@@ -60,12 +60,25 @@ static bool is_listed(const json_t *only, const char *id)
 	return false;
 }
 
+/* Whether a change of the plan already sets `setting`: two would leave undo an order to guess. */
+static bool in_plan(const json_t *plan, const char *setting)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(plan, i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "setting")), setting))
+			return true;
+	return false;
+}
+
 /* Why a recommendation the admin selected cannot be applied safely, or NULL. */
 static const char *refusal(const json_t *rec)
 {
 	const char *setting = json_string_value(json_object_get(rec, "setting"));
 	const json_t *apply = json_object_get(rec, "apply"), *revert = json_object_get(rec, "revert");
 	const json_t *persistent = json_object_get(rec, "persistent");
+	const char *kind;
 	size_t i;
 	json_t *c;
 
@@ -76,7 +89,8 @@ static const char *refusal(const json_t *rec)
 	json_array_foreach(apply, i, c)
 		if (strstr(json_string_value(c), "${"))
 			return "its command needs a device or mount point the facts do not name";
-	if (json_is_object(persistent) && !strcmp(json_string_value(json_object_get(persistent, "kind")) ? json_string_value(json_object_get(persistent, "kind")) : "", "cmdline"))
+	kind = json_string_value(json_object_get(persistent, "kind"));
+	if (kind && !strcmp(kind, "cmdline"))
 		return "its persistent form is on the kernel command line, which needs a reboot";
 	return NULL;
 }
@@ -167,7 +181,9 @@ int apply_plan_build(const json_t *recs, const json_t *only, unsigned mask, json
 			shown_add(*shown, r, why);
 			continue;
 		}
-		if ((why = refusal(r))) {
+		if (!(why = refusal(r)) && in_plan(*plan, json_string_value(json_object_get(r, "setting"))))
+			why = "another recommendation sets the same setting: choose one with --only";
+		if (why) {
 			if (len < sizeof refused)
 				len += (size_t)snprintf(refused + len, sizeof refused - len, "%s%s: %s", len ? "; " : "", id, why);
 			continue;
