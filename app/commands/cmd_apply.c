@@ -195,8 +195,15 @@ static json_t *load_report(const char *path, const char **target, struct fst_err
 			      "devices are another machine's; make a report here", path, host ? host : "(unnamed)",
 			      journal_host());
 	} else {
+		const json_t *facts = json_object_get(doc, "facts");
+
+		/* a report made from a facts file names no target: the one its facts describe */
 		if (!*target)
 			*target = json_string_value(json_object_get(gen, "target"));
+		if (!*target)
+			*target = json_string_value(json_object_get(json_object_get(facts, "fs"), "mount_point"));
+		if (!*target)
+			*target = json_string_value(json_object_get(json_object_get(facts, "device"), "path"));
 		return doc;
 	}
 	json_decref(doc);
