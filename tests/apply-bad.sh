@@ -38,7 +38,7 @@ printf 'n\n' | script -q -e -c "$FSTUNE apply ${RULES[*]} --only applytest.expir
 	>"$TMP/pty.out" 2>&1 || fail "apply on a terminal: $(cat "$TMP/pty.out")"
 grep -q "Apply this change of class runtime? \[y/N\]" "$TMP/pty.out" || fail "no prompt: $(cat "$TMP/pty.out")"
 grep -q "nothing to apply" "$TMP/pty.out" || fail "answered n: $(cat "$TMP/pty.out")"
-[ ! -e "$ROOT/var" ] || fail "a change declined at the prompt was journaled"
+! ls "$ROOT"/var/lib/fstune/journal/*.json >/dev/null 2>&1 || fail "a change declined at the prompt was journaled"
 printf 'y\n' | script -q -e -c "$FSTUNE apply ${RULES[*]} --only applytest.expire --root $ROOT $TMP" /dev/null \
 	>"$TMP/pty.out" 2>&1 || fail "apply on a terminal: $(cat "$TMP/pty.out")"
 grep -q "vm.dirty_expire_centisecs = " "$ROOT/etc/sysctl.d/60-fstune.conf" || fail "answered y: $(cat "$TMP/pty.out")"

@@ -3,6 +3,7 @@
 # the second of three changes (made deterministic by the test-only FSTUNE_TEST_PAUSE_AFTER_CHANGE,
 # which stops the process there), and Ctrl-C (SIGINT) there, which ends the run by the signal (status
 # 130) with the journal marked interrupted. Each time: every value and file back after undo --last.
+# A run under way holds off another apply or undo (4).
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
 private_mount_ns "$@"
 . "$FSTUNE_SRCDIR/tests/apply-lib.sh"
@@ -28,6 +29,9 @@ apply_paused() {
 }
 
 apply_paused 2
+# While it runs (here: stopped), no other apply or undo may interleave with it.
+run_status 4 "$FSTUNE" undo --last --root "$ROOT" --live
+grep -q "another fstune apply or undo is running" "$TMP/err" || fail "no lock: $(cat "$TMP/err")"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null || true
 journal=$(last_journal)

@@ -128,6 +128,10 @@ void journal_free(struct journal *j);
 /* The journal files of `dir` (*.json), oldest first by name: a new array of paths (empty when the
  * directory does not exist). */
 json_t *journal_list(const char *dir);
+/* Takes the lock of the journal directory (creating both), so that two runs of apply or undo never
+ * interleave their changes. Returns a descriptor to close when done (that releases it), or -1 with
+ * err (FST_EXIT_REFUSED: held by another run). */
+int journal_lock(const char *dir, struct fst_error *err);
 /* The line of the file where the run record (index < 0) or change `index` starts; 0 if unknown. */
 int journal_line(const struct journal *j, long index);
 /* "2026-12-01T07:42:00.123Z" now. Static storage until the next call. */

@@ -6,6 +6,8 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -413,6 +415,27 @@ bool journal_is_undone(const struct journal *j)
 	const json_t *undo = json_object_get(json_object_get(j->doc, "run"), "undo");
 
 	return is_one_of(json_string_value(json_object_get(undo, "state")), (const char *const[]){"undone", NULL});
+}
+
+int journal_lock(const char *dir, struct fst_error *err)
+{
+	char *path;
+	int fd;
+
+	if (files_mkdirs(dir, NULL, err) != FST_EXIT_OK)
+		return -1;
+	path = xasprintf("%s/.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fst_error_set(err, FST_EXIT_REFUSED, "cannot open %s: %s", path, strerror(errno));
+	} else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		fst_error_set(err, FST_EXIT_REFUSED, "another fstune apply or undo is running (it holds %s): "
+			      "wait for it, then run this again", path);
+		close(fd);
+		fd = -1;
+	}
+	free(path);
+	return fd;
 }
 
 bool journal_has_undoable(const struct journal *j)

@@ -373,8 +373,15 @@ int cmd_apply(int argc, char **argv)
 	if (status == FST_EXIT_OK && json_array_size(plan) == 0)
 		apply_log(log, "nothing to apply");
 	else if (status == FST_EXIT_OK) {
+		int lock = -1;
+
 		jdir = journal_dir(a.ac.env.root);
-		status = apply_run(plan, run_record(&a, target), facts, &a.ac.env, jdir, log, &journal, &err);
+		if (!a.ac.env.is_dry_run && (lock = journal_lock(jdir, &err)) < 0)
+			status = err.status;
+		else
+			status = apply_run(plan, run_record(&a, target), facts, &a.ac.env, jdir, log, &journal, &err);
+		if (lock >= 0)
+			close(lock);
 	}
 	if (status != FST_EXIT_OK && status < 128 && err.msg[0])
 		fst_error_print(&err);

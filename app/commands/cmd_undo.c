@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/apply/apply.h"
 #include "app/apply/apply_cli.h"
@@ -113,11 +114,15 @@ int cmd_undo(int argc, char **argv)
 	struct journal *j = NULL;
 	char *dir = NULL;
 	FILE *log;
-	int status = parse_args(argc, argv, &a);
+	int lock = -1, status = parse_args(argc, argv, &a);
 
 	log = a.common.quiet ? NULL : a.common.format == CLI_FORMAT_JSON ? stderr : stdout;
 	if (status == FST_EXIT_OK) {
 		dir = journal_dir(a.ac.env.root);
+		if (!a.ac.env.is_dry_run && (lock = journal_lock(dir, &err)) < 0)
+			status = err.status;
+	}
+	if (status == FST_EXIT_OK) {
 		j = a.is_last ? find_last(dir, &err) : journal_load(a.journal, &err);
 		status = j ? check_root(j, &a.ac.env, &err) : err.status;
 	}
@@ -146,6 +151,8 @@ int cmd_undo(int argc, char **argv)
 			status = fst_exit_merge(status, cli_output_close(out, true));
 		}
 	}
+	if (lock >= 0)
+		close(lock);
 	journal_free(j);
 	free(dir);
 	apply_cli_free(&a.ac);
