@@ -178,7 +178,7 @@ static json_t *load_report(const char *path, const char **target, struct fst_err
 	json_error_t jerr;
 	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	const json_t *gen;
-	const char *host;
+	const char *host, *schema;
 
 	if (!doc) {
 		fst_error_set(err, FST_EXIT_USAGE, "--report %s: line %d: %s", path, jerr.line, jerr.text);
@@ -186,8 +186,8 @@ static json_t *load_report(const char *path, const char **target, struct fst_err
 	}
 	gen = json_object_get(doc, "generated");
 	host = json_string_value(json_object_get(gen, "host"));
-	if (!json_is_object(doc) || strcmp(json_string_value(json_object_get(doc, "schema")) ? json_string_value(json_object_get(doc, "schema")) : "", "fstune.report/1") ||
-	    !json_is_array(json_object_get(doc, "recommendations"))) {
+	schema = json_string_value(json_object_get(doc, "schema"));
+	if (!schema || strcmp(schema, "fstune.report/1") || !json_is_array(json_object_get(doc, "recommendations"))) {
 		fst_error_set(err, FST_EXIT_USAGE, "--report %s: not a fstune.report/1 document with recommendations "
 			      "(write one with fstune report --format json)", path);
 	} else if (!host || strcmp(host, journal_host())) {
