@@ -138,6 +138,13 @@ static json_t *current_from_facts(const struct setting *s, const struct facts *f
 	return json_deep_copy(v);
 }
 
+json_t *rules_setting_current(const char *setting, const struct facts *facts)
+{
+	const struct setting *s = setting ? settings_find(setting) : NULL;
+
+	return s ? current_from_facts(s, facts) : NULL;
+}
+
 /* Evidence with values and sources, strongest source first; caps *conf by the weakest. */
 static json_t *build_evidence(const json_t *keys, const struct facts *facts, double *conf,
 			      const char **capped_by)

@@ -89,6 +89,12 @@ bool rules_setting_read(const char *setting, const struct facts *facts, const js
  * value of a valued option). Both malloc'd. false when `setting` is no remountable mount option. */
 bool rules_setting_mount_change(const char *setting, const json_t *value, char **on, char **off);
 
+/* A setting's value as the facts show it, typed as the setting's values are (a mount option's
+ * presence as a boolean, bytes as filesystem blocks where the setting counts blocks): what a rule's
+ * `current` defaults to, and what `fstune apply` reads back after a change. NULL when the facts do
+ * not hold it or the setting is unknown. Returns a new reference. */
+json_t *rules_setting_current(const char *setting, const struct facts *facts);
+
 /* The setting table for documentation: [{"name", "type", "range", "disruption", "help"}], new. */
 json_t *rules_settings_describe(void);
 
