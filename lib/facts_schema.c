@@ -13,6 +13,7 @@
 #define SL FACTS_T_STRLIST
 #define IL FACTS_T_INTLIST
 #define O FACTS_T_OBJECT
+#define OL FACTS_T_OBJLIST
 #define A FACTS_T_ANY
 
 /* Keys no probe of a live Linux host ever sets: an old kernel's bdflush, a FreeBSD target's tunables.
@@ -27,6 +28,7 @@ static const struct {
 	{"host.kernel", S}, {"host.os", S}, {"host.target_os", S}, {"host.virtualization", S},
 	{"host.container", B}, {"host.mem_total_bytes", I}, {"host.mem_available_bytes", I},
 	{"host.page_size_bytes", I}, {"host.cpus", I},
+	{"host.tuned_profile", S}, {"host.tuned_active", B}, {"host.tuned_reapply_sysctl", B},
 
 	{"device.path", S}, {"device.name", S}, {"device.disk", S}, {"device.model", S},
 	{"device.serial", S}, {"device.transport", S}, {"device.size_bytes", I},
@@ -100,6 +102,20 @@ static const struct {
 	{"workload.observe", O}, {"workload.observe.device", S}, {"workload.observe.interval_s", N},
 	{"workload.observe.reads", I}, {"workload.observe.writes", I},
 	{"workload.observe.read_bytes", I}, {"workload.observe.write_bytes", I},
+
+	/* owners.<setting>: the setting names of rules/settings.c that something else may manage */
+	{"owners.sysctl", O}, {"owners.sysctl.vm", O}, {"owners.sysctl.vm.dirty_ratio", OL},
+	{"owners.sysctl.vm.dirty_background_ratio", OL}, {"owners.sysctl.vm.dirty_bytes", OL},
+	{"owners.sysctl.vm.dirty_background_bytes", OL}, {"owners.sysctl.vm.dirty_expire_centisecs", OL},
+	{"owners.sysctl.vm.dirty_writeback_centisecs", OL}, {"owners.sysctl.vm.vfs_cache_pressure", OL},
+	{"owners.queue", O}, {"owners.queue.scheduler", OL}, {"owners.queue.read_ahead_kb", OL},
+	{"owners.queue.nr_requests", OL}, {"owners.device", O}, {"owners.device.write_cache", OL},
+	{"owners.bdi", O}, {"owners.bdi.max_ratio", OL}, {"owners.bdi.strict_limit", OL},
+	{"owners.md", O}, {"owners.md.stripe_cache_size", OL},
+	{"owners.mount", O}, {"owners.mount.option", O}, {"owners.mount.option.noatime", OL},
+	{"owners.mount.option.lazytime", OL}, {"owners.mount.option.commit", OL},
+	{"owners.mount.option.discard", OL}, {"owners.mount.option.barrier", OL},
+	{"owners.mount.option.data", OL},
 
 	/* the named trial keys first: "trial.*" would match them as subtrees */
 	{"trial.best", S}, {"trial.best_is_tied", B}, {"trial.target", S}, {"trial.metric", S},
@@ -208,6 +224,7 @@ static bool all_items(const json_t *list, int (*is_type)(const json_t *))
 
 static int is_string(const json_t *v) { return json_is_string(v); }
 static int is_integer(const json_t *v) { return json_is_integer(v); }
+static int is_object(const json_t *v) { return json_is_object(v); }
 
 bool facts_schema_matches(enum facts_type type, const json_t *value)
 {
@@ -219,6 +236,7 @@ bool facts_schema_matches(enum facts_type type, const json_t *value)
 	case FACTS_T_STRLIST: return all_items(value, is_string);
 	case FACTS_T_INTLIST: return all_items(value, is_integer);
 	case FACTS_T_OBJECT: return json_is_object(value);
+	case FACTS_T_OBJLIST: return all_items(value, is_object);
 	case FACTS_T_ANY: return true;
 	}
 	return false;
@@ -234,6 +252,7 @@ const char *facts_schema_type_name(enum facts_type type)
 	case FACTS_T_STRLIST: return "a list of strings";
 	case FACTS_T_INTLIST: return "a list of integers";
 	case FACTS_T_OBJECT: return "an object";
+	case FACTS_T_OBJLIST: return "a list of objects";
 	case FACTS_T_ANY: return "any value";
 	}
 	return "?";
