@@ -28,7 +28,7 @@ static const struct {
 	{"host.kernel", S}, {"host.os", S}, {"host.target_os", S}, {"host.virtualization", S},
 	{"host.container", B}, {"host.mem_total_bytes", I}, {"host.mem_available_bytes", I},
 	{"host.page_size_bytes", I}, {"host.cpus", I},
-	{"host.tuned_profile", S}, {"host.tuned_active", B}, {"host.tuned_reapply_sysctl", B},
+	{"host.tuned_profile", S}, {"host.tuned_profile_mode", S}, {"host.tuned_active", B}, {"host.tuned_reapply_sysctl", B},
 
 	{"device.path", S}, {"device.name", S}, {"device.disk", S}, {"device.model", S},
 	{"device.serial", S}, {"device.transport", S}, {"device.size_bytes", I},

@@ -243,6 +243,17 @@ static bool tuned_is_enabled(void)
 	return is;
 }
 
+/* /etc/tuned/profile_mode: "manual" when the admin chose the profile, "auto" when tuned did (it
+ * then applies its own recommendation at start, which may replace the profile). */
+static void probe_mode(struct facts *f)
+{
+	char *mode = path_read_string("/etc/tuned/profile_mode");
+
+	if (mode && *owners_trim(mode))
+		facts_set_string(f, "host.tuned_profile_mode", owners_trim(mode), "config");
+	free(mode);
+}
+
 void owners_tuned_collect(struct owners *o, struct facts *f, bool *active)
 {
 	char *names = path_read_string("/etc/tuned/active_profile"), *save = NULL, *tok, *list;
@@ -260,6 +271,7 @@ void owners_tuned_collect(struct owners *o, struct facts *f, bool *active)
 		facts_set_string(f, "host.tuned_profile", owners_trim(names), "config");
 		facts_set_bool(f, "host.tuned_active", enabled, "config");
 		facts_set_bool(f, "host.tuned_reapply_sysctl", reapply_sysctl(), "config");
+		probe_mode(f);
 	}
 	json_object_foreach(w.last, setting, owner) {
 		if (enabled)

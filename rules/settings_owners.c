@@ -207,10 +207,14 @@ static bool place_tuned(const struct setting *s, struct setting_ctx *c, const js
 				 "that line too or it wins", active, at);
 		free(at);
 	} else {
+		const char *mode = facts_get_string(c->facts, "host.tuned_profile_mode");
+
 		note = xasprintf("tuned (profile %s) is active: the persistent form is %s, not a %s "
-				 "file tuned could override; select it with tuned-adm profile %s",
+				 "file tuned could override; select it with tuned-adm profile %s%s",
 				 active, is_ours ? "a line in its own profile" : "a child profile that includes it",
-				 !strcmp(section, "sysctl") ? "sysctl.d" : "udev rules", TUNED_CHILD);
+				 !strcmp(section, "sysctl") ? "sysctl.d" : "udev rules", TUNED_CHILD,
+				 mode && !strcmp(mode, "auto") ? ", which also turns the profile mode from auto to "
+				 "manual: in auto mode tuned applies its own recommendation at start" : "");
 	}
 	json_decref(c->persistent);
 	c->persistent = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "kind", "tuned", "path", path, "line",

@@ -69,7 +69,8 @@ expect_owners mount.option.commit "fstab /etc/fstab:3 commit=30 true" "/home"
 
 # --- with tuned: the child profile's value wins; reapply_sysctl gives /etc's sysctl.d the last word ---
 probe "$TUNED" /home/archive
-jq -e '.host.tuned_profile == "db-tuned" and .host.tuned_active and .host.tuned_reapply_sysctl' \
+jq -e '.host.tuned_profile == "db-tuned" and .host.tuned_active and .host.tuned_reapply_sysctl and
+	.host.tuned_profile_mode == "manual"' \
 	"$TMP/facts.json" >/dev/null || fail "tuned facts: $(jq -c .host "$TMP/facts.json")"
 expect_owners queue.read_ahead_kb "udev /etc/udev/rules.d/60-readahead.rules:2 1024 false
 udev /etc/udev/rules.d/60-readahead.rules:4 256 false
@@ -142,6 +143,11 @@ has "$t" "readahead is set to 2048 by /etc/tuned/db-tuned/tuned.conf:10 (tuned p
 has "$t" "readahead is set to >4096 by /usr/lib/tuned/throughput-performance/tuned.conf:14 (tuned profile throughput-performance, [disk]); overridden: /etc/tuned/db-tuned/tuned.conf:10 (profile db-tuned) sets it after this one" tuned
 has "$t" "tuned (profile db-tuned) is active: the persistent form is a child profile that includes it" tuned
 has "$t" "Persistent (tuned, /etc/tuned/fstune/tuned.conf): [main] include=db-tuned [disk] readahead=4096" tuned
+# chosen by tuned itself: selecting the child profile also makes the choice the admin's
+echo auto >"$TUNED/etc/tuned/profile_mode"
+run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$TUNED" /home/archive --workload largefiles
+has "$(rec_text "$TMP/out" readahead.raise_for_streaming)" "which also turns the profile mode from auto to manual" tuned-auto
+echo manual >"$TUNED/etc/tuned/profile_mode"
 
 run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$TUNED" /home --workload smallfiles
 t=$(rec_text "$TMP/out" dcache.keep_metadata)
