@@ -3,8 +3,9 @@
  * /usr/local/lib and /usr/lib, and /lib on systems that keep it apart, ordered by file name, a
  * name in a higher directory hiding the others). A rule runs only where its matches hold; those
  * that can be judged from the facts (KERNEL, SUBSYSTEM, ACTION, ENV{DEVTYPE}, the identity
- * properties, ATTR{queue/rotational} and ATTR{queue/zoned}) are, and any other makes the rule "unknown": udev is not
- * run here. Among the rules that run, the last assignment wins. */
+ * properties, ATTR{queue/rotational} and ATTR{queue/zoned}) are, and any other makes the rule
+ * "unknown": udev is not run here. Among the rules that run, the last assignment wins, and a RUN program that writes the
+ * attribute (echo ... > .../queue/..., blockdev --setra) wins over every assignment. */
 #include "config.h"
 
 #include <fnmatch.h>
@@ -164,12 +165,61 @@ static enum verdict judge(const struct facts *f, const char *line, bool jumps, c
 	return v;
 }
 
+/* The setting an ATTR{...} key assigns; NULL when none fstune recommends. */
+static const char *attr_setting(const char *key)
+{
+	for (size_t i = 0; i < sizeof(udev_attrs) / sizeof(udev_attrs[0]); i++)
+		if (!strncmp(key, "ATTR{", 5) && !strncmp(key + 5, udev_attrs[i].attr, strlen(udev_attrs[i].attr)) &&
+		    key[5 + strlen(udev_attrs[i].attr)] == '}')
+			return udev_attrs[i].setting;
+	return NULL;
+}
+
+/* A RUN program that writes an attribute ("echo 1024 > /sys%p/queue/read_ahead_kb") or sets
+ * read-ahead with blockdev --setra (512-byte sectors): its setting, and the value when it can be
+ * read off the command (into buf), else NULL. */
+static const char *run_setting(const char *cmd, char *buf, size_t len, const char **value)
+{
+	const char *p;
+
+	*value = NULL;
+	if ((p = strstr(cmd, "--setra"))) {
+		long long sectors = strtoll(p + 7, NULL, 10);
+
+		if (sectors > 0 && snprintf(buf, len, "%lld", sectors / 2) > 0)
+			*value = buf;
+		return "queue.read_ahead_kb";
+	}
+	for (size_t i = 0; i < sizeof(udev_attrs) / sizeof(udev_attrs[0]); i++) {
+		if (!strstr(cmd, udev_attrs[i].attr))
+			continue;
+		if ((p = strstr(cmd, "echo ")) && sscanf(p + 5, "%63[^ >'\"]", buf) == 1)
+			*value = buf;
+		return udev_attrs[i].setting;
+	}
+	return NULL;
+}
+
+static void add_owner(struct udev_walk *w, const char *setting, const char *key, const char *value, int no,
+		      enum verdict v, const char *why, bool is_run)
+{
+	json_t *owner = owners_add(w->o, setting, "udev", w->conf->target ? w->conf->target : w->conf->path, no,
+				   key, value);
+
+	json_object_set_new(owner, "wins", v == V_NO ? json_false() : json_string("unknown"));
+	json_object_set_new(owner, "matches", json_string(v == V_YES ? "yes" : v == V_NO ? "no" : "unknown"));
+	if (is_run)
+		json_object_set_new(owner, "run", json_true());
+	if (why[0])
+		json_object_set_new(owner, "note", json_string(why));
+}
+
 static void udev_line(char *line, int no, void *arg)
 {
 	struct udev_walk *w = arg;
 	struct token t;
 	const char *p;
-	char why[700];
+	char why[700], buf[64];
 	enum verdict v = V_UNKNOWN;
 	bool judged = false;
 
@@ -177,54 +227,58 @@ static void udev_line(char *line, int no, void *arg)
 	if (!*line || *line == '#')
 		return;
 	for (p = line; next_token(&p, &t);) {
-		const char *setting = NULL;
-		json_t *owner;
+		bool is_run = !strncmp(t.key, "RUN", 3) && strcmp(t.op, "-=");
+		const char *value = t.value, *setting;
 
-		if (strncmp(t.key, "ATTR{", 5) || (strcmp(t.op, "=") && strcmp(t.op, ":=")))
-			continue;
-		for (size_t i = 0; i < sizeof(udev_attrs) / sizeof(udev_attrs[0]); i++)
-			if (!strncmp(t.key + 5, udev_attrs[i].attr, strlen(udev_attrs[i].attr)) &&
-			    t.key[5 + strlen(udev_attrs[i].attr)] == '}')
-				setting = udev_attrs[i].setting;
+		if (is_run)
+			setting = run_setting(t.value, buf, sizeof(buf), &value);
+		else if (!strcmp(t.op, "=") || !strcmp(t.op, ":="))
+			setting = attr_setting(t.key);
+		else
+			setting = NULL;
 		if (!setting)
 			continue;
 		if (!judged) {
 			v = judge(w->o->facts, line, w->jumps, why, sizeof(why));
 			judged = true;
 		}
-		owner = owners_add(w->o, setting, "udev", w->conf->target ? w->conf->target : w->conf->path, no,
-				   t.key, t.value);
-		json_object_set_new(owner, "wins", v == V_NO ? json_false() : json_string("unknown"));
-		json_object_set_new(owner, "matches", json_string(v == V_YES ? "yes" : v == V_NO ? "no" : "unknown"));
-		if (why[0])
-			json_object_set_new(owner, "note", json_string(why));
+		add_owner(w, setting, is_run ? t.value : t.key, value, no, v, why, is_run);
 	}
 }
 
+/* An owner's place in udev's order: rules in file order, but RUN programs run after every rule has
+ * been processed, so after all assignments. */
+static size_t udev_order(const json_t *e, size_t i)
+{
+	return json_is_true(json_object_get(e, "run")) ? i + 1000000 : i;
+}
+
+static bool is_udev(const json_t *e, const char *matches)
+{
+	return !strcmp(json_string_value(json_object_get(e, "kind")), "udev") &&
+	       !strcmp(json_string_value(json_object_get(e, "matches")), matches);
+}
+
 /* Among each setting's udev owners, the last that surely runs wins; one that may run after it makes
- * both unknown; one that may run before it loses. */
+ * it unknown; one before it loses. */
 static void decide(json_t *list)
 {
 	json_t *e, *winner = NULL;
 	size_t i, at = 0;
 
 	json_array_foreach(list, i, e)
-		if (!strcmp(json_string_value(json_object_get(e, "kind")), "udev") &&
-		    !strcmp(json_string_value(json_object_get(e, "matches")), "yes")) {
+		if (is_udev(e, "yes") && (!winner || udev_order(e, i) >= at)) {
 			winner = e;
-			at = i;
+			at = udev_order(e, i);
 		}
 	if (!winner)
 		return;
-	json_array_foreach(list, i, e) {
-		if (strcmp(json_string_value(json_object_get(e, "kind")), "udev") || i > at)
-			continue;
-		json_object_set_new(e, "wins", json_false());
-	}
+	json_array_foreach(list, i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "kind")), "udev") && udev_order(e, i) < at)
+			json_object_set_new(e, "wins", json_false());
 	json_object_set_new(winner, "wins", json_true());
 	json_array_foreach(list, i, e)
-		if (i > at && !strcmp(json_string_value(json_object_get(e, "kind")), "udev") &&
-		    !strcmp(json_string_value(json_object_get(e, "matches")), "unknown")) {
+		if (udev_order(e, i) > at && is_udev(e, "unknown")) {
 			json_object_set_new(winner, "wins", json_string("unknown"));
 			json_object_set_new(winner, "note", json_sprintf("the rule at %s:%lld runs after it and may "
 				"match", json_string_value(json_object_get(e, "path")),

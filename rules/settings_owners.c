@@ -89,6 +89,15 @@ static void set_placement(json_t *p, const char *reason, const char *note)
 	json_object_set_new(p, "placement", json_pack("{s:s, s:s}", "reason", reason, "note", note));
 }
 
+/* The form goes into the owner's file instead, at its line. */
+static void edit_owner(json_t *p, const json_t *owner, const char *note)
+{
+	json_object_set(p, "instead_of", json_object_get(p, "path"));
+	json_object_set(p, "path", json_object_get(owner, "path"));
+	json_object_set(p, "edit_line", json_object_get(owner, "line"));
+	set_placement(p, "edit", note);
+}
+
 /* A sysctl.d line or a udev rule: a file named to sort after the last owner that may win. */
 static void place_after(json_t *p, const json_t *owners, const char *kind, const char *suffix)
 {
@@ -102,7 +111,11 @@ static void place_after(json_t *p, const json_t *owners, const char *kind, const
 	at = where(last);
 	dir = xstrndup(path, (size_t)(base - path));
 	name = name_after(base, order_name(last), suffix);
-	if (name && !strcmp(name, base)) {
+	if (json_is_true(json_object_get(last, "run"))) {
+		note = xasprintf("the program the udev rule at %s runs sets it after every rule's assignments, "
+				 "whatever the file name: edit that rule", at);
+		edit_owner(p, last, note);
+	} else if (name && !strcmp(name, base)) {
 		note = xasprintf("%s sorts after %s, so it wins over %s at boot", base, order_name(last), at);
 		set_placement(p, "default", note);
 	} else if (name) {
@@ -118,10 +131,7 @@ static void place_after(json_t *p, const json_t *owners, const char *kind, const
 		free(full);
 	} else {
 		note = xasprintf("no file name sorts after %s: edit %s to read as below", order_name(last), at);
-		json_object_set_new(p, "instead_of", json_string(path));
-		json_object_set(p, "path", json_object_get(last, "path"));
-		json_object_set(p, "edit_line", json_object_get(last, "line"));
-		set_placement(p, "edit", note);
+		edit_owner(p, last, note);
 	}
 	free(note);
 	free(name);

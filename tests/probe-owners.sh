@@ -51,7 +51,8 @@ expect_owners sysctl.vm.dirty_background_ratio "sysctl.d /run/sysctl.d/70-runtim
 # sdb is rotational, so 60-readahead's first rule runs; 80-vendor's match is not known here
 expect_owners queue.read_ahead_kb "udev /etc/udev/rules.d/60-readahead.rules:2 1024 unknown
 udev /etc/udev/rules.d/60-readahead.rules:4 256 false
-udev /usr/lib/udev/rules.d/80-vendor.rules:1 512 unknown" base
+udev /usr/lib/udev/rules.d/80-vendor.rules:1 512 unknown
+udev /etc/udev/rules.d/90-blockdev.rules:2 256 false" base
 jq -e '.owners.queue.read_ahead_kb[1].note | test("does not match sdb")' "$TMP/facts.json" >/dev/null ||
 	fail "the nvme rule says why it does not run"
 expect_owners mount.option.commit "mount-unit /etc/systemd/system/home-archive.mount:8 commit=120 true
@@ -61,6 +62,15 @@ expect_owners queue.scheduler "udev /etc/udev/rules.d/60-readahead.rules:2 bfq t
 cmdline /proc/cmdline:1 deadline unknown" base
 assert_eq "$(jq -r '.sources["owners.queue.scheduler"]' "$TMP/facts.json")" config "source of owners"
 jq -e '.host.tuned_profile == null' "$TMP/facts.json" >/dev/null || fail "no tuned profile in the base tree"
+
+# on sda (not rotational), blockdev --setra 512 (sectors) in a RUN program runs after every rule
+probe "$BASE" /
+expect_owners queue.read_ahead_kb "udev /etc/udev/rules.d/60-readahead.rules:2 1024 false
+udev /etc/udev/rules.d/60-readahead.rules:4 256 false
+udev /usr/lib/udev/rules.d/80-vendor.rules:1 512 false
+udev /etc/udev/rules.d/90-blockdev.rules:2 256 true" "/ on sda"
+jq -e '.owners.queue.read_ahead_kb[0].note | test("rotational.*does not match 0")' "$TMP/facts.json" >/dev/null ||
+	fail "the rotational rule says why it does not run on sda"
 
 # /home has only its fstab entry, which then wins
 probe "$BASE" /home
@@ -75,6 +85,7 @@ jq -e '.host.tuned_profile == "db-tuned" and .host.tuned_active and .host.tuned_
 expect_owners queue.read_ahead_kb "udev /etc/udev/rules.d/60-readahead.rules:2 1024 false
 udev /etc/udev/rules.d/60-readahead.rules:4 256 false
 udev /usr/lib/udev/rules.d/80-vendor.rules:1 512 false
+udev /etc/udev/rules.d/90-blockdev.rules:2 256 false
 tuned /usr/lib/tuned/throughput-performance/tuned.conf:14 >4096 false
 tuned /etc/tuned/db-tuned/tuned.conf:10 2048 true" tuned
 expect_owners sysctl.vm.vfs_cache_pressure "sysctl.d /usr/lib/sysctl.d/30-distro.conf:2 120 false
@@ -91,6 +102,7 @@ jq -e '.host.tuned_active == false' "$TMP/facts.json" >/dev/null || fail "tuned.
 expect_owners queue.read_ahead_kb "udev /etc/udev/rules.d/60-readahead.rules:2 1024 unknown
 udev /etc/udev/rules.d/60-readahead.rules:4 256 false
 udev /usr/lib/udev/rules.d/80-vendor.rules:1 512 unknown
+udev /etc/udev/rules.d/90-blockdev.rules:2 256 false
 tuned /usr/lib/tuned/throughput-performance/tuned.conf:14 >4096 false
 tuned /etc/tuned/db-tuned/tuned.conf:10 2048 false" "tuned, not enabled"
 ln -s /usr/lib/systemd/system/tuned.service "$TUNED/etc/systemd/system/multi-user.target.wants/tuned.service"

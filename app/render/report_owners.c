@@ -48,7 +48,10 @@ char *report_owner_text(const json_t *owner)
 		extra = xasprintf(" (read through %s)", via);
 	else
 		extra = xstrdup("");
-	if (is_mount && value)
+	if (json_is_true(json_object_get(owner, "run")))
+		out = xasprintf("the program %s, run by the udev rule at %s:%lld, sets it to %s; %s", key ? key : "?",
+				path ? path : "?", line, value ? value : "a value not read off the command", v);
+	else if (is_mount && value)
 		out = xasprintf("the %s at %s:%lld has %s; %s", what, path ? path : "?", line, value, v);
 	else if (is_mount)
 		out = xasprintf("the %s at %s:%lld mounts it without the option (the kernel's default); %s",

@@ -234,6 +234,16 @@ static void test_placement(void)
 	json_decref(p);
 	facts_free(f);
 
+	/* a RUN program runs after every assignment: no file name beats it */
+	f = with_owner("queue.read_ahead_kb", "udev", "/etc/udev/rules.d/10-setra.rules", NULL);
+	json_object_set_new(json_array_get(facts_get(f, "owners.queue.read_ahead_kb"), 0), "run", json_true());
+	p = place(f, "queue.read_ahead_kb", json_integer(4096));
+	CHECK_STR(pstr(json_object_get(p, "placement"), "reason"), "edit");
+	CHECK_STR(pstr(p, "path"), "/etc/udev/rules.d/10-setra.rules");
+	CHECK_STR(pstr(p, "instead_of"), "/etc/udev/rules.d/69-fstune.rules");
+	json_decref(p);
+	facts_free(f);
+
 	/* tuned active: a child profile including the active one, whatever the owners */
 	f = with_owner("queue.read_ahead_kb", "udev", "/usr/lib/udev/rules.d/80-vendor.rules", NULL);
 	facts_set_string(f, "host.tuned_profile", "throughput-performance", NULL);
