@@ -125,7 +125,8 @@ static void lose(json_t *owner, const char *why)
 
 /* With tuned active, its profile is applied after boot, over sysctl.d and udev; but with
  * reapply_sysctl (tuned-main.conf, on by default) its sysctl plugin then re-applies the sysctl.d
- * files of /etc and /run (not /usr: tuned's plugin_sysctl.py), so the last of those wins. */
+ * files of /etc and /run (not /usr: tuned's plugin_sysctl.py), so the last of those wins, over the
+ * profile and over the files systemd-sysctl read after it at boot. Those owners get "reapplied". */
 static void decide_with_tuned(json_t *list, const char *setting, bool reapply)
 {
 	json_t *tuned = NULL, *reapplied = NULL, *e;
@@ -134,24 +135,23 @@ static void decide_with_tuned(json_t *list, const char *setting, bool reapply)
 	json_array_foreach(list, i, e) {
 		const char *kind = json_string_value(json_object_get(e, "kind"));
 
-		if (!strcmp(kind, "tuned") && json_is_true(json_object_get(e, "wins")))
+		if (!strcmp(kind, "tuned") && json_is_true(json_object_get(e, "wins"))) {
 			tuned = e;
-		else if (!strcmp(kind, "sysctl.d") && is_reapplied(e))
+		} else if (!strcmp(kind, "sysctl.d") && is_sysctl_setting(setting) && reapply && is_reapplied(e)) {
+			json_object_set_new(e, "reapplied", json_true());
 			reapplied = e; /* the last in systemd-sysctl's order */
+		}
 	}
-	if (!tuned)
-		return;
-	if (is_sysctl_setting(setting) && reapply && reapplied) {
-		lose(tuned, "tuned re-applies the sysctl.d files of /etc and /run after its profile "
-			    "(reapply_sysctl in /etc/tuned/tuned-main.conf)");
+	if (reapplied) {
 		json_array_foreach(list, i, e)
-			if (e != reapplied && json_is_true(json_object_get(e, "wins")))
-				lose(e, "tuned re-applies the sysctl.d files of /etc and /run after its profile");
+			if (e != reapplied && !json_is_false(json_object_get(e, "wins")))
+				lose(e, "tuned re-applies the sysctl.d files of /etc and /run after its profile "
+					"(reapply_sysctl in /etc/tuned/tuned-main.conf)");
 		json_object_set_new(reapplied, "wins", json_true());
 		return;
 	}
 	json_array_foreach(list, i, e)
-		if (e != tuned && strcmp(json_string_value(json_object_get(e, "kind")), "tuned") &&
+		if (tuned && e != tuned && strcmp(json_string_value(json_object_get(e, "kind")), "tuned") &&
 		    !json_is_false(json_object_get(e, "wins")))
 			lose(e, "the active tuned profile sets it after boot");
 }

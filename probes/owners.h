@@ -11,10 +11,10 @@
 #include "fstune/facts.h"
 #include "fstune/probe.h"
 
-/* The owners found so far: setting name -> array of owner objects, in the order their source
- * applies them (the last applied first-to-last). Each object has at least kind, path, line, key
- * (the name as the file spells it), value (as written; null when the owner does not set it) and
- * wins (true, false or "unknown"), and may have note, via, profile and section. */
+/* The owners found so far: setting name -> array of owner objects, each source's in the order it
+ * applies them. Each object has at least kind, path, line, key (the name as the file spells it),
+ * value (as written; null when the owner does not set it) and wins (true, false or "unknown"), and
+ * may have note, via, profile, section, matches and run (doc/facts.md). */
 struct owners {
 	json_t *by_setting;
 	const struct facts *facts; /* the probe's facts so far: device.disk, fs.mount_point, ... */

@@ -167,25 +167,16 @@ static bool tuned_option(const struct setting *s, const json_t *value, char *sec
 	return true;
 }
 
-/* A sysctl.d file of /etc or /run that may win: tuned's reapply_sysctl sets it again after the
- * profile, so a child profile alone would not hold. */
-static const json_t *reapplied_winner(const struct facts *facts, const json_t *owners)
+/* The sysctl.d owner tuned re-applies last after its profile (the probe marks them "reapplied"):
+ * a child profile alone would not hold against it. */
+static const json_t *reapplied_owner(const json_t *owners)
 {
 	const json_t *e, *found = NULL;
-	bool reapply = true;
 	size_t i;
 
-	facts_get_bool(facts, "host.tuned_reapply_sysctl", &reapply);
-	if (!reapply)
-		return NULL;
-	json_array_foreach(owners, i, e) {
-		const char *p = json_string_value(json_object_get(e, "via"));
-
-		if (!p)
-			p = json_string_value(json_object_get(e, "path"));
-		if (is_kind(e, "sysctl.d") && may_win(e) && p && (!strncmp(p, "/etc/", 5) || !strncmp(p, "/run/", 5)))
+	json_array_foreach(owners, i, e)
+		if (is_kind(e, "sysctl.d") && json_is_true(json_object_get(e, "reapplied")))
 			found = e;
-	}
 	return found;
 }
 
@@ -208,7 +199,7 @@ static bool place_tuned(const struct setting *s, struct setting_ctx *c, const js
 	path = xstrdup("/etc/tuned/" TUNED_CHILD "/tuned.conf");
 	line = is_ours ? xasprintf("[%s]\n%s", section, option)
 		       : xasprintf("[main]\ninclude=%s\n\n[%s]\n%s", include, section, option);
-	over = !strcmp(section, "sysctl") ? reapplied_winner(c->facts, owners) : NULL;
+	over = !strcmp(section, "sysctl") ? reapplied_owner(owners) : NULL;
 	if (over) {
 		char *at = where(over);
 

@@ -95,6 +95,26 @@ tuned /etc/tuned/db-tuned/tuned.conf:7 60 false" tuned
 # set only by tuned (the parent; the child does not touch it) and a /run file tuned re-applies
 expect_owners sysctl.vm.dirty_background_ratio "sysctl.d /run/sysctl.d/70-runtime.conf:1 5 true
 tuned /usr/lib/tuned/throughput-performance/tuned.conf:18 10 false" tuned
+# a /usr/lib file systemd-sysctl reads last at boot still loses to /etc/sysctl.conf, re-applied by tuned
+echo "vm.dirty_ratio = 25" >"$TUNED/usr/lib/sysctl.d/99-zz-late.conf"
+probe "$TUNED" /home/archive
+expect_owners sysctl.vm.dirty_ratio "sysctl.d /etc/sysctl.d/99-db.conf:4 40 false
+sysctl.d /etc/sysctl.conf:6 20 true
+sysctl.d /usr/lib/sysctl.d/99-zz-late.conf:1 25 false
+tuned /usr/lib/tuned/throughput-performance/tuned.conf:17 40 false
+tuned /etc/tuned/db-tuned/tuned.conf:6 30 false" "tuned, reapplied"
+jq -e '[.owners.sysctl.vm.dirty_ratio[] | .reapplied // false] == [true, true, false, false, false]' \
+	"$TMP/facts.json" >/dev/null || fail "reapplied marks: $(jq -c .owners.sysctl.vm.dirty_ratio "$TMP/facts.json")"
+sed -i 's/^reapply_sysctl = 1/reapply_sysctl = 0/' "$TUNED/etc/tuned/tuned-main.conf"
+probe "$TUNED" /home/archive
+expect_owners sysctl.vm.dirty_ratio "sysctl.d /etc/sysctl.d/99-db.conf:4 40 false
+sysctl.d /etc/sysctl.conf:6 20 false
+sysctl.d /usr/lib/sysctl.d/99-zz-late.conf:1 25 false
+tuned /usr/lib/tuned/throughput-performance/tuned.conf:17 40 false
+tuned /etc/tuned/db-tuned/tuned.conf:6 30 true" "tuned, reapply_sysctl = 0"
+sed -i 's/^reapply_sysctl = 0/reapply_sysctl = 1/' "$TUNED/etc/tuned/tuned-main.conf"
+rm "$TUNED/usr/lib/sysctl.d/99-zz-late.conf"
+
 # without the service enabled the profile manages nothing
 rm "$TUNED/etc/systemd/system/multi-user.target.wants/tuned.service"
 probe "$TUNED" /home/archive
