@@ -187,6 +187,32 @@ has "$t" "vm.vfs_cache_pressure is set to 60 by /etc/tuned/db-tuned/tuned.conf:7
 has "$t" "tuned re-applies /etc/sysctl.d/99-db.conf:3 after its profiles (reapply_sysctl), so remove that line too" tuned-sysctl
 has "$t" "Persistent (tuned, /etc/tuned/fstune/tuned.conf): [main] include=db-tuned [sysctl] vm.vfs_cache_pressure=50" tuned-sysctl
 
+# Closing the loop: each placed form, written where the report says, is then the winner
+# placed ROOT TARGET WORKLOAD ID: writes the recommendation's persistent form into the tree
+placed() {
+	local path line
+	run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$1" "$2" --workload "$3" --format json
+	path=$(jq -r --arg id "$4" '.recommendations[] | select(.id == $id) | .persistent.path' "$TMP/out")
+	line=$(jq -r --arg id "$4" '.recommendations[] | select(.id == $id) | .persistent.line' "$TMP/out")
+	mkdir -p "$1$(dirname "$path")"
+	printf '%s\n' "$line" >"$1$path"
+	echo "$path"
+}
+p=$(placed "$BASE" /home smallfiles dcache.keep_metadata)
+probe "$BASE" /home
+assert_eq "$(owners sysctl.vm.vfs_cache_pressure | grep true)" "sysctl.d $p:1 50 true" "placed sysctl.d line"
+rm "$BASE$p"
+p=$(placed "$BASE" /home/archive largefiles readahead.raise_for_streaming)
+probe "$BASE" /home/archive
+assert_eq "$(owners queue.read_ahead_kb | grep -v false)" "udev $p:2 4096 true" "placed udev rule"
+rm "$BASE$p"
+p=$(placed "$TUNED" /home/archive largefiles readahead.raise_for_streaming)
+echo fstune >"$TUNED/etc/tuned/active_profile"
+probe "$TUNED" /home/archive
+assert_eq "$(owners queue.read_ahead_kb | grep -v false)" "tuned $p:5 4096 true" "placed tuned child profile"
+echo db-tuned >"$TUNED/etc/tuned/active_profile"
+rm -r "$TUNED$(dirname "$p")"
+
 # Markdown and JSON say the same
 run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$BASE" /home --workload smallfiles --format markdown
 grep -qF -- '- vm.vfs\_cache\_pressure is set to 40 by /etc/sysctl.d/99-db.conf:3; this one wins' "$TMP/out" ||
