@@ -89,9 +89,12 @@ static void set_placement(json_t *p, const char *reason, const char *note)
 	json_object_set_new(p, "placement", json_pack("{s:s, s:s}", "reason", reason, "note", note));
 }
 
-/* The form goes into the owner's file instead, at its line. */
+/* The form goes into the owner's file instead, at its line: the admin's file, edited by hand, so
+ * its kind is "edit" (what would have been written is "form"), never a file fstune installs. */
 static void edit_owner(json_t *p, const json_t *owner, const char *note)
 {
+	json_object_set(p, "form", json_object_get(p, "kind"));
+	json_object_set_new(p, "kind", json_string("edit"));
 	json_object_set(p, "instead_of", json_object_get(p, "path"));
 	json_object_set(p, "path", json_object_get(owner, "path"));
 	json_object_set(p, "edit_line", json_object_get(owner, "line"));

@@ -41,8 +41,6 @@ const char *report_severity_label(const char *severity);
 char *report_setting_value(const char *setting, const json_t *v);
 /* A fact value for display, as `fstune probe` shows it (facts_render_value). Caller frees. */
 char *report_fact_value(const char *key, const json_t *v);
-/* "needs root: open /dev/sda: Permission denied". Caller frees. */
-char *report_unavailable_text(enum facts_status st, const char *reason);
 
 /* One evidence entry of a recommendation, with what the engine attached (or, when it attached
  * nothing, what the facts say). `value` is NULL and `unavailable` set for a fact that is not known. */

@@ -203,7 +203,6 @@ struct ui_wizard {
 
 	/* the run */
 	struct session *session;         /* NULL until a target is chosen */
-	json_t *probed;                  /* the session's facts before any workload preset */
 	const struct workload_preset *preset; /* NULL until chosen */
 	int status;                      /* exit status when the wizard ends */
 	bool has_idle_work;              /* inventory_idle has work left */
@@ -255,7 +254,7 @@ WINDOW *ui_prompt_window(struct ui_wizard *w);
 /* Probes `arg` into a new session (replacing the old one) and loads the rules; false with the
  * message line set when the target cannot be resolved. */
 bool ui_wizard_open_target(struct ui_wizard *w, const char *arg);
-/* Applies a preset to a copy of the probed facts and evaluates the rules again. */
+/* Describes the workload with a preset (and the command line's overrides) and evaluates the rules again. */
 void ui_wizard_set_preset(struct ui_wizard *w, const struct workload_preset *p);
 /* Whether step `id` can be entered now (a session exists, a preset was chosen). */
 bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id);

@@ -143,43 +143,39 @@ static void drop_session(struct ui_wizard *w)
 {
 	session_free(w->session);
 	w->session = NULL;
-	json_decref(w->probed);
-	w->probed = NULL;
 	w->preset = NULL;
 }
 
-/* The session is ready for a preset: rules loaded, the probed facts kept aside. */
-static bool adopt_session(struct ui_wizard *w, struct session *s)
+/* The wizard's session, through the pipeline: probed (target) or read (facts_path), rules loaded;
+ * ready for a workload. On failure the message is the wizard's. */
+static bool open_session(struct ui_wizard *w, const char *target, const char *facts_path)
 {
 	struct fst_error err = FST_ERROR_INIT;
+	struct session_plan plan = {
+		.target = target,
+		.facts_path = facts_path,
+		.target_os = w->target_os,
+		.is_verbose = w->is_verbose,
+		.rules = &w->rules_opt,
+	};
+	struct session *s;
 
-	if (w->target_os)
-		session_set_target_os(s, w->target_os);
-	s->is_verbose = w->is_verbose;
-	if (session_load_rules(s, &w->rules_opt, &err) != FST_EXIT_OK) {
-		ui_message(w, UI_ERROR, "%s", err.msg);
-		session_free(s);
+	session_run(&plan, &s, &err);
+	if (!s) {
+		ui_message(w, UI_ERROR, "%s", err.msg[0] ? err.msg : "cannot examine this target");
 		return false;
 	}
 	drop_session(w);
 	w->session = s;
-	w->probed = json_deep_copy(s->facts->doc);
 	return true;
 }
 
 bool ui_wizard_open_target(struct ui_wizard *w, const char *arg)
 {
-	struct fst_error err = FST_ERROR_INIT;
-	struct session *s = session_from_target(arg, &err);
-
-	if (!s) {
-		ui_message(w, UI_ERROR, "%s", err.msg[0] ? err.msg : "cannot examine this target");
-		return false;
-	}
-	if (!adopt_session(w, s))
+	if (!open_session(w, arg, NULL))
 		return false;
 	ui_message(w, UI_OK, "probed %s: %zu facts unavailable", arg,
-		   json_object_size(json_object_get(s->facts->doc, "unavailable")));
+		   json_object_size(json_object_get(w->session->facts->doc, "unavailable")));
 	return true;
 }
 
@@ -189,16 +185,11 @@ void ui_wizard_set_preset(struct ui_wizard *w, const struct workload_preset *p)
 	struct fst_error err = FST_ERROR_INIT;
 	size_t n;
 
-	if (!w->session)
+	if (!w->session || workload_spec_set_preset(&spec, p->name, &err) != FST_EXIT_OK)
 		return;
-	/* Start again from what was probed, so a second preset does not inherit the first's keys. */
-	json_decref(w->session->facts->doc);
-	w->session->facts->doc = json_deep_copy(w->probed);
-	if (workload_spec_set_preset(&spec, p->name, &err) == FST_EXIT_OK) {
-		workload_spec_apply_preset(&spec, w->session->facts);
-		workload_spec_apply_overrides(&spec, w->session->facts);
-	}
-	session_evaluate(w->session);
+	spec.sample_dir = NULL; /* a preset describes; sampling and observing are steps of their own */
+	spec.observe_s = 0;
+	session_describe_workload(w->session, &spec, NULL, &err);
 	w->preset = p;
 	n = json_array_size(w->session->result.recommendations);
 	ui_message(w, UI_OK, "workload %s: %zu recommendation%s", p->name, n, n == 1 ? "" : "s");
@@ -245,18 +236,12 @@ int ui_wizard_main(int argc, char **argv)
 	w.rules_opt = (struct rules_options){a.rules_dirs, a.n_rules_dirs, a.no_system_rules};
 	/* A bad facts file is named before the terminal check: it is the more useful error. */
 	if (a.facts) {
-		struct fst_error err = FST_ERROR_INIT;
-		struct session *s = session_from_facts_file(a.facts, &err);
-
-		if (!s || !adopt_session(&w, s)) {
-			if (!s)
-				fst_error_print(&err);
-			else
-				fprintf(stderr, "fstune: %s\n", w.message);
+		if (!open_session(&w, NULL, a.facts)) {
+			fprintf(stderr, "fstune: %s\n", w.message);
 			free(a.rules_dirs);
 			return FST_EXIT_USAGE;
 		}
-		inventory_from_facts(&w.targets, s->facts, a.facts);
+		inventory_from_facts(&w.targets, w.session->facts, a.facts);
 	}
 	if ((status = ui_term_require_tty()) != FST_EXIT_OK) {
 		wizard_free(&w);

@@ -229,6 +229,8 @@ static void test_placement(void)
 	f = with_owner("sysctl.vm.dirty_ratio", "sysctl.d", "/etc/sysctl.d/zzz.conf", NULL);
 	p = place(f, "sysctl.vm.dirty_ratio", json_integer(10));
 	CHECK_STR(pstr(json_object_get(p, "placement"), "reason"), "edit");
+	CHECK_STR(pstr(p, "kind"), "edit");
+	CHECK_STR(pstr(p, "form"), "sysctl.d");
 	CHECK_STR(pstr(p, "path"), "/etc/sysctl.d/zzz.conf");
 	CHECK(json_integer_value(json_object_get(p, "edit_line")) == 3);
 	json_decref(p);
