@@ -213,6 +213,23 @@ assert_eq "$(owners queue.read_ahead_kb | grep -v false)" "tuned $p:5 4096 true"
 echo db-tuned >"$TUNED/etc/tuned/active_profile"
 rm -r "$TUNED$(dirname "$p")"
 
+# The apply script installs a placed file, and never one of the admin's: a form to edit into the
+# owner's file, or a tuned profile, is described for the admin to do by hand
+mkdir "$TMP/s1" "$TMP/s2" "$TMP/s3"
+run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$BASE" /home --workload smallfiles --scripts "$TMP/s1"
+grep -q "^install_file /etc/sysctl.d/99-fstune.conf " "$TMP/s1/apply.sh" || fail "apply.sh installs the placed file"
+printf 'vm.vfs_cache_pressure = 30\n' >"$BASE/etc/sysctl.d/zzzz-last.conf"
+run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$BASE" /home --workload smallfiles --scripts "$TMP/s2"
+t=$(rec_text "$TMP/out" dcache.keep_metadata)
+has "$t" "no file name sorts after zzzz-last.conf: edit /etc/sysctl.d/zzzz-last.conf:1 to read as below" edit
+has "$t" "Persistent (edit, /etc/sysctl.d/zzzz-last.conf): vm.vfs_cache_pressure = 50" edit
+grep -q "^install_file /" "$TMP/s2/apply.sh" && fail "apply.sh installs over the owner's file: $(grep install_file "$TMP/s2/apply.sh")"
+grep -q "by hand, in /etc/sysctl.d/zzzz-last.conf" "$TMP/s2/apply.sh" || fail "apply.sh describes the edit"
+rm "$BASE/etc/sysctl.d/zzzz-last.conf"
+run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$TUNED" /home --workload smallfiles --scripts "$TMP/s3"
+grep -q "^install_file /" "$TMP/s3/apply.sh" && fail "apply.sh installs a sysctl.d file beside tuned"
+grep -q "by hand, in /etc/tuned/fstune/tuned.conf" "$TMP/s3/apply.sh" || fail "apply.sh describes the tuned profile"
+
 # Markdown and JSON say the same
 run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$BASE" /home --workload smallfiles --format markdown
 grep -qF -- '- vm.vfs\_cache\_pressure is set to 40 by /etc/sysctl.d/99-db.conf:3; this one wins' "$TMP/out" ||
