@@ -188,7 +188,9 @@ static const json_t *reapplied_owner(const json_t *owners)
 static bool place_tuned(const struct setting *s, struct setting_ctx *c, const json_t *owners)
 {
 	const char *active = facts_get_string(c->facts, "host.tuned_profile");
-	char section[16], option[160], *include, *line, *note, *path;
+	const char *path = "/etc/tuned/" TUNED_CHILD "/tuned.conf";
+	char section[16], option[160], *include, *line, *note, *at;
+	const char *mode;
 	const json_t *over;
 	bool is_ours;
 
@@ -199,37 +201,29 @@ static bool place_tuned(const struct setting *s, struct setting_ctx *c, const js
 		if (*p == ' ' || *p == '\t')
 			*p = ',';
 	is_ours = !strcmp(active, TUNED_CHILD);
-	path = xstrdup("/etc/tuned/" TUNED_CHILD "/tuned.conf");
 	line = is_ours ? xasprintf("[%s]\n%s", section, option)
 		       : xasprintf("[main]\ninclude=%s\n\n[%s]\n%s", include, section, option);
 	over = !strcmp(section, "sysctl") ? reapplied_owner(owners) : NULL;
-	if (over) {
-		char *at = where(over);
-
-		note = xasprintf("tuned (profile %s) is active: the persistent form is a tuned profile, not a "
-				 "sysctl.d file; tuned re-applies %s after its profiles (reapply_sysctl), so remove "
-				 "that line too or it wins", active, at);
-		free(at);
-	} else {
-		const char *mode = facts_get_string(c->facts, "host.tuned_profile_mode");
-
-		note = xasprintf("tuned (profile %s) is active: the persistent form is %s, not a %s "
-				 "file tuned could override; select it with tuned-adm profile %s%s",
-				 active, is_ours ? "a line in its own profile" : "a child profile that includes it",
-				 !strcmp(section, "sysctl") ? "sysctl.d" : "udev rules", TUNED_CHILD,
-				 mode && !strcmp(mode, "auto") ? ", which also turns the profile mode from auto to "
-				 "manual: in auto mode tuned applies its own recommendation at start" : "");
-	}
+	mode = facts_get_string(c->facts, "host.tuned_profile_mode");
+	at = over ? where(over) : NULL;
+	note = xasprintf("tuned (profile %s) is active: the persistent form is %s, not a %s file tuned could "
+			 "override; select it with tuned-adm profile %s%s%s%s%s", active,
+			 is_ours ? "a line in its own profile" : "a child profile that includes it",
+			 !strcmp(section, "sysctl") ? "sysctl.d" : "udev rules", TUNED_CHILD,
+			 mode && !strcmp(mode, "auto") ? ", which also turns the profile mode from auto to manual: "
+			 "in auto mode tuned applies its own recommendation at start" : "",
+			 at ? "; and tuned re-applies " : "", at ? at : "",
+			 at ? " after its profiles (reapply_sysctl), so remove that line too or it wins" : "");
+	free(at);
 	json_decref(c->persistent);
 	c->persistent = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "kind", "tuned", "path", path, "line",
 				  line, "profile", TUNED_CHILD, "include", include, "section", section, "option",
 				  option);
 	if (over)
-		json_object_set(c->persistent, "conflict", (json_t *)over);
+		json_object_set_new(c->persistent, "conflict", json_deep_copy(over));
 	set_placement(c->persistent, "tuned", note);
 	free(note);
 	free(line);
-	free(path);
 	free(include);
 	return true;
 }
