@@ -13,6 +13,7 @@
 #define SL FACTS_T_STRLIST
 #define IL FACTS_T_INTLIST
 #define O FACTS_T_OBJECT
+#define OL FACTS_T_OBJLIST
 #define A FACTS_T_ANY
 
 /* Units, named short so that a row stays one line. */
@@ -49,6 +50,10 @@ static const struct facts_key_info known_keys[] = {
 	{"host.mem_available_bytes", I, BY, "Memory available"},
 	{"host.page_size_bytes", I, BY, "Page size"},
 	{"host.cpus", I, CNT, "CPUs"},
+	{"host.tuned_profile", S, TXT, "Active tuned profile"},
+	{"host.tuned_profile_mode", S, TXT, "tuned profile chosen by (manual, auto)"},
+	{"host.tuned_active", B, YN, "tuned applies its profile at boot"},
+	{"host.tuned_reapply_sysctl", B, YN, "tuned re-applies sysctl.d after its profile"},
 
 	{"device.path", S, TXT, "Device path"},
 	{"device.name", S, TXT, "Device name"},
@@ -317,6 +322,36 @@ static const struct facts_key_info known_keys[] = {
 	{"workload.observe.read_bytes", I, BY, "Bytes read"},
 	{"workload.observe.write_bytes", I, BY, "Bytes written"},
 
+	/* owners.<setting>: the setting names of rules/settings.c that something else may manage */
+	{"owners.sysctl", O, TREE, "Who else sets a sysctl"},
+	{"owners.sysctl.vm", O, TREE, "Who else sets a vm sysctl"},
+	{"owners.sysctl.vm.dirty_ratio", OL, TXT, "Who else sets vm.dirty_ratio"},
+	{"owners.sysctl.vm.dirty_background_ratio", OL, TXT, "Who else sets vm.dirty_background_ratio"},
+	{"owners.sysctl.vm.dirty_bytes", OL, TXT, "Who else sets vm.dirty_bytes"},
+	{"owners.sysctl.vm.dirty_background_bytes", OL, TXT, "Who else sets vm.dirty_background_bytes"},
+	{"owners.sysctl.vm.dirty_expire_centisecs", OL, TXT, "Who else sets vm.dirty_expire_centisecs"},
+	{"owners.sysctl.vm.dirty_writeback_centisecs", OL, TXT, "Who else sets vm.dirty_writeback_centisecs"},
+	{"owners.sysctl.vm.vfs_cache_pressure", OL, TXT, "Who else sets vm.vfs_cache_pressure"},
+	{"owners.queue", O, TREE, "Who else sets a queue attribute"},
+	{"owners.queue.scheduler", OL, TXT, "Who else sets the I/O scheduler"},
+	{"owners.queue.read_ahead_kb", OL, TXT, "Who else sets read-ahead"},
+	{"owners.queue.nr_requests", OL, TXT, "Who else sets the queue depth"},
+	{"owners.device", O, TREE, "Who else sets a device attribute"},
+	{"owners.device.write_cache", OL, TXT, "Who else sets the write cache mode"},
+	{"owners.bdi", O, TREE, "Who else sets a writeback (bdi) limit"},
+	{"owners.bdi.max_ratio", OL, TXT, "Who else sets the largest share of the dirty limit"},
+	{"owners.bdi.strict_limit", OL, TXT, "Who else sets the strict limit"},
+	{"owners.md", O, TREE, "Who else sets an md attribute"},
+	{"owners.md.stripe_cache_size", OL, TXT, "Who else sets the md stripe cache"},
+	{"owners.mount", O, TREE, "Who else sets a mount option"},
+	{"owners.mount.option", O, TREE, "Who else sets a mount option"},
+	{"owners.mount.option.noatime", OL, TXT, "Who else sets noatime"},
+	{"owners.mount.option.lazytime", OL, TXT, "Who else sets lazytime"},
+	{"owners.mount.option.commit", OL, TXT, "Who else sets commit"},
+	{"owners.mount.option.discard", OL, TXT, "Who else sets discard"},
+	{"owners.mount.option.barrier", OL, TXT, "Who else sets barrier"},
+	{"owners.mount.option.data", OL, TXT, "Who else sets data"},
+
 	/* the named trial keys first: "trial.*" would match them as subtrees */
 	{"trial.best", S, TXT, "Best candidate"},
 	{"trial.best_is_tied", B, YN, "Best shares its rank"},
@@ -458,6 +493,7 @@ static bool all_items(const json_t *list, int (*is_type)(const json_t *))
 
 static int is_string(const json_t *v) { return json_is_string(v); }
 static int is_integer(const json_t *v) { return json_is_integer(v); }
+static int is_object(const json_t *v) { return json_is_object(v); }
 
 bool facts_schema_matches(enum facts_type type, const json_t *value)
 {
@@ -469,6 +505,7 @@ bool facts_schema_matches(enum facts_type type, const json_t *value)
 	case FACTS_T_STRLIST: return all_items(value, is_string);
 	case FACTS_T_INTLIST: return all_items(value, is_integer);
 	case FACTS_T_OBJECT: return json_is_object(value);
+	case FACTS_T_OBJLIST: return all_items(value, is_object);
 	case FACTS_T_ANY: return true;
 	}
 	return false;
@@ -484,6 +521,7 @@ const char *facts_schema_type_name(enum facts_type type)
 	case FACTS_T_STRLIST: return "a list of strings";
 	case FACTS_T_INTLIST: return "a list of integers";
 	case FACTS_T_OBJECT: return "an object";
+	case FACTS_T_OBJLIST: return "a list of objects";
 	case FACTS_T_ANY: return "any value";
 	}
 	return "?";

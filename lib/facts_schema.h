@@ -21,6 +21,7 @@ enum facts_type {
 	FACTS_T_STRLIST, /* a list of strings */
 	FACTS_T_INTLIST, /* a list of whole numbers */
 	FACTS_T_OBJECT,  /* a subtree */
+	FACTS_T_OBJLIST, /* a list of objects (owners.<setting>) */
 	FACTS_T_ANY,     /* anything: the bench layer's own detail under bench.<test> */
 };
 

@@ -227,6 +227,8 @@ static bool build_setting(const struct setting *s, const json_t *raw, const stru
 	json_object_set_new(rec, "revert", c.revert);
 	if (c.persistent)
 		json_object_set_new(rec, "persistent", c.persistent);
+	if (c.owners)
+		json_object_set_new(rec, "owners", c.owners);
 	if (c.mkfs)
 		json_object_set_new(rec, "mkfs", c.mkfs);
 	return true;

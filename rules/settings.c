@@ -963,6 +963,7 @@ bool settings_build(const struct setting *s, struct setting_ctx *c)
 		c->persistent = c->mkfs = NULL;
 		return false;
 	}
+	settings_place(s, c);
 	return true;
 }
 

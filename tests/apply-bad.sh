@@ -29,9 +29,20 @@ grep -q "name one JOURNAL or give --last" "$TMP/err" || fail "undo without a jou
 run_status 2 "$FSTUNE" undo "$TMP/none.json" --root "$ROOT"
 
 run_status 0 "$FSTUNE" report --bench none "${RULES[@]}" --json "$TMP"
+cp "$TMP/out" "$TMP/report.json"
 jq '.generated.host = "elsewhere.example"' "$TMP/out" >"$TMP/other.json"
 run_status 4 "$FSTUNE" apply --report "$TMP/other.json" --only applytest.expire --root "$ROOT" --yes
 grep -q "made on host elsewhere.example" "$TMP/err" || fail "another host: $(cat "$TMP/err")"
+# Where another owner wins at boot (owners.<setting>), the engine places the persistent form as a tuned
+# child profile or an edit of the owner's file: apply refuses such a change and says why.
+for kind in tuned edit mount-unit; do
+	jq --arg k "$kind" '(.recommendations[] | select(.id == "applytest.expire") | .persistent.kind) = $k' \
+		"$TMP/report.json" >"$TMP/owned.json"
+	run_status 4 "$FSTUNE" apply --report "$TMP/owned.json" --only applytest.expire --root "$ROOT" --yes
+	grep -q "applytest.expire: .*\(tuned manages it\|another owner's file wins at boot\)" "$TMP/err" ||
+		fail "persistent form of kind $kind: $(cat "$TMP/err")"
+done
+! ls "$ROOT"/var/lib/fstune/journal/*.json >/dev/null 2>&1 || fail "a refused apply wrote a journal"
 
 # On a terminal (a pty made by script(1)), each class is confirmed: "n" applies nothing, "y" applies.
 printf 'n\n' | script -q -e -c "$FSTUNE apply ${RULES[*]} --only applytest.expire --root $ROOT $TMP" /dev/null \

@@ -92,6 +92,12 @@ static const char *refusal(const json_t *rec)
 	kind = json_string_value(json_object_get(persistent, "kind"));
 	if (kind && !strcmp(kind, "cmdline"))
 		return "its persistent form is on the kernel command line, which needs a reboot";
+	/* Another owner would win at boot (owners.<setting>): fstune does not fight tuned, nor edit the
+	 * admin's own file or mount unit; the report's placement note says what to do instead. */
+	if (kind && !strcmp(kind, "tuned"))
+		return "tuned manages it: install the child profile the report shows (fstune does not fight tuned)";
+	if (kind && (!strcmp(kind, "edit") || !strcmp(kind, "mount-unit")))
+		return "another owner's file wins at boot: edit it as the report's placement says";
 	return NULL;
 }
 

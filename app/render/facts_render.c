@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app/render/facts_render.h"
+#include "app/render/report_render.h"
 #include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 #include "fstune/units.h"
@@ -52,7 +53,8 @@ char *facts_render_value(const char *key, const json_t *value)
 		json_array_foreach(value, i, item) {
 			char *s = facts_render_value(key, item), *joined;
 
-			joined = xasprintf("%s%s%s", out, i ? ", " : "", s);
+			/* owner sentences hold commas themselves */
+			joined = xasprintf("%s%s%s", out, !i ? "" : json_is_object(item) ? " | " : ", ", s);
 			free(s);
 			free(out);
 			out = joined;
@@ -60,6 +62,10 @@ char *facts_render_value(const char *key, const json_t *value)
 		}
 		return len ? out : (free(out), xstrdup("(none)"));
 	}
+	case JSON_OBJECT:
+		if (json_object_get(value, "kind") && json_object_get(value, "wins")) /* an owner */
+			return report_owner_text(value);
+		/* fall through */
 	default: {
 		char *s = json_dumps(value, JSON_COMPACT);
 		char *out = xstrdup(s ? s : "?");
