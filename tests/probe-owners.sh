@@ -229,6 +229,13 @@ rm "$BASE/etc/sysctl.d/zzzz-last.conf"
 run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$TUNED" /home --workload smallfiles --scripts "$TMP/s3"
 grep -q "^install_file /" "$TMP/s3/apply.sh" && fail "apply.sh installs a sysctl.d file beside tuned"
 grep -q "by hand, in /etc/tuned/fstune/tuned.conf" "$TMP/s3/apply.sh" || fail "apply.sh describes the tuned profile"
+# a mount unit wins over fstab: the remount step's persistent form is said, for the unit, not shown as
+# an fstab diff
+mkdir "$TMP/s4"
+run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$BASE" /home/archive --workload largefiles --scripts "$TMP/s4"
+grep -q "by hand, in /etc/systemd/system/home-archive.mount: .*commit=30" "$TMP/s4/apply.sh" ||
+	fail "apply.sh does not describe the mount unit's change: $(grep -n "commit" "$TMP/s4/apply.sh")"
+grep -q "^show_fstab .*commit=30" "$TMP/s4/apply.sh" && fail "apply.sh shows an fstab diff a mount unit overrides"
 
 # Markdown and JSON say the same
 run_status 0 "$FSTUNE" report --no-system-rules --sysroot "$BASE" /home --workload smallfiles --format markdown

@@ -542,8 +542,17 @@ static void write_fstab(FILE *out, const struct session *s, const json_t *remoun
 		const char *kind = rec_str(p, "kind");
 		char *on, *off;
 
-		if (is_accepted(rec) || !kind || strcmp(kind, "fstab") || !rec_str(rec, "setting"))
+		if (is_accepted(rec) || !kind || !rec_str(rec, "setting"))
 			continue;
+		if (strcmp(kind, "fstab")) {
+			/* a mount unit or the admin's own line wins over fstab: said, never written */
+			char *head = xasprintf("# %s: by hand, in %s: ", rec_str(rec, "id"),
+					       rec_str(p, "path") ? rec_str(p, "path") : "the file that mounts it");
+
+			put_comment(out, head, rec_str(p, "line") ? rec_str(p, "line") : "");
+			free(head);
+			continue;
+		}
 		if (!rules_setting_mount_change(rec_str(rec, "setting"), json_object_get(rec, "recommended"), &on,
 						&off))
 			continue;
