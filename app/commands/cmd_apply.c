@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/commands/rules_cli.h"
 #include "app/apply/apply.h"
 #include "app/apply/apply_cli.h"
 #include "app/cli.h"
@@ -26,7 +27,7 @@ enum {
 	OPT_CLASS,
 	OPT_YES,
 	OPT_RULES_DIR,
-	OPT_NO_SYSTEM_RULES,
+	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
 	APPLY_CLI_OPT_BASE, /* --root, --live, --dry-run (apply_cli.h) */
 };
 
@@ -61,9 +62,7 @@ struct apply_args {
 	json_t *only;      /* array of ids, or NULL */
 	unsigned classes;
 	bool is_yes;
-	const char **rules_dirs;
-	size_t n_rules_dirs;
-	bool no_system_rules;
+	struct rules_options ro; /* --rules-dir, --no-system-rules */
 };
 
 #define usage_error(...) cli_usage_error("apply", __VA_ARGS__)
@@ -76,6 +75,8 @@ static int own_option(void *arg, int opt, const char *value)
 
 	if (rc != 0)
 		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
+	if (rules_cli_option(&a->ro, opt, OPT_RULES_DIR, value))
+		return FST_EXIT_OK;
 	switch (opt) {
 	case OPT_REPORT:
 		a->report = value;
@@ -100,13 +101,6 @@ static int own_option(void *arg, int opt, const char *value)
 	case OPT_YES:
 		a->is_yes = true;
 		break;
-	case OPT_RULES_DIR:
-		a->rules_dirs = xrealloc(a->rules_dirs, (a->n_rules_dirs + 1) * sizeof(*a->rules_dirs));
-		a->rules_dirs[a->n_rules_dirs++] = value;
-		break;
-	case OPT_NO_SYSTEM_RULES:
-		a->no_system_rules = true;
-		break;
 	default:
 		return usage_error("unexpected option");
 	}
@@ -124,8 +118,7 @@ static int parse_args(int argc, char **argv, struct apply_args *a)
 		{"only", required_argument, NULL, OPT_ONLY},
 		{"class", required_argument, NULL, OPT_CLASS},
 		{"yes", no_argument, NULL, OPT_YES},
-		{"rules-dir", required_argument, NULL, OPT_RULES_DIR},
-		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{NULL, 0, NULL, 0},
 	};
 	struct option *opts = xmalloc(sizeof fixed);
@@ -145,7 +138,7 @@ static int parse_args(int argc, char **argv, struct apply_args *a)
 	if ((a->report || a->facts) && a->has_workload)
 		return usage_error("--%s: the workload is the one the file describes; workload flags go with a "
 				   "fresh report of TARGET", a->report ? "report" : "facts");
-	if (a->report && (a->n_rules_dirs || a->no_system_rules))
+	if (a->report && (a->ro.n_rules_dirs || a->ro.no_system_rules))
 		return usage_error("--report: the report's recommendations are applied as they are; --rules-dir "
 				   "and --no-system-rules go with a fresh report or --facts");
 	return apply_cli_check(&a->ac, &a->common, "apply");
@@ -154,21 +147,11 @@ static int parse_args(int argc, char **argv, struct apply_args *a)
 /* A fresh report of TARGET, or the rules on a facts file: the session, evaluated. */
 static struct session *evaluate(struct apply_args *a, struct fst_error *err)
 {
-	struct rules_options ro = {.rules_dirs = a->rules_dirs, .n_rules_dirs = a->n_rules_dirs,
-				   .no_system_rules = a->no_system_rules};
-	struct session *s = a->facts ? session_from_facts_file(a->facts, err) : session_from_target(a->target, err);
+	/* no benchmarks: what apply changes rests on the probed values, which it checks again after */
+	struct session_plan plan = {.target = a->target, .facts_path = a->facts, .workload = &a->spec, .rules = &a->ro};
+	struct session *s;
 
-	if (!s)
-		return NULL;
-	if (!a->facts && workload_collect(&a->spec, s->target, s->facts, NULL, err) == FST_EXIT_USAGE) {
-		session_free(s);
-		return NULL;
-	}
-	if (session_load_rules(s, &ro, err) != FST_EXIT_OK) {
-		session_free(s);
-		return NULL;
-	}
-	session_evaluate(s);
+	session_run(&plan, &s, err);
 	return s;
 }
 
@@ -395,7 +378,7 @@ int cmd_apply(int argc, char **argv)
 	json_decref(shown);
 	json_decref(a.only);
 	facts_free(facts);
-	free(a.rules_dirs);
+	rules_cli_free(&a.ro);
 	free(target);
 	free(journal);
 	free(jdir);

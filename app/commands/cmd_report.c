@@ -10,6 +10,7 @@
 
 #include "app/commands/accepted_cli.h"
 #include "app/commands/bench_cli.h"
+#include "app/commands/rules_cli.h"
 #include "app/cli.h"
 #include "app/formats.h"
 #include "app/render/report_render.h"
@@ -25,7 +26,7 @@ enum {
 	OPT_BENCH = CLI_OPT_COMMAND_BASE,
 	OPT_FACTS,
 	OPT_RULES_DIR,
-	OPT_NO_SYSTEM_RULES,
+	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
 	OPT_FAIL_ON,
 	OPT_STRICT,
 	OPT_ACCEPT,
@@ -71,9 +72,7 @@ struct report_args {
 	const char *bench_param;  /* the first benchmark parameter given (for messages); NULL: none */
 	struct bench_config cfg;  /* the benchmark parameters */
 	struct workload_spec spec; /* the workload flags */
-	const char **rules_dirs; /* owned array of borrowed argv strings */
-	size_t n_rules_dirs;
-	bool no_system_rules;
+	struct rules_options ro;  /* --rules-dir, --no-system-rules */
 	const char *fail_on; /* "warn", "critical" or NULL */
 	bool is_strict;
 	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
@@ -162,6 +161,8 @@ static int parse_own(struct report_args *a, int opt)
 			a->bench_param = p->name;
 		return FST_EXIT_OK;
 	}
+	if (rules_cli_option(&a->ro, opt, OPT_RULES_DIR, optarg))
+		return FST_EXIT_OK;
 	switch (opt) {
 	case OPT_BENCH:
 		if (parse_bench(a, optarg) != FST_EXIT_OK)
@@ -169,13 +170,6 @@ static int parse_own(struct report_args *a, int opt)
 		break;
 	case OPT_FACTS:
 		a->facts = optarg;
-		break;
-	case OPT_RULES_DIR:
-		a->rules_dirs = xrealloc(a->rules_dirs, (a->n_rules_dirs + 1) * sizeof(*a->rules_dirs));
-		a->rules_dirs[a->n_rules_dirs++] = optarg;
-		break;
-	case OPT_NO_SYSTEM_RULES:
-		a->no_system_rules = true;
 		break;
 	case OPT_FAIL_ON:
 		if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "critical") != 0)
@@ -211,8 +205,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		WORKLOAD_CLI_OPTIONS,
 		{"bench", required_argument, NULL, OPT_BENCH},
 		{"facts", required_argument, NULL, OPT_FACTS},
-		{"rules-dir", required_argument, NULL, OPT_RULES_DIR},
-		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"scripts", required_argument, NULL, OPT_SCRIPTS},
@@ -307,7 +300,7 @@ static bool is_live(const struct report_args *a)
 static int accepted_step(struct report_args *a, struct session *s, struct fst_error *err)
 {
 	bool must_exist = true;
-	const char *path = a->acc.file ? a->acc.file : accepted_default_path(a->no_system_rules, &must_exist);
+	const char *path = a->acc.file ? a->acc.file : accepted_default_path(a->ro.no_system_rules, &must_exist);
 	json_t *rules, *stale;
 
 	if (path && accepted_load_file(a->acc.accepted, path, !must_exist, err) != FST_EXIT_OK)
@@ -339,11 +332,6 @@ static int accepted_step(struct report_args *a, struct session *s, struct fst_er
  * session_run does. */
 static int make_session(struct report_args *a, struct session **out, struct fst_error *err)
 {
-	struct rules_options ro = {
-		.rules_dirs = a->rules_dirs,
-		.n_rules_dirs = a->n_rules_dirs,
-		.no_system_rules = a->no_system_rules,
-	};
 	struct workload_hooks hooks = {0};
 	struct session_plan plan = {
 		.target = a->target,
@@ -358,7 +346,7 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 		.bench_is_default = !a->has_bench && !a->bench_param,
 		.bench_none_why = "--bench none was given",
 		.bench_cfg = &a->cfg,
-		.rules = &ro,
+		.rules = &a->ro,
 		.say = say,
 		.arg = a,
 	};
@@ -444,7 +432,7 @@ int cmd_report(int argc, char **argv)
 	if (status >= 128 || (s && *bench_stop_flag())) {
 		cli_output_close(out, false);
 		session_free(s);
-		free(a.rules_dirs);
+		rules_cli_free(&a.ro);
 		accepted_free(a.acc.accepted);
 		bench_stop_reraise();
 		return status >= 128 ? status : 128 + *bench_stop_flag();
@@ -462,7 +450,7 @@ int cmd_report(int argc, char **argv)
 	}
 	cli_output_close(out, false);
 	session_free(s);
-	free(a.rules_dirs);
+	rules_cli_free(&a.ro);
 	accepted_free(a.acc.accepted);
 	return status;
 }
