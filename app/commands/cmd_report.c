@@ -8,11 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/session/accepted.h"
+#include "app/commands/accepted_cli.h"
 #include "app/commands/bench_cli.h"
+#include "app/commands/rules_cli.h"
 #include "app/cli.h"
 #include "app/formats.h"
 #include "app/render/report_render.h"
+#include "app/render/scripts.h"
 #include "app/session/session.h"
 #include "app/commands/workload_cli.h"
 #include "lib/xalloc.h"
@@ -24,11 +26,12 @@ enum {
 	OPT_BENCH = CLI_OPT_COMMAND_BASE,
 	OPT_FACTS,
 	OPT_RULES_DIR,
-	OPT_NO_SYSTEM_RULES,
+	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
 	OPT_FAIL_ON,
 	OPT_STRICT,
 	OPT_ACCEPT,
 	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
+	OPT_SCRIPTS,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow, one per entry */
 };
 
@@ -55,6 +58,8 @@ static const char usage_text[] =
 	"  --format openmetrics         (also) metrics for node_exporter's textfile collector\n"
 	"  --accepted FILE              read the accepted findings from FILE instead of\n"
 	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
+	"  --scripts DIR                also write DIR/apply.sh and DIR/revert.sh: the changes as a\n"
+	"                               reviewed shell script, and the script that takes them back\n"
 	"\n"
 	"Benchmark parameters (as for 'fstune bench'; they imply --bench quick unless --bench says):\n";
 
@@ -67,12 +72,11 @@ struct report_args {
 	const char *bench_param;  /* the first benchmark parameter given (for messages); NULL: none */
 	struct bench_config cfg;  /* the benchmark parameters */
 	struct workload_spec spec; /* the workload flags */
-	const char **rules_dirs; /* owned array of borrowed argv strings */
-	size_t n_rules_dirs;
-	bool no_system_rules;
+	struct rules_options ro;  /* --rules-dir, --no-system-rules */
 	const char *fail_on; /* "warn", "critical" or NULL */
 	bool is_strict;
 	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
+	const char *scripts_dir; /* --scripts DIR; NULL: no scripts */
 };
 
 #define usage_error(...) cli_usage_error("report", __VA_ARGS__)
@@ -134,6 +138,12 @@ static int check_combinations(struct report_args *a)
 	if (a->has_bench && a->bench == SESSION_BENCH_NONE && a->bench_param)
 		return usage_error("--%s is a benchmark parameter, and --bench none runs no benchmarks",
 				   a->bench_param);
+	if (a->scripts_dir) {
+		struct fst_error err = FST_ERROR_INIT;
+
+		if (scripts_check_dir(a->scripts_dir, &err) != FST_EXIT_OK)
+			return usage_error("%s", err.msg);
+	}
 	return FST_EXIT_OK;
 }
 
@@ -151,6 +161,8 @@ static int parse_own(struct report_args *a, int opt)
 			a->bench_param = p->name;
 		return FST_EXIT_OK;
 	}
+	if (rules_cli_option(&a->ro, opt, OPT_RULES_DIR, optarg))
+		return FST_EXIT_OK;
 	switch (opt) {
 	case OPT_BENCH:
 		if (parse_bench(a, optarg) != FST_EXIT_OK)
@@ -159,13 +171,6 @@ static int parse_own(struct report_args *a, int opt)
 	case OPT_FACTS:
 		a->facts = optarg;
 		break;
-	case OPT_RULES_DIR:
-		a->rules_dirs = xrealloc(a->rules_dirs, (a->n_rules_dirs + 1) * sizeof(*a->rules_dirs));
-		a->rules_dirs[a->n_rules_dirs++] = optarg;
-		break;
-	case OPT_NO_SYSTEM_RULES:
-		a->no_system_rules = true;
-		break;
 	case OPT_FAIL_ON:
 		if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "critical") != 0)
 			return usage_error("unknown --fail-on '%s': use warn or critical", optarg);
@@ -173,6 +178,9 @@ static int parse_own(struct report_args *a, int opt)
 		break;
 	case OPT_STRICT:
 		a->is_strict = true;
+		break;
+	case OPT_SCRIPTS:
+		a->scripts_dir = optarg;
 		break;
 	default:
 		return usage_error("unexpected option");
@@ -197,10 +205,10 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		WORKLOAD_CLI_OPTIONS,
 		{"bench", required_argument, NULL, OPT_BENCH},
 		{"facts", required_argument, NULL, OPT_FACTS},
-		{"rules-dir", required_argument, NULL, OPT_RULES_DIR},
-		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"strict", no_argument, NULL, OPT_STRICT},
+		{"scripts", required_argument, NULL, OPT_SCRIPTS},
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
@@ -292,7 +300,7 @@ static bool is_live(const struct report_args *a)
 static int accepted_step(struct report_args *a, struct session *s, struct fst_error *err)
 {
 	bool must_exist = true;
-	const char *path = a->acc.file ? a->acc.file : accepted_default_path(a->no_system_rules, &must_exist);
+	const char *path = a->acc.file ? a->acc.file : accepted_default_path(a->ro.no_system_rules, &must_exist);
 	json_t *rules, *stale;
 
 	if (path && accepted_load_file(a->acc.accepted, path, !must_exist, err) != FST_EXIT_OK)
@@ -324,11 +332,6 @@ static int accepted_step(struct report_args *a, struct session *s, struct fst_er
  * session_run does. */
 static int make_session(struct report_args *a, struct session **out, struct fst_error *err)
 {
-	struct rules_options ro = {
-		.rules_dirs = a->rules_dirs,
-		.n_rules_dirs = a->n_rules_dirs,
-		.no_system_rules = a->no_system_rules,
-	};
 	struct workload_hooks hooks = {0};
 	struct session_plan plan = {
 		.target = a->target,
@@ -343,7 +346,7 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 		.bench_is_default = !a->has_bench && !a->bench_param,
 		.bench_none_why = "--bench none was given",
 		.bench_cfg = &a->cfg,
-		.rules = &ro,
+		.rules = &a->ro,
 		.say = say,
 		.arg = a,
 	};
@@ -385,6 +388,22 @@ static int run_status(const struct report_args *a, const struct session *s)
 	return status;
 }
 
+/* --scripts DIR: apply.sh and revert.sh beside the report. */
+static int write_scripts(const struct report_args *a, const struct session *s)
+{
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (!a->scripts_dir)
+		return FST_EXIT_OK;
+	if (scripts_write(a->scripts_dir, s, &err) != FST_EXIT_OK) {
+		fst_warn("--scripts: %s", err.msg);
+		return FST_EXIT_USAGE;
+	}
+	if (!a->common.quiet)
+		fprintf(stderr, "fstune: wrote %s/apply.sh and %s/revert.sh\n", a->scripts_dir, a->scripts_dir);
+	return FST_EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .acc.accepted = accepted_new(),
@@ -413,7 +432,7 @@ int cmd_report(int argc, char **argv)
 	if (status >= 128 || (s && *bench_stop_flag())) {
 		cli_output_close(out, false);
 		session_free(s);
-		free(a.rules_dirs);
+		rules_cli_free(&a.ro);
 		accepted_free(a.acc.accepted);
 		bench_stop_reraise();
 		return status >= 128 ? status : 128 + *bench_stop_flag();
@@ -425,11 +444,13 @@ int cmd_report(int argc, char **argv)
 		status = cli_output_close(out, is_written);
 		out = NULL;
 		if (status == FST_EXIT_OK)
+			status = write_scripts(&a, s);
+		if (status == FST_EXIT_OK)
 			status = fst_exit_merge(pre, run_status(&a, s));
 	}
 	cli_output_close(out, false);
 	session_free(s);
-	free(a.rules_dirs);
+	rules_cli_free(&a.ro);
 	accepted_free(a.acc.accepted);
 	return status;
 }
