@@ -10,7 +10,8 @@ cd "$(dirname "$0")"
 # never reported installed by dpkg, so it would be installed again on every run); keep README.md's
 # list and configure.ac's hints in step. prometheus is there for its promtool, which checks
 # `report --format openmetrics`; debhelper and lintian for .ci/run's package step (make deb);
-# ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible).
+# ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible);
+# shellcheck for tests/scripts-*.sh (the scripts of report --scripts).
 packages="
 build-essential
 autoconf
@@ -39,6 +40,7 @@ debhelper
 lintian
 ansible-core
 ansible-lint
+shellcheck
 "
 
 missing=""

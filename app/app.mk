@@ -12,3 +12,4 @@ include app/commands/commands.mk
 include app/render/render.mk
 include app/trial/trial.mk
 include app/wizard/wizard.mk
+include app/apply/apply.mk

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app/cli.h"
+#include "app/commands/cmd_apply.h"
 #include "app/wizard/ui.h"
 #include "fstune/debug.h"
 #include "fstune/status.h"
@@ -18,6 +19,9 @@ static const struct cli_command commands[] = {
 	{"workload", "show the workload facts from a preset, a sample or an observation", cmd_workload},
 	{"compare", "compare the JSON reports of two runs or of many hosts", cmd_compare},
 	{"trial", "make candidate filesystems on a scratch device or image and rank them", cmd_trial},
+	{"apply", "make the runtime, online and remount changes, journaled and verified", cmd_apply},
+	{"undo", "take back a run of apply from its journal", cmd_undo},
+	{"history", "list the journals of apply and whether each was undone", cmd_history},
 };
 
 static void usage(FILE *out)

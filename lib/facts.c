@@ -164,7 +164,7 @@ static void remove_value(struct facts *f, const char *key)
 
 	if (parent)
 		json_object_del(parent, leaf);
-	json_object_del(side_map(f, "sources"), key);
+	json_object_del(json_object_get(f->doc, "sources"), key);
 }
 
 void facts_set_unavailable(struct facts *f, const char *key, enum facts_status status,
@@ -182,10 +182,65 @@ void facts_set_unavailable(struct facts *f, const char *key, enum facts_status s
 					    "reason", reason)));
 }
 
+/* Whether side-map entry `name` is `key` or lies under it ("workload.files_total" under "workload"). */
+static bool is_in_branch(const char *name, const char *key)
+{
+	size_t n = strlen(key);
+
+	return !strncmp(name, key, n) && (name[n] == '\0' || name[n] == '.');
+}
+
+static void drop_side_entries(struct facts *f, const char *map_name, const char *key)
+{
+	json_t *map = json_object_get(f->doc, map_name);
+	const char *name;
+	json_t *v;
+	void *tmp;
+
+	json_object_foreach_safe(map, tmp, name, v)
+		if (is_in_branch(name, key))
+			json_object_del(map, name);
+}
+
 void facts_remove(struct facts *f, const char *key)
 {
 	remove_value(f, key);
-	json_object_del(side_map(f, "unavailable"), key);
+	drop_side_entries(f, "sources", key);
+	drop_side_entries(f, "unavailable", key);
+}
+
+static void copy_side_entries(struct facts *dst, const struct facts *src, const char *map_name,
+			      const char *key)
+{
+	const json_t *map = json_object_get(src->doc, map_name);
+	const char *name;
+	json_t *v;
+
+	json_object_foreach((json_t *)map, name, v)
+		if (is_in_branch(name, key))
+			json_object_set_new(side_map(dst, map_name), name, check(json_deep_copy(v)));
+}
+
+void facts_copy_branch(struct facts *dst, const struct facts *src, const char *key)
+{
+	const json_t *value = facts_get(src, key);
+
+	/* the value is replaced where it stands, not removed and added, so that the document keeps its
+	 * order (jansson keeps an object's insertion order, and reports render in it) */
+	drop_side_entries(dst, "sources", key);
+	drop_side_entries(dst, "unavailable", key);
+	if (!value)
+		remove_value(dst, key);
+	else {
+		char buf[256];
+		const char *leaf;
+		json_t *parent = walk(dst->doc, key, true, buf, sizeof(buf), &leaf);
+
+		if (parent)
+			json_object_set_new(parent, leaf, check(json_deep_copy(value)));
+	}
+	copy_side_entries(dst, src, "sources", key);
+	copy_side_entries(dst, src, "unavailable", key);
 }
 
 const json_t *facts_get(const struct facts *f, const char *key)

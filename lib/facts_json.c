@@ -76,7 +76,7 @@ static void check_value(const char *key, const json_t *value, void *arg)
 			      facts_schema_type_name(type));
 		return;
 	}
-	if (json_is_array(value)) {
+	if (json_is_array(value) && !(facts_schema_lookup(key, &type) && type == FACTS_T_OBJLIST)) {
 		size_t i;
 		json_t *item;
 

@@ -1,11 +1,17 @@
-/* The types of the known fact keys (DESIGN.md's key table), used to check facts read from files so
- * that a wrong type names the dotted key and the type expected. Unknown keys are accepted as they are
- * (rule authors may add facts) and listed for a warning: a misspelled key would otherwise go unseen. */
+/* The known fact keys (DESIGN.md's key table), each with its type, its unit and a short label. The
+ * types check facts read from files, so that a wrong type names the dotted key and the type expected;
+ * the units and labels are how every renderer shows a value (the Detected screen, the report,
+ * `fstune probe`), and doc/facts.md's key table is generated from them. Unknown keys are accepted as
+ * they are (rule authors may add facts) and listed for a warning: a misspelled key would otherwise go
+ * unseen. */
 #ifndef FSTUNE_FACTS_SCHEMA_H
 #define FSTUNE_FACTS_SCHEMA_H
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "fstune/units.h"
 
 enum facts_type {
 	FACTS_T_INT,     /* a whole number */
@@ -15,12 +21,31 @@ enum facts_type {
 	FACTS_T_STRLIST, /* a list of strings */
 	FACTS_T_INTLIST, /* a list of whole numbers */
 	FACTS_T_OBJECT,  /* a subtree */
+	FACTS_T_OBJLIST, /* a list of objects (owners.<setting>) */
 	FACTS_T_ANY,     /* anything: the bench layer's own detail under bench.<test> */
 };
 
 enum {
 	FACTS_F_HAND_WRITTEN = 1, /* only in hand-written facts: no live probe sets it */
 };
+
+/* One row of the schema. */
+struct facts_key_info {
+	const char *key;     /* dotted key, or a pattern where "*" stands for one segment (bench.*.iops) */
+	enum facts_type type;
+	enum units_kind unit;
+	const char *label;   /* short, for people: "Logical sector size" */
+	unsigned flags;      /* FACTS_F_* */
+};
+
+/* The row that describes `key` (a dotted key of a document, not a pattern), NULL when unknown. A key
+ * takes the first row that matches it. */
+const struct facts_key_info *facts_schema_find(const char *key);
+/* The unit of `key`'s value; UNITS_PLAIN for a key the schema does not know. */
+enum units_kind facts_schema_unit(const char *key);
+/* The rows in table order, for documentation and tests: i < facts_schema_size(). */
+size_t facts_schema_size(void);
+const struct facts_key_info *facts_schema_at(size_t i);
 
 /* The expected type of a dotted key, false when the key is not a known one. Patterns in the table may
  * use "*" for one segment (bench.*.iops). */

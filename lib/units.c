@@ -93,60 +93,6 @@ char *units_size(char *buf, size_t len, uint64_t bytes)
 	return buf;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* The unit of one segment of a key, by DESIGN.md's naming contract. */
-static enum units_kind segment_unit(const char *seg, size_t n)
-{
-	char leaf[128];
-
-	snprintf(leaf, sizeof(leaf), "%.*s", (int)n, seg);
-	if (ends_with(leaf, "_bytes_per_s"))
-		return UNITS_BYTES_PER_S;
-	if (ends_with(leaf, "_per_s"))
-		return UNITS_PER_S;
-	if (ends_with(leaf, "_bytes") || ends_with(leaf, "_size") || !strcmp(leaf, "discard_granularity") ||
-	    !strcmp(leaf, "alignment_offset"))
-		return UNITS_BYTES;
-	if (ends_with(leaf, "_kb") || ends_with(leaf, "_kbytes"))
-		return UNITS_KIB;
-	if (ends_with(leaf, "_us"))
-		return UNITS_US;
-	if (ends_with(leaf, "_s") || ends_with(leaf, "_seconds"))
-		return UNITS_SECONDS;
-	if (ends_with(leaf, "_centisecs"))
-		return UNITS_CENTISECS;
-	if (ends_with(leaf, "_ratio") || ends_with(leaf, "_pct"))
-		return UNITS_PERCENT;
-	if (ends_with(leaf, "_share") || !strncmp(leaf, "share_", 6))
-		return UNITS_SHARE;
-	return UNITS_PLAIN;
-}
-
-enum units_kind units_of_key(const char *key)
-{
-	const char *dot = strrchr(key, '.');
-	const char *leaf = dot ? dot + 1 : key;
-	enum units_kind k = segment_unit(leaf, strlen(leaf));
-
-	/* a subtree keyed by name (workload.tail_waste_bytes.u4k) takes its parent's unit */
-	if (k == UNITS_PLAIN && dot) {
-		const char *p = dot;
-
-		while (p > key && p[-1] != '.')
-			p--;
-		k = segment_unit(p, (size_t)(dot - p));
-		if (k != UNITS_BYTES && k != UNITS_KIB)
-			k = UNITS_PLAIN;
-	}
-	return k;
-}
-
 char *units_value(char *buf, size_t len, enum units_kind kind, double v, bool is_int)
 {
 	char t[UNITS_BUFSZ];
@@ -188,7 +134,18 @@ char *units_value(char *buf, size_t len, enum units_kind kind, double v, bool is
 			return buf;
 		}
 		break;
+	case UNITS_PPM:
+		if (is_int) {
+			snprintf(buf, len, "%.0f (%.4g%%)", v, v / 1e4);
+			return buf;
+		}
+		break;
+	case UNITS_UNSET:
 	case UNITS_PLAIN:
+	case UNITS_COUNT:
+	case UNITS_TEXT:
+	case UNITS_BOOL:
+	case UNITS_TREE:
 		break;
 	}
 	if (is_int)
@@ -196,6 +153,29 @@ char *units_value(char *buf, size_t len, enum units_kind kind, double v, bool is
 	else
 		snprintf(buf, len, "%.4g", v);
 	return buf;
+}
+
+const char *units_name(enum units_kind kind)
+{
+	switch (kind) {
+	case UNITS_UNSET: return "";
+	case UNITS_PLAIN: return "number";
+	case UNITS_COUNT: return "count";
+	case UNITS_TEXT: return "text";
+	case UNITS_BOOL: return "yes/no";
+	case UNITS_TREE: return "subtree";
+	case UNITS_BYTES: return "bytes";
+	case UNITS_KIB: return "KiB";
+	case UNITS_US: return "\xc2\xb5s";
+	case UNITS_SECONDS: return "s";
+	case UNITS_CENTISECS: return "1/100 s";
+	case UNITS_BYTES_PER_S: return "bytes/s";
+	case UNITS_PER_S: return "per s";
+	case UNITS_PERCENT: return "%";
+	case UNITS_SHARE: return "fraction 0..1";
+	case UNITS_PPM: return "parts per million";
+	}
+	return "";
 }
 
 char *units_count(char *buf, size_t len, double n)

@@ -4,6 +4,7 @@ libfstune_probes_a_SOURCES = include/fstune/probe.h
 libfstune_probes_a_CFLAGS = $(AM_CFLAGS) $(BLKID_CFLAGS) $(UDEV_CFLAGS) $(EXT2FS_CFLAGS) $(URING_CFLAGS)
 include probes/device.mk
 include probes/fs.mk
+include probes/owners.mk
 include probes/bench/bench.mk
 include probes/workload.mk
 include probes/scratch.mk

@@ -11,7 +11,8 @@
  *  - sysfs_device sets device.disk, which udev and vm (the disk's bdi) read;
  *  - udev only fills what sysfs left unset, so it comes after sysfs_device; under --sysroot it
  *    also sets the device's signature (fs.type, fs.uuid) that blkid cannot read there;
- *  - host depends on nothing and goes first, so its branch leads the output. */
+ *  - host depends on nothing and goes first, so its branch leads the output;
+ *  - owners goes last: it judges udev rules by device.* and finds fstab entries by fs.mount_point. */
 static const struct probe_ops *const probes[] = {
 	&probe_host,
 	&probe_sysfs_device,
@@ -31,6 +32,7 @@ static const struct probe_ops *const probes[] = {
 	&probe_stack,
 
 	/* ---- end of filesystem and stack probes ---- */
+	&probe_owners,
 };
 
 static double now_ms(void)

@@ -18,6 +18,7 @@ extern const struct probe_ops probe_btrfs;         /* btrfs.c */
 extern const struct probe_ops probe_member;        /* member.c */
 extern const struct probe_ops probe_mounted;       /* mounted.c */
 extern const struct probe_ops probe_stack;         /* stack.c */
+extern const struct probe_ops probe_owners;        /* owners.c */
 
 /* ---- end of filesystem and stack probes ---- */
 

@@ -303,6 +303,13 @@ static void set_u64(struct facts *f, const char *key, uint64_t v, const char *so
 	facts_set_int(f, key, (long long)v, source);
 }
 
+bool workload_spec_is_said(const struct workload_spec *w)
+{
+	return w->preset || w->has_file_size || w->has_files || w->has_files_per_dir ||
+	       w->access != WORKLOAD_ACCESS_UNSET || w->has_io_size || w->io_mode != WORKLOAD_IO_UNSET ||
+	       w->sync_heavy >= 0 || w->sample_dir || w->observe_s > 0;
+}
+
 void workload_spec_apply_preset(const struct workload_spec *w, struct facts *f)
 {
 	const struct workload_preset *p = workload_preset_find(w->preset);

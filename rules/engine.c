@@ -65,15 +65,6 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-json_t *rules_error_entry(const char *rule, const char *file, int line, const char *message)
-{
-	json_t *e = json_pack("{s:s, s:s, s:s}", "rule", rule ? rule : "", "file", file ? file : "",
-			      "message", message);
-
-	json_object_set_new(e, "line", line > 0 ? json_integer(line) : json_null());
-	return e;
-}
-
 /* An error entry with the loader's fix command, when it has one, as its "fix" member. */
 static json_t *load_error_entry(const char *rule, const char *file, const struct rules_load_msg *m)
 {
@@ -82,22 +73,6 @@ static json_t *load_error_entry(const char *rule, const char *file, const struct
 	if (m->fix[0])
 		json_object_set_new(e, "fix", json_string(m->fix));
 	return e;
-}
-
-const char *rules_file_id(const struct rule_file *rf)
-{
-	const char *id = json_string_value(json_object_get(rf->meta, "id"));
-	static char base[64];
-	const char *slash = strrchr(rf->path, '/');
-	size_t n;
-
-	if (id)
-		return id;
-	snprintf(base, sizeof(base), "%s", slash ? slash + 1 : rf->path);
-	n = strlen(base);
-	if (n > 4 && !strcmp(base + n - 4, ".lua"))
-		base[n - 4] = '\0';
-	return base;
 }
 
 static json_t *answer_error(const char *id, const char *path, const json_t *answer)

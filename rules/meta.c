@@ -1,5 +1,6 @@
-/* Validation of the table a rule file returns (id, title, description, sources, settings, needs,
- * uses, check, tests), naming the file and the field on error, as nmap's NSE loader does. */
+/* What a rule file is to the rest of the engine: the validation of the table it returns (id, title,
+ * description, sources, settings, needs, uses, check, tests), naming the file and the field on error,
+ * as nmap's NSE loader does; its id; and the shape of an error entry about it. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -206,4 +207,29 @@ bool rules_validate_meta(json_t *meta, bool has_check, char *msg, size_t len)
 	if (!validate_tests(meta, msg, len))
 		return false;
 	return only_fields(meta, top_fields, "", msg, len);
+}
+
+json_t *rules_error_entry(const char *rule, const char *file, int line, const char *message)
+{
+	json_t *e = json_pack("{s:s, s:s, s:s}", "rule", rule ? rule : "", "file", file ? file : "",
+			      "message", message);
+
+	json_object_set_new(e, "line", line > 0 ? json_integer(line) : json_null());
+	return e;
+}
+
+const char *rules_file_id(const struct rule_file *rf)
+{
+	const char *id = json_string_value(json_object_get(rf->meta, "id"));
+	static char base[64];
+	const char *slash = strrchr(rf->path, '/');
+	size_t n;
+
+	if (id)
+		return id;
+	snprintf(base, sizeof(base), "%s", slash ? slash + 1 : rf->path);
+	n = strlen(base);
+	if (n > 4 && !strcmp(base + n - 4, ".lua"))
+		base[n - 4] = '\0';
+	return base;
 }

@@ -138,6 +138,13 @@ static json_t *current_from_facts(const struct setting *s, const struct facts *f
 	return json_deep_copy(v);
 }
 
+json_t *rules_setting_current(const char *setting, const struct facts *facts)
+{
+	const struct setting *s = setting ? settings_find(setting) : NULL;
+
+	return s ? current_from_facts(s, facts) : NULL;
+}
+
 /* Evidence with values and sources, strongest source first; caps *conf by the weakest. */
 static json_t *build_evidence(const json_t *keys, const struct facts *facts, double *conf,
 			      const char **capped_by)
@@ -220,6 +227,8 @@ static bool build_setting(const struct setting *s, const json_t *raw, const stru
 	json_object_set_new(rec, "revert", c.revert);
 	if (c.persistent)
 		json_object_set_new(rec, "persistent", c.persistent);
+	if (c.owners)
+		json_object_set_new(rec, "owners", c.owners);
 	if (c.mkfs)
 		json_object_set_new(rec, "mkfs", c.mkfs);
 	return true;

@@ -3,7 +3,8 @@ noinst_LIBRARIES += libfstune_rules.a
 libfstune_rules_a_SOURCES = include/fstune/rules.h \
 	rules/internal.h rules/sandbox.h rules/settings.h rules/meta.h \
 	rules/engine.c rules/loader.c rules/child.c rules/sandbox.c rules/lua_host.c \
-	rules/meta.c rules/recommend.c rules/settings.c rules/settings_facts.c rules/mkfs.c \
+	rules/meta.c rules/recommend.c rules/settings.c rules/settings_facts.c rules/settings_owners.c \
+	rules/mkfs.c \
 	rules/vectors.c
 libfstune_rules_a_CFLAGS = $(AM_CFLAGS) $(LUA_CFLAGS)
 

@@ -15,11 +15,6 @@
 #define HOOK_STEP 1000 /* instructions between count events while the budget lasts */
 #define RECS_MAX 256   /* recommendations of one check(): more is a runaway rule */
 
-struct sandbox *sandbox_of(lua_State *L)
-{
-	return *(struct sandbox **)lua_getextraspace(L);
-}
-
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
 	struct sandbox *sb = ud;

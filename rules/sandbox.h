@@ -20,8 +20,12 @@ struct sandbox {
 	const struct facts *facts;  /* facts of check(); NULL while loading */
 };
 
-/* The sandbox of a state (stored in its extra space). */
-struct sandbox *sandbox_of(lua_State *L);
+/* The sandbox of a state (stored in its extra space by sandbox.c). Inline, so that the Lua host can
+ * read its state's facts and limits without calling back into sandbox.c, which calls the host. */
+static inline struct sandbox *sandbox_of(lua_State *L)
+{
+	return *(struct sandbox **)lua_getextraspace(L);
+}
 
 /* Pushes a read-only proxy of a facts node (object or array); scalars are pushed as Lua values,
  * NULL or JSON null as nil. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 #include "fstune/fstype.h"
 #include "rules/internal.h"
@@ -54,13 +55,6 @@ static bool is_device_name(const char *s)
 	return s && *s && *s != '.' && strlen(s) < 64 &&
 	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:!+-") ==
 		       strlen(s);
-}
-
-char *settings_device_word(const struct facts *facts)
-{
-	const char *p = facts_get_string(facts, "device.path");
-
-	return p && *p == '/' ? fst_shell_quote(p) : xstrdup("\"${DEVICE:?}\"");
 }
 
 static char *mount_word(const struct facts *facts)
@@ -225,6 +219,19 @@ static bool is_strictatime(const struct facts *facts)
 	return true;
 }
 
+/* The option a mount setting's value turns on: "noatime", "relatime", "commit=30". */
+static char *mount_option_on(const struct setting *s, const json_t *value)
+{
+	char *v, *on;
+
+	if (s->type == ST_BOOL)
+		return xstrdup(json_is_true(value) ? s->key : s->alt);
+	v = value_text(value);
+	on = xasprintf("%s=%s", s->key, v);
+	free(v);
+	return on;
+}
+
 /* A mount option: remount now, add it to the fstab entry to persist, remount with the opposite
  * (or the previous value) to revert. */
 static void build_mount(const struct setting *s, struct setting_ctx *c)
@@ -232,19 +239,17 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 	char *mnt = mount_word(c->facts), *on, *off, *line;
 	const char *mp;
 
+	on = mount_option_on(s, c->value);
 	if (s->type == ST_BOOL) {
 		bool want = json_is_true(c->value);
-		on = xstrdup(want ? s->key : s->alt);
 		off = xstrdup(want ? s->alt : s->key);
 		if (want && !strcmp(s->key, "noatime") && is_strictatime(c->facts)) {
 			free(off);
 			off = xstrdup("strictatime");
 		}
 	} else {
-		char *v = value_text(c->value);
+		char *v;
 
-		on = xasprintf("%s=%s", s->key, v);
-		free(v);
 		if (c->current) {
 			v = value_text(c->current);
 			off = xasprintf("%s=%s", s->key, v);
@@ -264,6 +269,26 @@ static void build_mount(const struct setting *s, struct setting_ctx *c)
 	free(on);
 	free(off);
 	free(line);
+}
+
+bool rules_setting_mount_change(const char *setting, const json_t *value, char **on, char **off)
+{
+	const struct setting *s = settings_find(setting);
+
+	if (!s || s->build != build_mount)
+		return false;
+	*on = mount_option_on(s, value);
+	if (s->type != ST_BOOL)
+		*off = xasprintf("%s=", s->key);
+	else if (!strcmp(*on, "noatime"))
+		*off = xstrdup("relatime,strictatime,atime");
+	else if (!strcmp(*on, "barrier"))
+		*off = xstrdup("nobarrier,barrier=0"); /* the same option, spelled twice */
+	else if (!strcmp(*on, "nobarrier"))
+		*off = xstrdup("barrier,barrier=1");
+	else
+		*off = xstrdup(json_is_true(value) ? s->alt : s->key);
+	return true;
 }
 
 /* false with c->err set when the recommendation's filesystem is known and not ext2/3/4. */
@@ -550,7 +575,8 @@ bool settings_mkfs_flag_joins(const char *fs, const char *flag)
 	return false;
 }
 
-/* The value of a features list as mke2fs -O wants it: "a,^b". */
+/* A list of strings joined by commas: a features list as mke2fs -O wants it ("a,^b"), mount options
+ * as mountinfo shows them. */
 static char *features_text(const json_t *list)
 {
 	size_t i, n = 0;
@@ -937,6 +963,7 @@ bool settings_build(const struct setting *s, struct setting_ctx *c)
 		c->persistent = c->mkfs = NULL;
 		return false;
 	}
+	settings_place(s, c);
 	return true;
 }
 
@@ -960,7 +987,7 @@ enum units_kind rules_setting_unit(const char *setting)
 		if (!strcmp(setting_units[i].name, setting))
 			return setting_units[i].unit;
 	if (st && st->fact_key && !st->fact_per)
-		return units_of_key(st->fact_key);
+		return facts_schema_unit(st->fact_key);
 	return UNITS_PLAIN;
 }
 
@@ -983,4 +1010,82 @@ const char *rules_setting_fact(const char *setting)
 	if (st->build == build_timer)
 		return "fs.fstrim_timer";
 	return NULL;
+}
+
+/* A sysfs attribute of the whole disk; the scheduler shows every choice, the one in use bracketed. */
+static char *read_sysfs(const struct setting *s, const struct facts *facts)
+{
+	char *disk = settings_disk_name(facts), *path, *q, *cmd;
+
+	if (!disk || !is_device_name(disk)) {
+		free(disk);
+		return NULL;
+	}
+	path = xasprintf("/sys/block/%s/%s", disk, s->key);
+	q = fst_shell_quote(path);
+	cmd = !strcmp(s->key, "queue/scheduler") ? xasprintf("sed -n 's/.*\\[\\(.*\\)\\].*/\\1/p' %s", q)
+						  : xasprintf("cat %s", q);
+	free(disk);
+	free(path);
+	free(q);
+	return cmd;
+}
+
+/* noatime and its kin are per-mount flags (mountinfo field 6, fs.mount_options); lazytime, commit,
+ * discard and barrier live in the superblock's options (fs.super_options). findmnt prints both
+ * verbatim. */
+static bool read_mount(const struct setting *s, const struct facts *facts, char **cmd, char **recorded)
+{
+	bool per_mount = !strcmp(s->key, "noatime");
+	const char *mp = facts_get_string(facts, "fs.mount_point");
+	const json_t *opts = facts_get(facts, per_mount ? "fs.mount_options" : "fs.super_options");
+	char *mnt;
+	size_t i;
+	json_t *o;
+
+	if (!mp || *mp != '/' || !json_is_array(opts))
+		return false;
+	json_array_foreach(opts, i, o)
+		if (!json_is_string(o))
+			return false;
+	mnt = fst_shell_quote(mp);
+	*cmd = xasprintf("findmnt -rno %s --mountpoint %s", per_mount ? "VFS-OPTIONS" : "FS-OPTIONS", mnt);
+	*recorded = features_text(opts); /* the same comma-joined list */
+	free(mnt);
+	return true;
+}
+
+bool rules_setting_read(const char *setting, const struct facts *facts, const json_t *current, char **cmd,
+			char **recorded)
+{
+	const struct setting *s = settings_find(setting);
+	char *c = NULL;
+
+	if (!s)
+		return false;
+	if (s->build == build_mount)
+		return read_mount(s, facts, cmd, recorded);
+	if (!current)
+		return false;
+	if (s->build == build_sysctl || s->build == build_freebsd_sysctl) {
+		c = xasprintf("sysctl -n %s", s->key);
+	} else if (s->build == build_sysfs) {
+		c = read_sysfs(s, facts);
+	} else if (s->build == build_timer && json_is_boolean(current)) {
+		*cmd = xasprintf("systemctl is-enabled %s", s->key);
+		*recorded = xstrdup(json_is_true(current) ? "enabled" : "disabled");
+		return true;
+	} else if (s->build == build_tune2fs && !strcmp(s->key, "-r")) {
+		const char *dev = facts_get_string(facts, "device.path");
+		char *q = dev && *dev == '/' ? fst_shell_quote(dev) : NULL;
+
+		if (q)
+			c = xasprintf("tune2fs -l %s | sed -n 's/^Reserved block count: *//p'", q);
+		free(q);
+	}
+	if (!c)
+		return false;
+	*cmd = c;
+	*recorded = value_text(current);
+	return true;
 }

@@ -28,6 +28,7 @@ struct setting_ctx {
 	json_t *revert;        /* array of command lines */
 	json_t *persistent;    /* object or NULL (set by builder, owned) */
 	json_t *mkfs;          /* {"fs", "args"} or NULL (set by builder, owned) */
+	json_t *owners;        /* the facts' owners.<setting>, copied by settings_place; NULL when none */
 	const char *disruption; /* set by a builder whose class depends on the facts (a data mode of
 	                         * the root filesystem is a reboot); NULL: the setting's own */
 	char err[256];         /* set by a builder that cannot build: an error of the rule */
@@ -65,6 +66,12 @@ bool settings_check_value(const struct setting *s, const json_t *v, bool check_r
  * setting cannot be built from these facts (e.g. a mkfs setting for a filesystem it does not apply
  * to). */
 bool settings_build(const struct setting *s, struct setting_ctx *c);
+
+/* Places the persistent form the builder made where it wins over what else manages the setting
+ * (facts owners.<setting>, host.tuned_*), adding "placement" {reason, note} to it, or makes it a
+ * tuned child profile when tuned is active; copies the owners into c->owners (settings_owners.c).
+ * Called by settings_build. */
+void settings_place(const struct setting *s, struct setting_ctx *c);
 
 /* Whether mkfs option `flag` of filesystem `fs` is a comma-joined list (mke2fs -E/-O, mkfs.xfs -d). */
 bool settings_mkfs_flag_joins(const char *fs, const char *flag);

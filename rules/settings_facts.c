@@ -1,5 +1,5 @@
-/* What the setting builders read from the facts to name things in a command: the whole disk's
- * kernel name, the stable udev identity of a disk for a persistent rule, the mount command that
+/* What the setting builders read from the facts to name things in a command: the device's shell
+ * word, the whole disk's kernel name, the stable udev identity of a disk for a persistent rule, the mount command that
  * puts a filesystem back as the probe found it (an fstab entry for it may not exist), and whether
  * mkfs must be forced over the filesystem found. */
 #include "config.h"
@@ -13,6 +13,13 @@
 #include "rules/internal.h"
 #include "rules/settings.h"
 #include "fstune/shell.h"
+
+char *settings_device_word(const struct facts *facts)
+{
+	const char *p = facts_get_string(facts, "device.path");
+
+	return p && *p == '/' ? fst_shell_quote(p) : xstrdup("\"${DEVICE:?}\"");
+}
 
 /* A udev value may not contain a double quote or a backslash; sysfs names never do. */
 bool settings_udev_safe(const char *s)

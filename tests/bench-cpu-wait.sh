@@ -15,7 +15,9 @@ for _ in 1 2; do
 done
 run_status 0 taskset -c 0 nice -n 19 "$FSTUNE" bench --json --tests rand_read_4k_qd1 --size 32M \
 	"${BENCH_SHORT[@]}" "$d"
-jq -e '.bench.rand_read_4k_qd1.cpu_wait_pct > 50' "$TMP/out" >/dev/null ||
+# How much of the run it waits depends on what else the machine runs (a loaded CI host lets the
+# hogs have less of CPU 0); any starved run waits well past the note's 10%, an idle one ~0%.
+jq -e '.bench.rand_read_4k_qd1.cpu_wait_pct > 10' "$TMP/out" >/dev/null ||
 	fail "cpu_wait_pct of a CPU-starved run: $(jq -c '.bench.rand_read_4k_qd1' "$TMP/out")"
 grep -Eq "rand_read_4k_qd1: the benchmark thread waited for a CPU [0-9]+% of the run: other work competed" \
 	"$TMP/err" || fail "no note of the CPU wait: $(cat "$TMP/err")"

@@ -239,8 +239,8 @@ jq_eq "$f" .device.size_bytes $((156301488 * 512))
 # --- text and Markdown ---
 run_status 0 "$FSTUNE" probe --sysroot "$NVME" /home --sources
 grep -Eq '^device$' "$TMP/out" || fail "no device heading in text output"
-grep -Eq '^  transport +nvme +\[sysfs\]$' "$TMP/out" || fail "text: no aligned transport line with source"
-grep -Eq '^  size_bytes +200 GiB +\[sysfs\]$' "$TMP/out" || fail "text: size not in human units"
+grep -Eq '^  transport +nvme +\[sysfs\] +Transport$' "$TMP/out" || fail "text: no aligned transport line with source and label"
+grep -Eq '^  size_bytes +200 GiB +\[sysfs\] +Device size$' "$TMP/out" || fail "text: size not in human units"
 grep -Eq '^  page_size_bytes +\(not found: ' "$TMP/out" || fail "text: unavailable fact not listed"
 run_status 0 "$FSTUNE" probe --sysroot "$NVME" /home
 if grep -q '\[sysfs\]' "$TMP/out"; then fail "sources shown without --sources"; fi

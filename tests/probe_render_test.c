@@ -1,5 +1,6 @@
-/* Unit test of the facts renderers (app/render/facts_render.h): human units chosen by key suffix, exact
- * byte counts beside rounded sizes, grouping by branch, unavailable entries and sources. */
+/* Unit test of the facts renderers (app/render/facts_render.h): values in the facts schema's units,
+ * exact byte counts beside rounded sizes, labels, grouping by branch, unavailable entries and
+ * sources. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -53,6 +54,24 @@ int main(void)
 	check_value("bench.x.bw_bytes_per_s", json_real(812e6), "812 MB/s");
 	check_value("device.schedulers", json_pack("[ss]", "none", "bfq"), "none, bfq");
 	check_value("device.members", json_array(), "(none)");
+	/* units no key suffix says: the schema's */
+	check_value("bench.x.cpu_us_per_io", json_real(12.34), "12.3 \xc2\xb5s");
+	check_value("bench.busy_check.seconds", json_real(1.25), "1.25 s");
+	check_value("bench.smallfile.tps", json_real(11875.9), "11.9k/s");
+	check_value("vm.bdi.max_ratio_fine", json_integer(1000000), "1000000 (100%)");
+	check_value("fs.inode_count", json_integer(65536), "65536");
+	{
+		char *t = facts_render_unavailable("needs_root", "open /dev/vda: Permission denied");
+
+		CHECK_STR(t, "needs root: open /dev/vda: Permission denied");
+		free(t);
+		t = facts_render_unavailable("not_found", "");
+		CHECK_STR(t, "not found");
+		free(t);
+		t = facts_render_unavailable(NULL, NULL);
+		CHECK_STR(t, "unavailable");
+		free(t);
+	}
 
 	facts_set_string(f, "host.kernel", "6.18.44", "uname");
 	facts_set_int(f, "device.size_bytes", 1 << 30, "sysfs");
@@ -64,11 +83,12 @@ int main(void)
 	text = render(facts_render_text, f, true);
 	CHECK_CONTAINS(text, "host\n  kernel ");
 	CHECK_CONTAINS(text, "6.18.44  ");
-	CHECK_CONTAINS(text, "[uname]\n");
+	CHECK_CONTAINS(text, "[uname]  Kernel release\n");
 	CHECK_CONTAINS(text, "\ndevice\n");
-	CHECK_CONTAINS(text, "  size_bytes     1 GiB              [sysfs]\n");
+	CHECK_CONTAINS(text, "  size_bytes     1 GiB              [sysfs]  Device size\n");
 	CHECK_CONTAINS(text, "  model          (not found: not in sysfs for vda)\n");
-	CHECK_CONTAINS(text, "  bdi.max_ratio  100%               [sysfs]\n");
+	CHECK_CONTAINS(text, "  bdi.max_ratio  100%               [sysfs]  Largest share of the dirty "
+			     "limit\n");
 	CHECK_CONTAINS(text, "\nfs\n  (not applicable: image file)\n");
 	/* Branches keep document order; the unavailable-only branch comes last. */
 	CHECK(text && strstr(text, "host\n") < strstr(text, "device\n"));
@@ -77,6 +97,7 @@ int main(void)
 
 	text = render(facts_render_text, f, false);
 	CHECK(text && !strstr(text, "[sysfs]"));
+	CHECK_CONTAINS(text, "  size_bytes     1 GiB              Device size\n");
 	free(text);
 
 	text = render(facts_render_markdown, f, true);

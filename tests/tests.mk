@@ -13,3 +13,18 @@ tests_unit_test_path_LDADD = $(FSTUNE_LDADD)
 # build.sh's dependency step (reads build.sh and configure.ac from the source tree).
 TESTS += tests/build-deps.sh
 EXTRA_DIST += tests/build-deps.sh build.sh
+
+# The facts schema: every key has a unit and a label, every key a probe emits here is in it, and
+# doc/facts.md's key table is generated from it: `make facts-table` after changing lib/facts_schema.c.
+check_PROGRAMS += tests/unit/test_facts_schema
+TESTS += tests/unit/test_facts_schema tests/facts-schema.sh tests/ui-detected-labels.sh
+tests_unit_test_facts_schema_SOURCES = tests/unit/test_facts_schema.c
+tests_unit_test_facts_schema_LDADD = $(FSTUNE_LDADD)
+noinst_PROGRAMS += tests/tools/gen-facts-table
+tests_tools_gen_facts_table_SOURCES = tests/tools/gen_facts_table.c
+tests_tools_gen_facts_table_LDADD = libfstune_lib.a $(JANSSON_LIBS) -lm
+EXTRA_DIST += tests/facts-schema.sh tests/ui-detected-labels.sh doc/facts.md
+facts-table: tests/tools/gen-facts-table
+	tests/tools/gen-facts-table '$(abs_top_srcdir)/doc/facts.md' >'$(abs_top_srcdir)/doc/facts.md.tmp' && \
+	mv '$(abs_top_srcdir)/doc/facts.md.tmp' '$(abs_top_srcdir)/doc/facts.md'
+.PHONY: facts-table

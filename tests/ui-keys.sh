@@ -69,9 +69,26 @@ check_help Target scr_target.c target_keys
 tmux_keys Enter
 tmux_wait "Workload:"
 check_help Workload scr_workload.c workload_keys
+# The custom form takes text: F1 opens its help.
+tmux_select "$CURSOR" "custom"
+tmux_keys Enter
+tmux_wait "Custom workload"
+check_help Custom scr_custom.c custom_keys F1 ui_text_global_keys
+tmux_keys Escape
+tmux_wait_gone "Custom workload"
+tmux_select "$CURSOR" "general"
 tmux_keys Enter
 tmux_wait "Detected:"
 check_help Detected scr_detected.c detected_keys
+tmux_keys Enter
+tmux_wait "Benchmarks:"
+check_help Bench scr_bench.c bench_keys
+tmux_select "$CURSOR" "none"
+tmux_keys Enter
+tmux_wait "Advice:"
+tmux_keys BTab
+tmux_wait "Charts:"
+check_help Charts scr_charts.c charts_keys
 tmux_keys Enter
 tmux_wait "Advice:"
 check_help Advice scr_advice.c advice_keys

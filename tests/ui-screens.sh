@@ -58,8 +58,7 @@ tmux_wait "Workload:"
 tmux_select "$CURSOR" "smallfiles"
 tmux_keys Enter
 tmux_wait "Detected:"
-tmux_keys Enter
-tmux_wait "Advice:"
+ui_detected_to_advice
 # The title's last words are on screen, on the row below its start.
 tmux_wait "raise vfs.ufs.dirhash_maxmem"
 tmux_capture | tr -s ' \n' ' ' | grep -q "in directories of up to 40,000" ||
@@ -92,8 +91,7 @@ if [ "$(id -u)" = 0 ]; then
 	tmux_wait "Workload:"
 	tmux_keys Enter
 	tmux_wait "Detected:"
-	tmux_keys Enter
-	tmux_wait "No advice: no rule could be evaluated"
+	ui_detected_to_advice "No advice: no rule could be evaluated"
 	tmux_capture | tr -s ' \n' ' ' | grep -qF "chmod -R go-w $TMP/rules" ||
 		{ tmux_capture >&2; fail "Advice: the refusal does not give the command that fixes it"; }
 	! tmux_capture | grep -q "Nothing to change" || fail "Advice says 'Nothing to change' when no rule ran"

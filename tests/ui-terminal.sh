@@ -53,8 +53,7 @@ tmux_keys Enter
 tmux_wait "Workload:"
 tmux_keys Enter
 tmux_wait "Detected:"
-tmux_keys Enter
-tmux_wait "Advice:"
+ui_detected_to_advice
 tmux_keys s
 tmux_wait "Save:"
 tmux_keys Enter
@@ -93,8 +92,7 @@ tmux_keys Enter
 tmux_wait "Workload:"
 tmux_keys Enter
 tmux_wait "Detected:"
-tmux_keys Enter
-tmux_wait "Advice:"
+ui_detected_to_advice
 tmux_keys s
 tmux_wait "Save:"
 tmux_select "$CURSOR" "markdown"

@@ -26,8 +26,7 @@ tmux_keys Enter
 tmux_wait "Workload:"
 tmux_keys Enter
 tmux_wait "Detected"
-tmux_keys Right
-tmux_wait "Advice:"
+ui_detected_to_advice
 tmux_select "$CURSOR" "blocksize.below_4k"
 tmux_keys t
 tmux_wait "press Enter to return to the wizard" 300

@@ -37,9 +37,10 @@ tmux_wait_line "$CURSOR" "database"
 tmux_wait "The command line's workload options apply on top of the preset chosen here."
 tmux_keys Enter
 tmux_wait "Detected:"
-tmux_keys Enter
-tmux_wait "Advice:"
+ui_detected_to_advice
 ui_save_json "$TMP/wizard.json"
+mkdir "$TMP/wizard-scripts"
+ui_save_scripts "$TMP/wizard-scripts"
 tmux_keys q
 assert_eq "$(tmux_wait_exit)" 0 "exit status after q"
 tmux_assert_stty_same
@@ -50,3 +51,4 @@ ui_assert_no_sanitizer_report
 [ "$(jq -r '.facts.sources["workload.io_mode"]' "$TMP/wizard.json")" = preset ] ||
 	fail "workload.io_mode (from the database preset) does not have source preset"
 ui_compare_with_report "$TMP/wizard.json"
+ui_compare_scripts_with_report "$TMP/wizard.json" "$TMP/wizard-scripts"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/session/accepted.h"
+#include "app/commands/accepted_cli.h"
 #include "app/cli.h"
 #include "app/render/compare.h"
 #include "app/session/session.h"

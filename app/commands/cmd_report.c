@@ -2,15 +2,19 @@
  * benchmark step, evaluate the rules, and write the report in text, Markdown or JSON. */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "app/session/accepted.h"
+#include "app/commands/accepted_cli.h"
 #include "app/commands/bench_cli.h"
+#include "app/commands/rules_cli.h"
 #include "app/cli.h"
 #include "app/formats.h"
 #include "app/render/report_render.h"
+#include "app/render/scripts.h"
 #include "app/session/session.h"
 #include "app/commands/workload_cli.h"
 #include "lib/xalloc.h"
@@ -22,11 +26,12 @@ enum {
 	OPT_BENCH = CLI_OPT_COMMAND_BASE,
 	OPT_FACTS,
 	OPT_RULES_DIR,
-	OPT_NO_SYSTEM_RULES,
+	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
 	OPT_FAIL_ON,
 	OPT_STRICT,
 	OPT_ACCEPT,
 	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
+	OPT_SCRIPTS,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow, one per entry */
 };
 
@@ -53,6 +58,8 @@ static const char usage_text[] =
 	"  --format openmetrics         (also) metrics for node_exporter's textfile collector\n"
 	"  --accepted FILE              read the accepted findings from FILE instead of\n"
 	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
+	"  --scripts DIR                also write DIR/apply.sh and DIR/revert.sh: the changes as a\n"
+	"                               reviewed shell script, and the script that takes them back\n"
 	"\n"
 	"Benchmark parameters (as for 'fstune bench'; they imply --bench quick unless --bench says):\n";
 
@@ -65,13 +72,11 @@ struct report_args {
 	const char *bench_param;  /* the first benchmark parameter given (for messages); NULL: none */
 	struct bench_config cfg;  /* the benchmark parameters */
 	struct workload_spec spec; /* the workload flags */
-	bool has_workload;         /* a workload flag was given */
-	const char **rules_dirs; /* owned array of borrowed argv strings */
-	size_t n_rules_dirs;
-	bool no_system_rules;
+	struct rules_options ro;  /* --rules-dir, --no-system-rules */
 	const char *fail_on; /* "warn", "critical" or NULL */
 	bool is_strict;
 	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
+	const char *scripts_dir; /* --scripts DIR; NULL: no scripts */
 };
 
 #define usage_error(...) cli_usage_error("report", __VA_ARGS__)
@@ -133,6 +138,12 @@ static int check_combinations(struct report_args *a)
 	if (a->has_bench && a->bench == SESSION_BENCH_NONE && a->bench_param)
 		return usage_error("--%s is a benchmark parameter, and --bench none runs no benchmarks",
 				   a->bench_param);
+	if (a->scripts_dir) {
+		struct fst_error err = FST_ERROR_INIT;
+
+		if (scripts_check_dir(a->scripts_dir, &err) != FST_EXIT_OK)
+			return usage_error("%s", err.msg);
+	}
 	return FST_EXIT_OK;
 }
 
@@ -150,6 +161,8 @@ static int parse_own(struct report_args *a, int opt)
 			a->bench_param = p->name;
 		return FST_EXIT_OK;
 	}
+	if (rules_cli_option(&a->ro, opt, OPT_RULES_DIR, optarg))
+		return FST_EXIT_OK;
 	switch (opt) {
 	case OPT_BENCH:
 		if (parse_bench(a, optarg) != FST_EXIT_OK)
@@ -158,13 +171,6 @@ static int parse_own(struct report_args *a, int opt)
 	case OPT_FACTS:
 		a->facts = optarg;
 		break;
-	case OPT_RULES_DIR:
-		a->rules_dirs = xrealloc(a->rules_dirs, (a->n_rules_dirs + 1) * sizeof(*a->rules_dirs));
-		a->rules_dirs[a->n_rules_dirs++] = optarg;
-		break;
-	case OPT_NO_SYSTEM_RULES:
-		a->no_system_rules = true;
-		break;
 	case OPT_FAIL_ON:
 		if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "critical") != 0)
 			return usage_error("unknown --fail-on '%s': use warn or critical", optarg);
@@ -172,6 +178,9 @@ static int parse_own(struct report_args *a, int opt)
 		break;
 	case OPT_STRICT:
 		a->is_strict = true;
+		break;
+	case OPT_SCRIPTS:
+		a->scripts_dir = optarg;
 		break;
 	default:
 		return usage_error("unexpected option");
@@ -196,15 +205,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		WORKLOAD_CLI_OPTIONS,
 		{"bench", required_argument, NULL, OPT_BENCH},
 		{"facts", required_argument, NULL, OPT_FACTS},
-		{"rules-dir", required_argument, NULL, OPT_RULES_DIR},
-		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"strict", no_argument, NULL, OPT_STRICT},
+		{"scripts", required_argument, NULL, OPT_SCRIPTS},
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
-	int status = workload_cli_parse(argc, argv, opts, usage_build(), &a->common, &a->spec, &a->has_workload,
+	int status = workload_cli_parse(argc, argv, opts, usage_build(), &a->common, &a->spec, NULL,
 					own_option, a);
 
 	if (status != FST_EXIT_OK)
@@ -214,6 +223,30 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	if (optind < argc)
 		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
 	return check_combinations(a);
+}
+
+/* Whether a progress line is on the terminal, to be cleared before anything else is printed. */
+static bool is_line_shown;
+
+static void progress_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void progress_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("\r\033[K", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+	is_line_shown = true;
+}
+
+static void progress_clear(void)
+{
+	if (is_line_shown)
+		fputs("\r\033[K", stderr);
+	is_line_shown = false;
 }
 
 /* One updating line on a terminal while the benchmarks run (as `fstune bench` shows it). */
@@ -226,26 +259,36 @@ static bool bench_progress(void *arg, const char *test, double fraction, double 
 		snprintf(rate, sizeof rate, "  %8.0f MB/s", live_iops / 1e6);
 	else if (live_iops > 0)
 		snprintf(rate, sizeof rate, "  %8.0f IOPS", live_iops);
-	fprintf(stderr, "\r\033[K%-22s %3.0f%%%s", test, fraction * 100, rate);
-	fflush(stderr);
+	progress_line("%-22s %3.0f%%%s", test, fraction * 100, rate);
 	return true;
 }
 
 static bool sample_progress(const struct workload_sample_progress *p, void *arg)
 {
 	(void)arg;
-	fprintf(stderr, "\r\033[Ksampling: %llu files, %llu directories, %.1f s", (unsigned long long)p->files,
-		(unsigned long long)p->dirs, p->elapsed_s);
-	fflush(stderr);
+	progress_line("sampling: %llu files, %llu directories, %.1f s", (unsigned long long)p->files,
+		      (unsigned long long)p->dirs, p->elapsed_s);
 	return true;
 }
 
 static bool observe_tick(double done_s, double total_s, void *arg)
 {
 	(void)arg;
-	fprintf(stderr, "\r\033[Kobserving: %.0f of %.0f s", done_s, total_s);
-	fflush(stderr);
+	progress_line("observing: %.0f of %.0f s", done_s, total_s);
 	return true;
+}
+
+static void say(void *arg, enum session_say kind, const char *msg)
+{
+	const struct report_args *a = arg;
+
+	progress_clear();
+	if (kind == SESSION_SAY_ERROR)
+		fprintf(stderr, "fstune: %s\n", msg);
+	else if (kind == SESSION_SAY_WARNING)
+		fprintf(stderr, "fstune: warning: %s\n", msg);
+	else if (!a->common.quiet)
+		fprintf(stderr, "fstune: note: %s\n", msg);
 }
 
 static bool is_live(const struct report_args *a)
@@ -253,85 +296,11 @@ static bool is_live(const struct report_args *a)
 	return !a->common.quiet && isatty(STDERR_FILENO);
 }
 
-/* The workload facts: after probing, before the benchmarks (they size the file tests). */
-static int workload_step(const struct report_args *a, struct session *s, struct fst_error *err)
-{
-	struct workload_hooks hooks = {0};
-	int status;
-
-	if (s->origin == SESSION_FROM_FILE) {
-		if (!a->has_workload)
-			return FST_EXIT_OK; /* the file says what it says: nothing is added */
-		/* A preset replaces the file's description of the workload; overrides alone refine it. A
-		 * file describing no workload gets the implicit general preset under the overrides, as a
-		 * TARGET does. */
-		if (a->spec.preset || !facts_get(s->facts, "workload"))
-			workload_spec_apply_preset(&a->spec, s->facts);
-		workload_spec_apply_overrides(&a->spec, s->facts);
-		return FST_EXIT_OK;
-	}
-	if (is_live(a)) {
-		hooks.sample_progress = sample_progress;
-		hooks.observe_tick = observe_tick;
-	}
-	status = workload_collect(&a->spec, s->target, s->facts, &hooks, err);
-	if (is_live(a) && (a->spec.sample_dir || a->spec.observe_s > 0))
-		fputs("\r\033[K", stderr);
-	return status;
-}
-
-/* The benchmark step: the suite asked for, or the default for this TARGET. */
-static int bench_step(struct report_args *a, struct session *s, struct fst_error *err)
-{
-	enum session_bench bench = a->bench;
-	int status;
-	size_t i;
-
-	if (!a->has_bench) {
-		/* A benchmark parameter alone asks for benchmarks: quick with those parameters. The default
-		 * suite is skipped, never refused, where it cannot run: the status follows the findings. */
-		bench = a->bench_param ? SESSION_BENCH_QUICK : session_bench_default(s);
-		if (s->bench_skipped && !a->facts && !a->common.quiet)
-			fprintf(stderr, "fstune: note: %s: no benchmarks: %s\n",
-				s->target && s->target->path ? s->target->path : "TARGET", s->bench_skipped);
-	} else if (bench == SESSION_BENCH_NONE) {
-		session_bench_skip(s, "--bench none was given");
-	}
-	if (bench == SESSION_BENCH_NONE)
-		return FST_EXIT_OK;
-	if (is_live(a))
-		a->cfg.progress = bench_progress;
-	a->cfg.stop = NULL; /* bench_stop_flag(), set by the handlers below */
-	bench_stop_install();
-	status = session_bench(s, bench, &a->cfg, err);
-	if (is_live(a))
-		fputs("\r\033[K", stderr);
-	if (!a->common.quiet && status < 128)
-		for (i = 0; i < json_array_size(s->bench_notes); i++)
-			fprintf(stderr, "fstune: note: %s\n", json_string_value(json_array_get(s->bench_notes, i)));
-	return status;
-}
-
-/* The facts file's keys the schema does not know: a warning each (a typo would otherwise pass
- * silently); under --strict an input error, before anything is evaluated. */
-static int facts_warnings(const struct report_args *a, const struct session *s, struct fst_error *err)
-{
-	size_t i, n = json_array_size(s->facts_warnings);
-
-	for (i = 0; i < n; i++)
-		fprintf(stderr, "fstune: warning: %s: %s\n", a->facts,
-			json_string_value(json_array_get(s->facts_warnings, i)));
-	if (n && a->is_strict)
-		return fst_error_set(err, FST_EXIT_USAGE, "%s: %zu unknown key%s or group%s (--strict)",
-				     a->facts, n, n == 1 ? "" : "s", n == 1 ? "" : "s");
-	return FST_EXIT_OK;
-}
-
 /* Marks the findings the admin accepted (the file, then --accept) and lists the stale entries. */
 static int accepted_step(struct report_args *a, struct session *s, struct fst_error *err)
 {
 	bool must_exist = true;
-	const char *path = a->acc.file ? a->acc.file : accepted_default_path(a->no_system_rules, &must_exist);
+	const char *path = a->acc.file ? a->acc.file : accepted_default_path(a->ro.no_system_rules, &must_exist);
 	json_t *rules, *stale;
 
 	if (path && accepted_load_file(a->acc.accepted, path, !must_exist, err) != FST_EXIT_OK)
@@ -359,55 +328,43 @@ static int accepted_step(struct report_args *a, struct session *s, struct fst_er
 	return FST_EXIT_OK;
 }
 
-/* Builds the session: probe (or read the facts), the workload, the benchmarks, the rules. Returns the
- * status so far with *out set: FST_EXIT_OK, or FST_EXIT_PARTIAL / FST_EXIT_REFUSED from steps after
- * which a report is still worth writing (their message already printed). Or, with *out NULL: a usage
- * error (err set, not printed), or 128+n when a signal stopped the benchmarks (nothing left behind). */
+/* Builds the session through the pipeline, then marks the accepted findings. Returns as
+ * session_run does. */
 static int make_session(struct report_args *a, struct session **out, struct fst_error *err)
 {
-	struct rules_options ro = {
-		.rules_dirs = a->rules_dirs,
-		.n_rules_dirs = a->n_rules_dirs,
-		.no_system_rules = a->no_system_rules,
+	struct workload_hooks hooks = {0};
+	struct session_plan plan = {
+		.target = a->target,
+		.facts_path = a->facts,
+		.strict_facts = a->is_strict,
+		.target_os = a->common.target_os,
+		.is_verbose = a->common.verbose,
+		.workload = &a->spec,
+		.workload_hooks = &hooks,
+		/* A benchmark parameter alone asks for benchmarks: quick with those parameters. */
+		.bench = a->has_bench ? a->bench : a->bench_param ? SESSION_BENCH_QUICK : SESSION_BENCH_NONE,
+		.bench_is_default = !a->has_bench && !a->bench_param,
+		.bench_none_why = "--bench none was given",
+		.bench_cfg = &a->cfg,
+		.rules = &a->ro,
+		.say = say,
+		.arg = a,
 	};
-	struct session *s = a->facts ? session_from_facts_file(a->facts, err)
-				     : session_from_target(a->target, err);
-	int status, step;
+	int status;
 
-	*out = NULL;
-	if (!s)
-		return err->status != FST_EXIT_OK ? err->status : FST_EXIT_USAGE;
-	if (facts_warnings(a, s, err) != FST_EXIT_OK) {
-		session_free(s);
+	if (is_live(a)) {
+		hooks.sample_progress = sample_progress;
+		hooks.observe_tick = observe_tick;
+		a->cfg.progress = bench_progress;
+	}
+	a->cfg.stop = NULL; /* bench_stop_flag(), set by the pipeline's handlers */
+	status = session_run(&plan, out, err);
+	progress_clear();
+	if (*out && accepted_step(a, *out, err) != FST_EXIT_OK) {
+		session_free(*out);
+		*out = NULL;
 		return FST_EXIT_USAGE;
 	}
-	if (a->common.target_os)
-		session_set_target_os(s, a->common.target_os);
-	status = workload_step(a, s, err);
-	if (status == FST_EXIT_PARTIAL) {
-		fst_error_print(err);
-		fst_error_clear(err);
-	}
-	step = status == FST_EXIT_USAGE ? status : bench_step(a, s, err);
-	if (step == FST_EXIT_PARTIAL || step == FST_EXIT_REFUSED) {
-		fst_error_print(err); /* the report is still written, with what was probed */
-		fst_error_clear(err);
-	}
-	if (step >= 128 || step == FST_EXIT_USAGE) {
-		session_free(s);
-		return step;
-	}
-	status = fst_exit_merge(status, step);
-	if (session_load_rules(s, &ro, err) != FST_EXIT_OK) {
-		session_free(s);
-		return err->status != FST_EXIT_OK ? err->status : FST_EXIT_USAGE;
-	}
-	session_evaluate(s);
-	if (accepted_step(a, s, err) != FST_EXIT_OK) {
-		session_free(s);
-		return FST_EXIT_USAGE;
-	}
-	*out = s;
 	return status;
 }
 
@@ -429,6 +386,22 @@ static int run_status(const struct report_args *a, const struct session *s)
 				facts_failed_count(s->facts), facts_failed_count(s->facts) == 1 ? "" : "s");
 	}
 	return status;
+}
+
+/* --scripts DIR: apply.sh and revert.sh beside the report. */
+static int write_scripts(const struct report_args *a, const struct session *s)
+{
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (!a->scripts_dir)
+		return FST_EXIT_OK;
+	if (scripts_write(a->scripts_dir, s, &err) != FST_EXIT_OK) {
+		fst_warn("--scripts: %s", err.msg);
+		return FST_EXIT_USAGE;
+	}
+	if (!a->common.quiet)
+		fprintf(stderr, "fstune: wrote %s/apply.sh and %s/revert.sh\n", a->scripts_dir, a->scripts_dir);
+	return FST_EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
@@ -459,7 +432,7 @@ int cmd_report(int argc, char **argv)
 	if (status >= 128 || (s && *bench_stop_flag())) {
 		cli_output_close(out, false);
 		session_free(s);
-		free(a.rules_dirs);
+		rules_cli_free(&a.ro);
 		accepted_free(a.acc.accepted);
 		bench_stop_reraise();
 		return status >= 128 ? status : 128 + *bench_stop_flag();
@@ -467,16 +440,17 @@ int cmd_report(int argc, char **argv)
 	if (status == FST_EXIT_OK) {
 		bool is_written;
 
-		s->is_verbose = a.common.verbose;
 		is_written = output_format_of(a.common.format)->write_report(s, cli_output_stream(out)) == 0;
 		status = cli_output_close(out, is_written);
 		out = NULL;
+		if (status == FST_EXIT_OK)
+			status = write_scripts(&a, s);
 		if (status == FST_EXIT_OK)
 			status = fst_exit_merge(pre, run_status(&a, s));
 	}
 	cli_output_close(out, false);
 	session_free(s);
-	free(a.rules_dirs);
+	rules_cli_free(&a.ro);
 	accepted_free(a.acc.accepted);
 	return status;
 }

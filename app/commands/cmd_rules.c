@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/commands/rules_cli.h"
 #include "app/cli.h"
 #include "fstune/rules.h"
 #include "fstune/status.h"
 
 enum {
 	OPT_RULES_DIR = CLI_OPT_COMMAND_BASE,
-	OPT_NO_SYSTEM_RULES,
+	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
 };
 
 static const char usage_text[] =
@@ -34,11 +35,9 @@ static const char usage_text[] =
 struct rules_args {
 	struct cli_common common;
 	const char *sub;
-	const char **dirs; /* --rules-dir, in order */
-	size_t n_dirs;
-	char **rest;       /* positional arguments after the subcommand */
+	struct rules_options ro; /* --rules-dir, --no-system-rules; `test FILE...` sets its paths */
+	char **rest;             /* positional arguments after the subcommand */
 	int n_rest;
-	bool no_system_rules;
 };
 
 #define usage_error(...) cli_usage_error("rules", __VA_ARGS__)
@@ -47,15 +46,11 @@ static int parse_args(int argc, char **argv, struct rules_args *a)
 {
 	static const struct option opts[] = {
 		CLI_COMMON_OPTIONS,
-		{"rules-dir", required_argument, NULL, OPT_RULES_DIR},
-		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
 
-	a->dirs = calloc((size_t)argc + 1, sizeof(*a->dirs));
-	if (!a->dirs)
-		abort();
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
 		int rc = cli_common_option(&a->common, opt, optarg, usage_text);
@@ -64,11 +59,7 @@ static int parse_args(int argc, char **argv, struct rules_args *a)
 			return FST_EXIT_USAGE;
 		if (rc > 0)
 			continue;
-		if (opt == OPT_RULES_DIR)
-			a->dirs[a->n_dirs++] = optarg;
-		else if (opt == OPT_NO_SYSTEM_RULES)
-			a->no_system_rules = true;
-		else
+		if (!rules_cli_option(&a->ro, opt, OPT_RULES_DIR, optarg))
 			return usage_error("unexpected option");
 	}
 	if (optind >= argc)
@@ -344,7 +335,6 @@ int cmd_rules(int argc, char **argv)
 {
 	struct rules_args a = {0};
 	struct fst_error err = FST_ERROR_INIT;
-	struct rules_options opt = {0};
 	struct cli_output *out;
 	struct rules_set *set;
 	int status = parse_args(argc, argv, &a), result;
@@ -352,26 +342,23 @@ int cmd_rules(int argc, char **argv)
 	if (status == FST_EXIT_OK)
 		status = cli_common_apply(&a.common);
 	if (status != FST_EXIT_OK) {
-		free(a.dirs);
+		rules_cli_free(&a.ro);
 		return status;
 	}
-	opt.rules_dirs = a.dirs;
-	opt.n_rules_dirs = a.n_dirs;
-	opt.no_system_rules = a.no_system_rules;
 	if (!strcmp(a.sub, "test") && a.n_rest > 0) {
-		opt.paths = (const char *const *)a.rest;
-		opt.n_paths = (size_t)a.n_rest;
+		a.ro.paths = (const char *const *)a.rest;
+		a.ro.n_paths = (size_t)a.n_rest;
 	}
-	set = rules_load(&opt, &err);
+	set = rules_load(&a.ro, &err);
 	if (!set) {
 		fst_error_print(&err);
-		free(a.dirs);
+		rules_cli_free(&a.ro);
 		return err.status;
 	}
 	out = cli_output_open(&a.common);
 	if (!out) {
 		rules_set_free(set);
-		free(a.dirs);
+		rules_cli_free(&a.ro);
 		return FST_EXIT_USAGE;
 	}
 	if (!strcmp(a.sub, "list")) {
@@ -384,6 +371,6 @@ int cmd_rules(int argc, char **argv)
 	}
 	status = cli_output_close(out, result != FST_EXIT_USAGE);
 	rules_set_free(set);
-	free(a.dirs);
+	rules_cli_free(&a.ro);
 	return status != FST_EXIT_OK ? status : result;
 }

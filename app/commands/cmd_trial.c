@@ -241,19 +241,17 @@ static bool has_program(const char *name)
 }
 
 /* The rules' merged mkfs commands for this scratch device and workload, as candidates. */
-static void candidates_from_rules(struct trial *t, const struct workload_spec *spec, bool no_system_rules)
+static void candidates_from_rules(struct trial *t, bool no_system_rules)
 {
 	struct fst_error err = FST_ERROR_INIT;
 	struct rules_options ro = {.no_system_rules = no_system_rules};
-	struct session *s = session_from_target(t->scratch.dev, &err);
+	struct session_plan plan = {.target = t->scratch.dev, .workload_described = t->workload, .rules = &ro};
+	struct session *s;
 	json_t *m;
 	size_t i;
 
-	if (!s)
-		return;
-	if (workload_collect(spec, NULL, s->facts, NULL, &err) == FST_EXIT_OK &&
-	    session_load_rules(s, &ro, &err) == FST_EXIT_OK) {
-		session_evaluate(s);
+	session_run(&plan, &s, &err);
+	if (s) {
 		json_array_foreach(s->result.mkfs, i, m) {
 			const char *fs = json_string_value(json_object_get(m, "fs"));
 			json_t *from = json_object_get(m, "from");
@@ -281,14 +279,14 @@ static void candidates_from_rules(struct trial *t, const struct workload_spec *s
 }
 
 /* The defaults: the rules' advice, each mkfs's defaults, and the workload's usual questions. */
-static void default_candidates(struct trial *t, const struct workload_spec *spec, bool no_system_rules)
+static void default_candidates(struct trial *t, bool no_system_rules)
 {
 	const char *profile = json_string_value(facts_get(t->workload, "workload.profile"));
 	long long per_dir = 0;
 	struct fst_error err = FST_ERROR_INIT;
 	const char *fixed = "ext4:;xfs:";
 
-	candidates_from_rules(t, spec, no_system_rules);
+	candidates_from_rules(t, no_system_rules);
 	facts_get_int(t->workload, "workload.files_per_dir", &per_dir);
 	if (profile && (!strcmp(profile, "smallfiles") || !strcmp(profile, "source-tree")))
 		trial_candidates_parse("ext4:-b 1024;ext4:-b 2048;ext4:-b 4096", "workload", &t->cands, &err);
@@ -391,7 +389,7 @@ static int prepare(struct trial_args *a, struct trial *t, struct fst_error *err)
 			return st;
 	}
 	if (!t->cands.n)
-		default_candidates(t, &a->spec, a->no_system_rules);
+		default_candidates(t, a->no_system_rules);
 	drop_missing_tools(t);
 	if (!t->cands.n)
 		return fst_error_set(err, FST_EXIT_USAGE, "no candidate can be made: no mkfs tool is installed");

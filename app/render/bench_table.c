@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "app/render/bench_table.h"
+#include "app/render/facts_render.h"
+#include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/units.h"
@@ -42,6 +44,15 @@ static void row(FILE *out, bool md, const char *c[7])
 			strcmp(c[5], "±%") ? 5 : 6, c[5], c[6]);
 }
 
+static enum units_kind param_unit(const char *name)
+{
+	char *k = xasprintf("bench.parameters.%s", name);
+	enum units_kind u = facts_schema_unit(k);
+
+	free(k);
+	return u;
+}
+
 static void params_block(FILE *out, const struct facts *f, bool md)
 {
 	const json_t *p = facts_get(f, "bench.parameters");
@@ -62,8 +73,8 @@ static void params_block(FILE *out, const struct facts *f, bool md)
 		else if (json_is_integer(v) && !json_integer_value(v) && !strcmp(k, "size_bytes"))
 			snprintf(val, sizeof val, "auto");
 		else if (json_is_number(v))
-			snprintf(val, sizeof val, "%s",
-				 units_value(buf, sizeof buf, units_of_key(k), json_number_value(v), json_is_integer(v)));
+			snprintf(val, sizeof val, "%s", units_value(buf, sizeof buf, param_unit(k), json_number_value(v),
+								   json_is_integer(v)));
 		else
 			continue;
 		fprintf(out, md ? "- %s: %s\n" : "  %-18s %s\n", k, val);
@@ -82,9 +93,11 @@ static bool unavailable_row(FILE *out, const struct facts *f, bool md, const cha
 	size_t j;
 
 	if (!has && facts_unavailable(f, k, &st, &reason) && reason) {
+		char *text = facts_render_unavailable(facts_status_name(st), reason);
 		char note[300];
 
-		snprintf(note, sizeof note, "(%s: %s)", facts_status_name(st), reason);
+		snprintf(note, sizeof note, "(%s)", text);
+		free(text);
 		cells[0] = name;
 		for (j = 1; j + 1 < ncells; j++)
 			cells[j] = "-";

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "app/render/facts_render.h"
+#include "app/render/report_render.h"
+#include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 #include "fstune/units.h"
 
@@ -27,7 +29,7 @@ static char *render_number(const char *key, double v, bool is_int)
 {
 	char buf[UNITS_BUFSZ];
 
-	return xstrdup(units_value(buf, sizeof(buf), units_of_key(key), v, is_int));
+	return xstrdup(units_value(buf, sizeof(buf), facts_schema_unit(key), v, is_int));
 }
 
 char *facts_render_value(const char *key, const json_t *value)
@@ -51,7 +53,8 @@ char *facts_render_value(const char *key, const json_t *value)
 		json_array_foreach(value, i, item) {
 			char *s = facts_render_value(key, item), *joined;
 
-			joined = xasprintf("%s%s%s", out, i ? ", " : "", s);
+			/* owner sentences hold commas themselves */
+			joined = xasprintf("%s%s%s", out, !i ? "" : json_is_object(item) ? " | " : ", ", s);
 			free(s);
 			free(out);
 			out = joined;
@@ -59,6 +62,10 @@ char *facts_render_value(const char *key, const json_t *value)
 		}
 		return len ? out : (free(out), xstrdup("(none)"));
 	}
+	case JSON_OBJECT:
+		if (json_object_get(value, "kind") && json_object_get(value, "wins")) /* an owner */
+			return report_owner_text(value);
+		/* fall through */
 	default: {
 		char *s = json_dumps(value, JSON_COMPACT);
 		char *out = xstrdup(s ? s : "?");
@@ -99,22 +106,21 @@ static void add_leaves(struct rows *r, const struct facts *f, size_t branch, con
 	}
 }
 
-static char *unavailable_text(const json_t *entry)
+char *facts_render_unavailable(const char *status, const char *reason)
 {
-	const char *status = json_string_value(json_object_get(entry, "status"));
-	const char *reason = json_string_value(json_object_get(entry, "reason"));
-	char *s = xstrdup(status ? status : "unavailable");
+	char *s = xasprintf("%s%s%s", status ? status : "unavailable", reason && *reason ? ": " : "",
+			    reason && *reason ? reason : "");
 
-	for (char *p = s; *p; p++)
+	for (char *p = s; *p && *p != ':'; p++)
 		if (*p == '_')
 			*p = ' ';
-	if (reason && *reason) {
-		char *t = xasprintf("%s: %s", s, reason);
-
-		free(s);
-		s = t;
-	}
 	return s;
+}
+
+static char *unavailable_text(const json_t *entry)
+{
+	return facts_render_unavailable(json_string_value(json_object_get(entry, "status")),
+					json_string_value(json_object_get(entry, "reason")));
 }
 
 static bool is_meta(const char *name)
@@ -187,37 +193,60 @@ static void collected_free(struct rows *r, struct branches *b)
 	free(b->v);
 }
 
+/* The label of a row's key (its full key is branch.key), "" when the schema has none. */
+static const char *row_label(const struct branches *br, const struct row *w)
+{
+	char *k = *w->key ? xasprintf("%s.%s", br->v[w->branch], w->key) : xstrdup(br->v[w->branch]);
+	const struct facts_key_info *info = facts_schema_find(k);
+
+	free(k);
+	return info ? info->label : "";
+}
+
 void facts_render_text(FILE *out, const struct facts *f, bool show_sources)
 {
 	struct rows r = {0};
 	struct branches br = {0};
-	size_t kw = 0, vw = 0;
+	size_t kw = 0, vw = 0, sw = 0;
 
 	collect(f, &r, &br);
 	for (size_t i = 0; i < r.n; i++) {
 		size_t kl = strlen(r.v[i].key), vl = strlen(r.v[i].value);
+		size_t sl = r.v[i].source ? strlen(r.v[i].source) + 2 : 0;
 
 		if (kl > kw)
 			kw = kl;
 		if (!r.v[i].is_unavailable && vl > vw && vl < 48)
 			vw = vl;
+		if (show_sources && sl > sw)
+			sw = sl;
 	}
 	for (size_t b = 0; b < br.n; b++) {
 		fprintf(out, "%s%s\n", b ? "\n" : "", br.v[b]);
 		for (size_t i = 0; i < r.n; i++) {
 			const struct row *w = &r.v[i];
+			char *source, *line;
+			size_t n;
 
 			if (w->branch != b)
 				continue;
-			if (w->is_unavailable && !*w->key)
+			if (w->is_unavailable && !*w->key) {
 				fprintf(out, "  (%s)\n", w->value);
-			else if (w->is_unavailable)
+				continue;
+			}
+			if (w->is_unavailable) {
 				fprintf(out, "  %-*s  (%s)\n", (int)kw, w->key, w->value);
-			else if (show_sources && w->source)
-				fprintf(out, "  %-*s  %-*s  [%s]\n", (int)kw, w->key, (int)vw, w->value,
-					w->source);
-			else
-				fprintf(out, "  %-*s  %s\n", (int)kw, w->key, w->value);
+				continue;
+			}
+			source = show_sources && w->source ? xasprintf("[%s]", w->source) : xstrdup("");
+			line = xasprintf("  %-*s  %-*s  %-*s%s%s", (int)kw, w->key, (int)vw, w->value, (int)sw, source,
+					 sw ? "  " : "", row_label(&br, w));
+			/* the padding of the last columns, when a value is long or a key has no label */
+			for (n = strlen(line); n && line[n - 1] == ' '; n--)
+				line[n - 1] = '\0';
+			fprintf(out, "%s\n", line);
+			free(line);
+			free(source);
 		}
 	}
 	collected_free(&r, &br);

@@ -152,17 +152,6 @@ char *report_fact_value(const char *key, const json_t *v)
 	return v ? facts_render_value(key, v) : xstrdup("(not set)");
 }
 
-char *report_unavailable_text(enum facts_status st, const char *reason)
-{
-	char *t = xasprintf("%s%s%s", facts_status_name(st), reason && *reason ? ": " : "",
-			    reason ? reason : "");
-
-	for (char *p = t; *p && *p != ':'; p++)
-		if (*p == '_')
-			*p = ' ';
-	return t;
-}
-
 /* One entry: what the engine attached ({"key", "value", "source"} or {"key", "value": null,
  * "status", "reason"}), else what the facts say of the key. */
 static void emit_evidence(const struct session *s, const char *key, const json_t *item,
@@ -189,9 +178,9 @@ static void emit_evidence(const struct session *s, const char *key, const json_t
 		ev.origin = facts_get_string(s->facts, from);
 		free(from);
 	} else if (status && facts_status_parse(status, &st)) {
-		ev.unavailable = unav = report_unavailable_text(st, reason);
+		ev.unavailable = unav = facts_render_unavailable(facts_status_name(st), reason);
 	} else if (!status && facts_unavailable(s->facts, key, &st, &reason)) {
-		ev.unavailable = unav = report_unavailable_text(st, reason);
+		ev.unavailable = unav = facts_render_unavailable(facts_status_name(st), reason);
 	} else {
 		ev.unavailable = "not in the facts";
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/render/facts_render.h"
 #include "app/render/report_render.h"
 #include "lib/xalloc.h"
 #include "fstune/bench.h"
@@ -84,7 +85,7 @@ static bool branch_unavailable(const struct session *s, const char *branch, emit
 
 	if (!un || !facts_unavailable(s->facts, branch, &st, &reason))
 		return false;
-	t = report_unavailable_text(st, reason);
+	t = facts_render_unavailable(facts_status_name(st), reason);
 	fn(label, t, arg);
 	free(t);
 	return true;
@@ -215,7 +216,7 @@ static void examined_fs(const struct session *s, emit_fn fn, void *arg)
 
 		/* Say why, as the leaf lines of "Not known" leave out what does not apply. */
 		if (facts_unavailable(s->facts, "fs.type", &st, &reason))
-			t = report_unavailable_text(st, reason);
+			t = facts_render_unavailable(facts_status_name(st), reason);
 		fn("Filesystem", t ? t : s->origin == SESSION_FROM_FILE ? "not described" : "nothing found", arg);
 		free(t);
 		return;
@@ -463,7 +464,8 @@ static void examined_unknown(const struct session *s, emit_fn fn, void *arg)
 			st = FACTS_FAILED;
 		if (st == FACTS_NOT_APPLICABLE)
 			continue;
-		u = report_unavailable_text(st, json_string_value(json_object_get(e, "reason")));
+		u = facts_render_unavailable(facts_status_name(st),
+					     json_string_value(json_object_get(e, "reason")));
 		keys = json_object_get(groups, u);
 		if (!keys) {
 			keys = json_array();

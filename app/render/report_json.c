@@ -39,7 +39,7 @@ static json_t *array_or_empty(json_t *a)
 
 json_t *report_json(const struct session *s, bool generated)
 {
-	json_t *doc = json_object();
+	json_t *doc = json_object(), *leftovers;
 	char *headline;
 
 	json_object_set_new(doc, "schema", json_string(REPORT_SCHEMA));
@@ -55,6 +55,10 @@ json_t *report_json(const struct session *s, bool generated)
 	json_object_set_new(doc, "not_evaluated", array_or_empty(s->result.not_evaluated));
 	json_object_set_new(doc, "errors", array_or_empty(s->result.errors));
 	json_object_set_new(doc, "notices", array_or_empty(s->result.notices));
+	leftovers = report_leftovers(s);
+	if (json_array_size(leftovers))
+		json_object_set(doc, "leftovers", leftovers);
+	json_decref(leftovers);
 	if (s->accepted_stale)
 		json_object_set(doc, "accepted_stale", s->accepted_stale);
 	return doc;

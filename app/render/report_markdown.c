@@ -118,6 +118,25 @@ static void persistent(FILE *out, const json_t *p)
 	fprintf(out, "\n\n```\n%s\n```\n", line);
 }
 
+/* A list item of the "Managed elsewhere" block or of the leftovers, under `heading` once. */
+struct owner_ctx {
+	FILE *out;
+	const char *heading;
+	bool is_started;
+};
+
+static void owner_item(const char *text, void *arg)
+{
+	struct owner_ctx *c = arg;
+
+	if (!c->is_started)
+		fputs(c->heading, c->out);
+	c->is_started = true;
+	fputs("- ", c->out);
+	md_text(c->out, text);
+	fputc('\n', c->out);
+}
+
 static void write_recommendation(const struct session *s, const json_t *rec, FILE *out)
 {
 	const char *setting = json_string_value(json_object_get(rec, "setting"));
@@ -186,6 +205,7 @@ static void write_recommendation(const struct session *s, const json_t *rec, FIL
 		fputs("\n| fact | value | source |\n|---|---|---|\n", out);
 		report_evidence_foreach(s, rec, evidence_row, out);
 	}
+	report_owner_lines_foreach(rec, owner_item, &(struct owner_ctx){out, "\n**Managed elsewhere**\n\n", false});
 	commands(out, "Apply", json_object_get(rec, "apply"));
 	persistent(out, json_object_get(rec, "persistent"));
 	commands(out, "Revert", json_object_get(rec, "revert"));
@@ -241,6 +261,15 @@ static void write_groups(const struct session *s, bool has_headline, FILE *out)
 	}
 }
 
+static void write_leftovers(const struct session *s, FILE *out)
+{
+	struct owner_ctx c = {out, "## Leftovers\n\n", false};
+
+	report_leftovers_foreach(s, owner_item, &c);
+	if (c.is_started)
+		fputc('\n', out);
+}
+
 static void write_tail(const struct session *s, FILE *out)
 {
 	size_t i;
@@ -259,6 +288,7 @@ static void write_tail(const struct session *s, FILE *out)
 		}
 		fputc('\n', out);
 	}
+	write_leftovers(s, out);
 	if (json_array_size(s->accepted_stale)) {
 		fputs("## Accepted findings that are stale\n\n", out);
 		json_array_foreach(s->accepted_stale, i, e) {

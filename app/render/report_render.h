@@ -41,8 +41,6 @@ const char *report_severity_label(const char *severity);
 char *report_setting_value(const char *setting, const json_t *v);
 /* A fact value for display, as `fstune probe` shows it (facts_render_value). Caller frees. */
 char *report_fact_value(const char *key, const json_t *v);
-/* "needs root: open /dev/sda: Permission denied". Caller frees. */
-char *report_unavailable_text(enum facts_status st, const char *reason);
 
 /* One evidence entry of a recommendation, with what the engine attached (or, when it attached
  * nothing, what the facts say). `value` is NULL and `unavailable` set for a fact that is not known. */
@@ -62,6 +60,18 @@ void report_evidence_foreach(const struct session *s, const json_t *rec,
  * plain commands, else the member's name. */
 void report_commands_foreach(const json_t *v, void (*fn)(const char *label, const char *cmd, void *arg),
 			     void *arg);
+
+/* Who else manages a recommendation's setting (its `owners`, which the engine copies from the facts
+ * owners.<setting>), one sentence each ("vm.dirty_ratio is set to 40 by /etc/sysctl.d/99-db.conf:3;
+ * this one wins"), then the note on where its persistent form was placed (report_owners.c). */
+void report_owner_lines_foreach(const json_t *rec, void (*fn)(const char *text, void *arg), void *arg);
+/* One owner as such a sentence. Caller frees. */
+char *report_owner_text(const json_t *owner);
+/* Leftovers among the facts' owners: what manages nothing any more (elevator= on the kernel command
+ * line of Linux 5.0 and later), one sentence each. */
+void report_leftovers_foreach(const struct session *s, void (*fn)(const char *text, void *arg), void *arg);
+/* The same as a new array of the owner objects, each with its "setting". */
+json_t *report_leftovers(const struct session *s);
 
 /* The "what was examined" summary, as labelled lines ("Device", "Filesystem", ...). A label may
  * repeat for continuation lines (then `label` is ""). */

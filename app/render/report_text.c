@@ -84,6 +84,11 @@ static void write_persistent(const json_t *p, FILE *out)
 	fprintf(out, "        %s\n", line);
 }
 
+static void owner_line(const char *text, void *arg)
+{
+	report_wrap_hanging(arg, "      ", text, 8, WIDTH);
+}
+
 static void write_recommendation(const struct session *s, const json_t *rec, FILE *out)
 {
 	const char *setting = json_string_value(json_object_get(rec, "setting"));
@@ -136,6 +141,11 @@ static void write_recommendation(const struct session *s, const json_t *rec, FIL
 	if (json_object_get(rec, "evidence")) {
 		fprintf(out, "    Evidence:\n");
 		report_evidence_foreach(s, rec, evidence_line, out);
+	}
+	if (json_array_size(json_object_get(rec, "owners")) ||
+	    json_object_get(json_object_get(rec, "persistent"), "placement")) {
+		fprintf(out, "    Managed elsewhere:\n");
+		report_owner_lines_foreach(rec, owner_line, out);
 	}
 	report_commands_foreach(json_object_get(rec, "apply"), command_line, &cc);
 	write_persistent(json_object_get(rec, "persistent"), out);
@@ -236,6 +246,30 @@ static void write_not_evaluated(const struct session *s, FILE *out)
 	fputc('\n', out);
 }
 
+struct leftover_ctx {
+	FILE *out;
+	bool is_started;
+};
+
+static void leftover_line(const char *text, void *arg)
+{
+	struct leftover_ctx *c = arg;
+
+	if (!c->is_started)
+		underline(c->out, "Leftovers", '-');
+	c->is_started = true;
+	report_wrap_hanging(c->out, "  ", text, 4, WIDTH);
+}
+
+static void write_leftovers(const struct session *s, FILE *out)
+{
+	struct leftover_ctx c = {out, false};
+
+	report_leftovers_foreach(s, leftover_line, &c);
+	if (c.is_started)
+		fputc('\n', out);
+}
+
 static void write_stale(const struct session *s, FILE *out)
 {
 	size_t i;
@@ -310,6 +344,7 @@ int report_write_text(const struct session *s, FILE *out)
 	}
 	write_groups(s, headline != NULL, out);
 	write_not_evaluated(s, out);
+	write_leftovers(s, out);
 	write_stale(s, out);
 	write_errors(s, out);
 	free(headline);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "app/session/accepted.h"
-#include "app/cli.h"
 #include "lib/xalloc.h"
 #include "fstune/facts.h"
 #include "fstune/status.h"
@@ -332,25 +331,6 @@ void accepted_mark(struct accepted *a, json_t *recs, const json_t *facts_doc)
 				json_object_set_new(rec, "accepted", mark_of(e));
 		}
 	}
-}
-
-int accepted_cli_option(struct accepted_cli *c, int opt, int base, const char *arg, const char *command)
-{
-	struct fst_error err = FST_ERROR_INIT;
-
-	if (opt == base) {
-		if (accepted_add(c->accepted, arg, "--accept", &err) != FST_EXIT_OK) {
-			cli_usage_error(command, "%s", err.msg);
-			return -1;
-		}
-		c->has_accept = true;
-		return 1;
-	}
-	if (opt == base + 1) {
-		c->file = arg;
-		return 1;
-	}
-	return 0;
 }
 
 bool accepted_is_marked(const json_t *rec)

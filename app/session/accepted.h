@@ -54,21 +54,6 @@ void accepted_mark(struct accepted *a, json_t *recs, const json_t *facts_doc);
  * array of {"id", "by", "reason"}. */
 json_t *accepted_stale(const struct accepted *a, const json_t *rules);
 
-/* The options --accept ID and --accepted FILE, as report and compare take them: their getopt values
- * are `base` and `base` + 1 (ACCEPTED_CLI_OPTIONS(base) expands to the two array members). */
-struct accepted_cli {
-	struct accepted *accepted; /* the --accept entries; owned, freed by the command */
-	const char *file;          /* --accepted FILE; NULL: not given */
-	bool has_accept;           /* an --accept was given */
-};
-#define ACCEPTED_CLI_OPTIONS(base)                               \
-	{"accept", required_argument, NULL, (base)},              \
-	{"accepted", required_argument, NULL, (base) + 1}
-
-/* Handles one getopt result. Returns 1 when it was one of the two, 0 when not, or FST_EXIT_USAGE's
- * negative, -1, after printing the usage error of `command`. */
-int accepted_cli_option(struct accepted_cli *c, int opt, int base, const char *arg, const char *command);
-
 /* The value at a dotted fact key ("fs.mount_point") of a facts object; NULL when absent. */
 const json_t *accepted_fact_at(const json_t *facts, const char *key);
 

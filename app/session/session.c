@@ -19,6 +19,7 @@ static struct session *session_new(enum session_origin origin)
 
 	s->origin = origin;
 	s->bench = SESSION_BENCH_NONE;
+	s->given_workload = facts_new();
 	return s;
 }
 
@@ -70,6 +71,7 @@ struct session *session_from_facts_file(const char *path, struct fst_error *err)
 	}
 	s = session_new(SESSION_FROM_FILE);
 	s->facts = f;
+	facts_copy_branch(s->given_workload, f, "workload");
 	s->facts_path = xstrdup(path);
 	s->facts_warnings = unknown;
 	return s;
@@ -151,6 +153,26 @@ int session_bench(struct session *s, enum session_bench bench, const struct benc
 	return status;
 }
 
+int session_describe_workload(struct session *s, const struct workload_spec *spec,
+			      const struct workload_hooks *hooks, struct fst_error *err)
+{
+	int status = FST_EXIT_OK;
+
+	if (s->is_workload_described)
+		facts_copy_branch(s->facts, s->given_workload, "workload");
+	s->is_workload_described = true;
+	if (s->origin == SESSION_FROM_TARGET) {
+		status = workload_collect(spec, s->target, s->facts, hooks, err);
+	} else if (workload_spec_is_said(spec)) {
+		if (spec->preset || !facts_get(s->facts, "workload"))
+			workload_spec_apply_preset(spec, s->facts);
+		workload_spec_apply_overrides(spec, s->facts);
+	}
+	if (s->rules)
+		session_evaluate(s);
+	return status;
+}
+
 int session_load_rules(struct session *s, const struct rules_options *opt, struct fst_error *err)
 {
 	struct rules_set *set = rules_load(opt, err);
@@ -188,6 +210,7 @@ void session_free(struct session *s)
 	free(s->facts_path);
 	json_decref(s->facts_warnings);
 	facts_free(s->facts);
+	facts_free(s->given_workload);
 	json_decref(s->bench_params);
 	json_decref(s->bench_notes);
 	free(s->bench_refusal);

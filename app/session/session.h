@@ -12,6 +12,7 @@
 #include "fstune/facts.h"
 #include "fstune/probe.h"
 #include "fstune/rules.h"
+#include "fstune/workload.h"
 
 /* Which benchmark suite a run asks for (`report --bench none|quick|full`): the bench layer's suites. */
 enum session_bench {
@@ -32,6 +33,9 @@ struct session {
 	json_t *facts_warnings;      /* the file's keys the schema does not know, as messages
 					("unknown key fs.tpye"); NULL for SESSION_FROM_TARGET */
 	struct facts *facts;         /* never NULL once created; benchmark results land in bench.* */
+	struct facts *given_workload; /* the workload branch the facts came with (a file's own description;
+					 none for a probed TARGET): each workload step starts from it */
+	bool is_workload_described;  /* a workload step ran: the next one starts again from given_workload */
 	enum session_bench bench;    /* the suite that ran (SESSION_BENCH_NONE: none) */
 	json_t *bench_params;        /* the parameters the benchmarks used, for the report; NULL: none */
 	json_t *bench_notes;         /* array of strings the bench layer wants read; NULL: none ran */
@@ -60,6 +64,17 @@ struct session *session_from_facts_file(const char *path, struct fst_error *err)
 
 /* Overrides host.target_os ("linux" or "freebsd"; validated by the caller), source "user". */
 void session_set_target_os(struct session *s, const char *target_os);
+
+/* The workload step, after probing and before the benchmarks (they size the file tests): describes
+ * the workload with `spec` on top of the workload the facts came with, so a second call replaces
+ * what the first described. On a TARGET: preset, sample, overrides, observation (workload_collect,
+ * with `hooks` for progress; may be NULL). On saved facts nothing is measured: a spec that says
+ * nothing keeps the file's description, a preset replaces it, overrides alone refine it (a file
+ * describing no workload gets the implicit general preset under them). When the rules are loaded
+ * they are evaluated again. Returns workload_collect's status (FST_EXIT_USAGE: the sample directory
+ * cannot be opened; FST_EXIT_PARTIAL: the observation failed), err set. */
+int session_describe_workload(struct session *s, const struct workload_spec *spec,
+			      const struct workload_hooks *hooks, struct fst_error *err);
 
 /* The benchmark step, run between probing (and the workload, which sizes the file tests) and the
  * rules: runs `bench`'s suite on the TARGET with `cfg` (its parameters, progress and stop flag; NULL:
@@ -117,5 +132,42 @@ bool session_facts_are_hand_written(const struct session *s);
 int session_status(const struct session *s, bool strict);
 
 void session_free(struct session *s);
+
+/* ---- The pipeline (session_run.c): the steps above in their order, for every front end ---- */
+
+enum session_say {
+	SESSION_SAY_NOTE,    /* worth reading; a quiet run may drop it */
+	SESSION_SAY_WARNING, /* a facts file's key the schema does not know */
+	SESSION_SAY_ERROR,   /* a step failed and the run went on (partial, refused) */
+};
+
+/* One run, as a front end asks for it. Zero-initialised: probe the current directory, no workload
+ * step, no benchmarks, no rules. */
+struct session_plan {
+	const char *target;                     /* the TARGET to probe (NULL: the current directory) */
+	const char *facts_path;                 /* or saved facts to read: nothing is probed */
+	bool strict_facts;                      /* a facts file's unknown keys are a usage error */
+	const char *target_os;                  /* overrides host.target_os; NULL: as probed */
+	bool is_verbose;                        /* renderers also show what only hand-written facts change */
+	const struct workload_spec *workload;   /* NULL: no workload step */
+	const struct workload_hooks *workload_hooks;
+	const struct facts *workload_described; /* or a workload described earlier, copied in as the
+						   step's result (trial describes it once for all) */
+	enum session_bench bench;               /* the suite asked for */
+	bool bench_is_default;                  /* none asked for: the TARGET's default (session_bench_default) */
+	const char *bench_none_why;             /* SESSION_BENCH_NONE asked for: the reason to record */
+	const struct bench_config *bench_cfg;   /* NULL: the defaults; the stop handlers are installed
+						   (bench_stop_install) before the benchmarks run */
+	const struct rules_options *rules;      /* NULL: the rules are not loaded nor evaluated */
+	void (*say)(void *arg, enum session_say kind, const char *msg);
+	void *arg;
+};
+
+/* Runs the plan: the session (probed or read), the facts file's warnings, the workload, the
+ * benchmarks, the rules. Returns the status so far with *out set: FST_EXIT_OK, or FST_EXIT_PARTIAL /
+ * FST_EXIT_REFUSED from steps after which the run goes on (said as SESSION_SAY_ERROR). Or, with *out
+ * NULL: a usage error (err set, not said), or 128+n when a signal stopped the benchmarks (nothing
+ * left behind; the caller calls bench_stop_reraise). */
+int session_run(const struct session_plan *p, struct session **out, struct fst_error *err);
 
 #endif

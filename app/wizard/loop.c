@@ -24,6 +24,10 @@ static const struct ui_screen *const screens[UI_N_SCREENS] = {
 	[UI_SCR_SAVE] = &ui_screen_save,
 	[UI_SCR_DETAIL] = &ui_screen_detail,
 	[UI_SCR_PROMPT] = &ui_screen_prompt,
+	[UI_SCR_BENCH] = &ui_screen_bench,
+	[UI_SCR_CHARTS] = &ui_screen_charts,
+	[UI_SCR_CUSTOM] = &ui_screen_custom,
+	[UI_SCR_SAMPLE] = &ui_screen_sample,
 };
 
 enum help_action { HELP_UP = 1, HELP_DOWN, HELP_PGUP, HELP_PGDN, HELP_CLOSE };
@@ -54,7 +58,10 @@ static enum ui_screen_id step_of(const struct ui_wizard *w)
 	if (w->screen == UI_SCR_DETAIL)
 		return UI_SCR_ADVICE;
 	if (w->screen == UI_SCR_PROMPT)
-		return w->prompt_return;
+		return w->prompt_return == UI_SCR_CUSTOM || w->prompt_return == UI_SCR_SAMPLE ? UI_SCR_WORKLOAD
+										     : w->prompt_return;
+	if (w->screen == UI_SCR_CUSTOM || w->screen == UI_SCR_SAMPLE)
+		return UI_SCR_WORKLOAD;
 	return w->screen;
 }
 
@@ -75,7 +82,8 @@ static void draw_step_bar(const struct ui_wizard *w)
 			a |= A_DIM;
 		snprintf(buf, sizeof(buf), " %d %s ", i + 1, screens[i]->name);
 		x += ui_put(0, x, COLS - x, a, buf);
-		x += ui_put(0, x, COLS - x, ui_attr(UI_TITLE), " ");
+		if (COLS >= 100)
+			x += ui_put(0, x, COLS - x, ui_attr(UI_TITLE), " ");
 	}
 }
 
@@ -247,6 +255,8 @@ static void draw(struct ui_wizard *w)
 		ui_put(LINES - 2, 1, COLS - 2, ui_attr(w->message_role), w->message);
 	draw_hints(scr);
 	scr->draw(w, &area);
+	if (w->busy.is_on)
+		ui_busy_draw(w);
 	wnoutrefresh(stdscr);
 	if (w->is_help)
 		draw_help(w, scr);
@@ -254,6 +264,21 @@ static void draw(struct ui_wizard *w)
 		update_panels(); /* the prompt, when one is up */
 		doupdate();
 	}
+}
+
+void ui_redraw(struct ui_wizard *w) { draw(w); }
+
+bool ui_poll_cancel(void)
+{
+	bool is_esc = false;
+	wint_t wc;
+	int rc;
+
+	wtimeout(stdscr, 0);
+	while ((rc = wget_wch(stdscr, &wc)) != ERR)
+		if (rc != KEY_CODE_YES && wc == 27)
+			is_esc = true;
+	return is_esc;
 }
 
 static enum ui_result global_action(struct ui_wizard *w, int action)
@@ -270,6 +295,8 @@ static enum ui_result global_action(struct ui_wizard *w, int action)
 	case UI_ACT_BACK:
 		if (w->screen == UI_SCR_DETAIL)
 			w->next_screen = UI_SCR_ADVICE;
+		else if (w->screen == UI_SCR_CUSTOM || w->screen == UI_SCR_SAMPLE)
+			w->next_screen = UI_SCR_WORKLOAD;
 		else if (w->screen == UI_SCR_PROMPT)
 			return screens[UI_SCR_PROMPT]->key(w, UI_ACT_BACK, 27);
 		else if (step > UI_SCR_TARGET)
@@ -365,12 +392,12 @@ void ui_loop_run(struct ui_wizard *w)
 		wint_t wc;
 		int rc, key;
 		enum ui_result r;
-
+		enum ui_screen_id before;
 		WINDOW *kw;
 
 		draw(w); /* may rebuild the prompt's window (a resize): pick the key window after it */
 		note_first_frame();
-		kw = w->form ? ui_prompt_window(w) : stdscr; /* the window owning the cursor */
+		kw = screens[w->screen]->window ? screens[w->screen]->window(w) : stdscr; /* owns the cursor */
 		/* Work left after the first frame runs while no key is waiting. */
 		wtimeout(kw, w->has_idle_work ? 0 : -1);
 		rc = wget_wch(kw, &wc);
@@ -384,10 +411,11 @@ void ui_loop_run(struct ui_wizard *w)
 		key = (int)wc;
 		if (rc != KEY_CODE_YES && key == '\n')
 			key = '\r'; /* nonl(): Enter is \r; keep one value in the tables */
+		before = w->screen;
 		r = dispatch(w, key, rc != KEY_CODE_YES, wc);
 		if (r == UI_QUIT)
 			return;
-		if (r == UI_GOTO && w->next_screen != w->screen) {
+		if (r == UI_GOTO && (w->next_screen != w->screen || before != w->screen)) {
 			w->screen = w->next_screen;
 			screens[w->screen]->init(w);
 		}

@@ -125,16 +125,60 @@ static void draw_continuation(const json_t *rec, size_t k, int y, int x, int col
 	free(text);
 }
 
+/* The numbers a recommendation rests on that were measured (benchmarks, a sample, an observation,
+ * a trial), as "key = value [source]" joined, for the line under the list. */
+struct measured {
+	char text[512];
+	size_t n;
+};
+
+static bool is_measured(const char *source)
+{
+	static const char *const measured_sources[] = {"bench", "sample", "observe", "trial"};
+
+	for (size_t i = 0; source && i < sizeof(measured_sources) / sizeof(measured_sources[0]); i++)
+		if (!strcmp(source, measured_sources[i]))
+			return true;
+	return false;
+}
+
+static void add_measured(const struct report_evidence *ev, void *arg)
+{
+	struct measured *m = arg;
+	size_t len = strlen(m->text);
+
+	if (ev->unavailable || !is_measured(ev->source))
+		return;
+	snprintf(m->text + len, sizeof(m->text) - len, "%s%s = %s [%s]", m->n ? "; " : "", ev->key,
+		 ev->value ? ev->value : "?", ev->source);
+	m->n++;
+}
+
+static void draw_measured(const struct ui_wizard *w, const json_t *rec, int y, const struct ui_area *a)
+{
+	struct measured m = {"", 0};
+
+	if (!w->session || !rec || json_object_get(rec, "group") || json_object_get(rec, "cont"))
+		return;
+	report_evidence_foreach(w->session, rec, add_measured, &m);
+	if (m.n) {
+		ui_put(y, a->left, 10, ui_attr(UI_HEADING), "Measured:");
+		ui_put(y, a->left + 10, a->cols - 10, ui_attr(UI_NORMAL), m.text);
+	} else
+		ui_put(y, a->left, a->cols, ui_attr(UI_DIM),
+		       "Measured: nothing (it rests on probed or given facts; Enter shows them)");
+}
+
 static void advice_draw(struct ui_wizard *w, const struct ui_area *a)
 {
 	int rows = list_rows(), y = a->top + 2;
 	char head[256];
 	size_t n = w->session ? json_array_size(w->session->result.recommendations) : 0;
 
-	snprintf(head, sizeof(head), "Advice: %zu recommendation%s (%zu warn or critical) for the %s workload",
+	snprintf(head, sizeof(head), "Advice: %zu recommendation%s (%zu warn or critical); workload: %s",
 		 n, n == 1 ? "" : "s",
 		 w->session ? session_count_severity_at_least(w->session, "warn") : 0,
-		 w->preset ? w->preset->name : "general");
+		 w->has_workload ? w->workload_label : "general");
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), head);
 	if (n == 0) {
 		char *headline = w->session ? report_headline(w->session) : NULL;
@@ -171,6 +215,8 @@ static void advice_draw(struct ui_wizard *w, const struct ui_area *a)
 		} else
 			draw_rec(row, y + i, a->left, a->cols, (int)idx == w->advice_list.sel);
 	}
+	if (n)
+		draw_measured(w, json_array_get(w->advice_rows, (size_t)w->advice_list.sel), a->top + a->rows - 2, a);
 	if (w->session) {
 		size_t ne = json_array_size(w->session->result.not_evaluated) -
 			    report_not_evaluated_hidden(w->session);

@@ -1,6 +1,7 @@
 /* Step 3, Detected: the facts of the session grouped by branch (device and filesystem first), each
  * with its source; unavailable facts with their status and reason; facts that a warn or critical
- * recommendation names as evidence are marked as problems. */
+ * recommendation names as evidence are marked as problems. Values are shown in the facts schema's
+ * units; a wide terminal also shows each fact's label. */
 #include "config.h"
 
 #include <limits.h>
@@ -10,6 +11,7 @@
 
 #include "app/render/facts_render.h"
 #include "app/wizard/ui_int.h"
+#include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 
 enum { D_UP = 1, D_DOWN, D_PGUP, D_PGDN, D_HOME, D_END, D_NEXT };
@@ -24,9 +26,9 @@ static const struct ui_key detected_keys[] = {
 	{' ', D_PGDN, "page down", false},
 	{KEY_HOME, D_HOME, "top", false},
 	{KEY_END, D_END, "bottom", false},
-	{'\r', D_NEXT, "go on to the advice", true},
-	{KEY_ENTER, D_NEXT, "go on to the advice", false},
-	{KEY_RIGHT, D_NEXT, "go on to the advice", false},
+	{'\r', D_NEXT, "go on to the benchmarks", true},
+	{KEY_ENTER, D_NEXT, "go on to the benchmarks", false},
+	{KEY_RIGHT, D_NEXT, "go on to the benchmarks", false},
 	{0, 0, NULL, false},
 };
 
@@ -82,21 +84,31 @@ struct walk {
 	int count;
 };
 
+/* Terminals at least this wide show each fact's label (from the facts schema) after its source. */
+#define LABEL_COLS 100
+
 static void add_fact(const char *key, const json_t *value, void *arg)
 {
 	struct walk *wk = arg;
-	const struct facts *f = wk->w->session->facts;
+	const struct facts_key_info *info;
 	const char *source;
-	char *text;
+	char *text, *where;
 	bool problem;
 
 	if (strncmp(key, wk->branch, wk->prefix) != 0 || key[wk->prefix] != '.')
 		return;
-	source = facts_source(f, key);
+	info = facts_schema_find(key);
+	source = facts_source(wk->w->session->facts, key);
 	text = facts_render_value(key, value);
 	problem = is_problem(wk->w, key);
-	ui_lines_add(&wk->w->detected, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s [%s]",
-		     problem ? "!" : " ", key + wk->prefix + 1, text, source ? source : "default");
+	where = xasprintf("[%s]", source ? source : "default");
+	if (COLS >= LABEL_COLS && info)
+		ui_lines_add(&wk->w->detected, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s %-12s %s",
+			     problem ? "!" : " ", key + wk->prefix + 1, text, where, info->label);
+	else
+		ui_lines_add(&wk->w->detected, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s %s",
+			     problem ? "!" : " ", key + wk->prefix + 1, text, where);
+	free(where);
 	free(text);
 	wk->count++;
 }
@@ -105,7 +117,7 @@ static void add_fact(const char *key, const json_t *value, void *arg)
 static void add_reason(struct ui_wizard *w, enum ui_role role, const char *key, const char *status,
 		       const char *reason)
 {
-	char *text = xasprintf("%s: %s", status ? status : "?", reason ? reason : "");
+	char *text = facts_render_unavailable(status, reason);
 	size_t n;
 	char **lines = ui_wrap(text, COLS - 2 - 33, &n);
 
@@ -129,12 +141,15 @@ static void add_unavailable(struct ui_wizard *w, const char *branch)
 		const char *st = json_string_value(json_object_get(e, "status"));
 		const char *why = json_string_value(json_object_get(e, "reason"));
 
-		if (strcmp(key, branch) == 0)
-			ui_lines_add(&w->detected, UI_UNAVAILABLE, 2, "? (the whole branch) %s: %s",
-				     st ? st : "?", why ? why : "");
-		else if (strncmp(key, branch, prefix) == 0 && key[prefix] == '.')
+		if (strcmp(key, branch) == 0) {
+			char *text = facts_render_unavailable(st, why);
+
+			ui_lines_add(&w->detected, UI_UNAVAILABLE, 2, "? (the whole branch) %s", text);
+			free(text);
+		} else if (strncmp(key, branch, prefix) == 0 && key[prefix] == '.') {
 			add_reason(w, st && strcmp(st, "failed") == 0 ? UI_PROBLEM : UI_UNAVAILABLE,
 				   key + prefix + 1, st, why);
+		}
 	}
 }
 
@@ -230,7 +245,7 @@ static enum ui_result detected_key(struct ui_wizard *w, int action, int ch)
 		w->detected_top = INT_MAX / 2;
 		return UI_DONE;
 	case D_NEXT:
-		w->next_screen = UI_SCR_ADVICE;
+		w->next_screen = UI_SCR_BENCH;
 		return UI_GOTO;
 	default:
 		return UI_DONE;

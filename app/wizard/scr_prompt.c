@@ -161,6 +161,7 @@ static enum ui_result finish(struct ui_wizard *w, bool is_accepted)
 	ui_prompt_free(w);
 	w->next_screen = w->prompt_return;
 	if (is_accepted) {
+		w->screen = w->prompt_return; /* the prompt is gone: a long step redraws the screen below */
 		r = w->prompt_done(w, w->prompt_text);
 		if (r == UI_DONE) {
 			w->next_screen = w->prompt_return;
@@ -221,4 +222,5 @@ const struct ui_screen ui_screen_prompt = {
 	.init = prompt_init,
 	.draw = prompt_draw,
 	.key = prompt_key,
+	.window = ui_prompt_window,
 };

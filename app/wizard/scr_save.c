@@ -1,6 +1,7 @@
-/* Step 5, Save: the report of this session in text, Markdown or JSON (the same writers as `fstune
- * report`), written to a file the admin names: to a temporary name beside it, then renamed, so a
- * failed write leaves nothing half-written. */
+/* Step 5, Save: the report of this session in any format of the format table (the same writers as
+ * `fstune report`), written to a file the admin names: to a temporary name beside it, then renamed,
+ * so a failed write leaves nothing half-written; or the apply and revert scripts, in a directory, as
+ * `fstune report --scripts` writes them. */
 #include "config.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 
 #include "app/cli.h"
 #include "app/formats.h"
+#include "app/render/scripts.h"
 #include "app/wizard/ui_int.h"
 #include "lib/xalloc.h"
 
@@ -22,16 +24,36 @@ static const struct ui_key save_keys[] = {
 	{'k', S_UP, "previous format", false},
 	{KEY_DOWN, S_DOWN, "next format", false},
 	{'j', S_DOWN, "next format", false},
-	{'\r', S_CHOOSE, "name the file and save in this format", true},
-	{KEY_ENTER, S_CHOOSE, "name the file and save in this format", false},
+	{'\r', S_CHOOSE, "name the file (or the scripts' directory) and save", true},
+	{KEY_ENTER, S_CHOOSE, "name the file (or the scripts' directory) and save", false},
 	{0, 0, NULL, false},
 };
 
 
+/* The rows: one per output format, then the scripts. */
+#define SAVE_ROWS ((int)output_n_formats + 1)
+
+static bool is_scripts_row(const struct ui_wizard *w)
+{
+	return w->save_list.sel == (int)output_n_formats;
+}
+
 static void save_init(struct ui_wizard *w)
 {
-	w->save_list.n = (int)output_n_formats;
-	ui_list_clamp(&w->save_list, (int)output_n_formats);
+	w->save_list.n = SAVE_ROWS;
+	ui_list_clamp(&w->save_list, SAVE_ROWS);
+}
+
+static void save_row(int y, const struct ui_area *a, bool is_sel, const char *name, const char *what)
+{
+	attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
+	char label[32];
+
+	if (is_sel)
+		ui_fill(y, a->left, a->cols, at);
+	snprintf(label, sizeof(label), "%s %-10s", is_sel ? ui_glyph->cursor : " ", name);
+	ui_put(y, a->left, 14, at | A_BOLD, label);
+	ui_put(y, a->left + 14, a->cols - 14, at, what);
 }
 
 static void save_draw(struct ui_wizard *w, const struct ui_area *a)
@@ -39,17 +61,10 @@ static void save_draw(struct ui_wizard *w, const struct ui_area *a)
 	int y = a->top + 2;
 
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), "Save: the report of this session, to a file");
-	for (size_t i = 0; i < output_n_formats; i++, y++) {
-		bool is_sel = (int)i == w->save_list.sel;
-		attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
-		char name[32];
-
-		if (is_sel)
-			ui_fill(y, a->left, a->cols, at);
-		snprintf(name, sizeof(name), "%s %-10s", is_sel ? ui_glyph->cursor : " ", output_formats[i].name);
-		ui_put(y, a->left, 14, at | A_BOLD, name);
-		ui_put(y, a->left + 14, a->cols - 14, at, output_formats[i].what);
-	}
+	for (size_t i = 0; i < output_n_formats; i++, y++)
+		save_row(y, a, (int)i == w->save_list.sel, output_formats[i].name, output_formats[i].what);
+	save_row(y++, a, is_scripts_row(w), "scripts",
+		 "apply.sh and revert.sh in a directory: the commands, to review and run");
 	if (w->save_path[0]) {
 		ui_put(y + 1, a->left, a->cols, ui_attr(UI_DIM), "Last saved:");
 		ui_put(y + 1, a->left + 12, a->cols - 12, ui_attr(UI_OK), w->save_path);
@@ -94,20 +109,39 @@ static enum ui_result save_done(struct ui_wizard *w, const char *path)
 	return UI_DONE;
 }
 
+static enum ui_result scripts_done(struct ui_wizard *w, const char *dir)
+{
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (!*dir) {
+		ui_message(w, UI_ERROR, "no directory given: nothing saved");
+		return UI_DONE;
+	}
+	if (scripts_check_dir(dir, &err) != FST_EXIT_OK || scripts_write(dir, w->session, &err) != FST_EXIT_OK) {
+		ui_message(w, UI_ERROR, "%s", err.msg);
+		return UI_DONE;
+	}
+	snprintf(w->save_path, sizeof(w->save_path), "%s/apply.sh", dir);
+	ui_message(w, UI_OK, "wrote apply.sh and revert.sh in %s", dir);
+	return UI_DONE;
+}
+
 static enum ui_result save_key(struct ui_wizard *w, int action, int ch)
 {
 	char initial[4096], cwd[4000];
 
 	switch (action) {
 	case S_UP:
-		ui_list_move(&w->save_list, -1, (int)output_n_formats);
+		ui_list_move(&w->save_list, -1, SAVE_ROWS);
 		return UI_DONE;
 	case S_DOWN:
-		ui_list_move(&w->save_list, 1, (int)output_n_formats);
+		ui_list_move(&w->save_list, 1, SAVE_ROWS);
 		return UI_DONE;
 	case S_CHOOSE:
 		if (!getcwd(cwd, sizeof(cwd)))
 			snprintf(cwd, sizeof(cwd), ".");
+		if (is_scripts_row(w))
+			return ui_prompt_open(w, "Write apply.sh and revert.sh in the directory", cwd, scripts_done);
 		snprintf(initial, sizeof(initial), "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd,
 			 output_formats[w->save_list.sel].file);
 		return ui_prompt_open(w, "Save the report as", initial, save_done);
@@ -120,7 +154,8 @@ const struct ui_screen ui_screen_save = {
 	.name = "Save",
 	.help_intro = "The report is written by the same code as fstune report, so the JSON equals "
 		      "`fstune report --facts` on this session's facts (apart from the \"generated\" "
-		      "block: time, host, target).",
+		      "block: time, host, target). The scripts are those of `fstune report --scripts DIR`, "
+		      "byte for byte but for their time-stamp line.",
 	.keys = save_keys,
 	.init = save_init,
 	.draw = save_draw,

@@ -1,5 +1,7 @@
-/* Step 2, Workload: the preset chosen from a list (workload.h's table); its values are shown for
- * the row under the cursor, and choosing one applies it and evaluates the rules again. */
+/* Step 2, Workload: what the facts already say first (a facts file's own description, or the one
+ * the last step made), then the presets (workload.h's table), then a custom form, a sample of a
+ * directory and an observation of the device. The values of the row under the cursor are shown
+ * below the list; choosing a row describes the workload through the session. */
 #include "config.h"
 
 #include <limits.h>
@@ -16,26 +18,63 @@ static const struct ui_key workload_keys[] = {
 	{'k', W_UP, "move up", false},
 	{KEY_DOWN, W_DOWN, "move down", false},
 	{'j', W_DOWN, "move down", false},
-	{KEY_HOME, W_HOME, "first preset", false},
-	{KEY_END, W_END, "last preset", false},
-	{'\r', W_CHOOSE, "choose this workload and see what was detected", true},
-	{KEY_ENTER, W_CHOOSE, "choose this workload and see what was detected", false},
-	{KEY_RIGHT, W_CHOOSE, "choose this workload and see what was detected", false},
+	{KEY_HOME, W_HOME, "first row", false},
+	{KEY_END, W_END, "last row", false},
+	{'\r', W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", true},
+	{KEY_ENTER, W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", false},
+	{KEY_RIGHT, W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", false},
 	{0, 0, NULL, false},
 };
 
+enum row_kind { ROW_CURRENT, ROW_PRESET, ROW_CUSTOM, ROW_SAMPLE, ROW_OBSERVE };
+
+struct row {
+	enum row_kind kind;
+	const struct workload_preset *preset;
+};
+
+#define MAX_ROWS 16
+
+/* The rows of the list: the current description only when the facts hold one. */
+static int rows_of(const struct ui_wizard *w, struct row *out)
+{
+	int n = 0;
+
+	if (w->session && facts_get(w->session->facts, "workload"))
+		out[n++] = (struct row){ROW_CURRENT, NULL};
+	for (size_t i = 0; i < workload_preset_count && n < MAX_ROWS - 3; i++)
+		out[n++] = (struct row){ROW_PRESET, &workload_presets[i]};
+	out[n++] = (struct row){ROW_CUSTOM, NULL};
+	out[n++] = (struct row){ROW_SAMPLE, NULL};
+	out[n++] = (struct row){ROW_OBSERVE, NULL};
+	return n;
+}
+
+static int row_of_preset(const struct row *rows, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (rows[i].kind == ROW_PRESET && name && !strcmp(rows[i].preset->name, name))
+			return i;
+	return -1;
+}
+
+/* The command line's --workload first; else what the facts say; else general. */
 static void workload_init(struct ui_wizard *w)
 {
-	w->workload_list.n = (int)workload_preset_count;
-	if (w->preset)
-		w->workload_list.sel = (int)(w->preset - workload_presets);
-	else {
-		const char *name = w->spec.preset ? w->spec.preset : "general";
-		const struct workload_preset *g = workload_preset_find(name);
+	struct row rows[MAX_ROWS];
+	int n = rows_of(w, rows), sel = -1;
 
-		w->workload_list.sel = g ? (int)(g - workload_presets) : 0;
-	}
-	ui_list_clamp(&w->workload_list, (int)workload_preset_count);
+	w->workload_list.n = n;
+	if (w->has_workload)
+		sel = 0;
+	else if (w->spec.preset)
+		sel = row_of_preset(rows, n, w->spec.preset);
+	else if (rows[0].kind == ROW_CURRENT)
+		sel = 0;
+	if (sel < 0)
+		sel = row_of_preset(rows, n, "general");
+	w->workload_list.sel = sel < 0 ? 0 : sel;
+	ui_list_clamp(&w->workload_list, n);
 }
 
 static void detail_line(int y, int x, int cols, const char *label, const char *value)
@@ -46,13 +85,12 @@ static void detail_line(int y, int x, int cols, const char *label, const char *v
 
 static void draw_preset(const struct workload_preset *p, int y, int x, int cols)
 {
-	char a[UNITS_BUFSZ], b[UNITS_BUFSZ], line[160];
+	char a[UNITS_BUFSZ], b[UNITS_BUFSZ], c[UNITS_BUFSZ], line[160];
 	const char *access = workload_access_name(p->access), *mode = workload_io_mode_name(p->io_mode);
 
-	snprintf(line, sizeof(line), "%s %s %s (median %s)",
-		 units_bytes(a, sizeof(a), p->file_size_min_bytes), ui_glyph->arrow,
-		 units_bytes(b, sizeof(b), p->file_size_max_bytes),
-		 units_bytes((char[UNITS_BUFSZ]){0}, UNITS_BUFSZ, p->file_size_p50_bytes));
+	snprintf(line, sizeof(line), "%s %s %s (median %s)", units_bytes(a, sizeof(a), p->file_size_min_bytes),
+		 ui_glyph->arrow, units_bytes(b, sizeof(b), p->file_size_max_bytes),
+		 units_bytes(c, sizeof(c), p->file_size_p50_bytes));
 	detail_line(y++, x, cols, "file sizes", line);
 	snprintf(line, sizeof(line), "%llu files, %llu per directory", (unsigned long long)p->files_total,
 		 (unsigned long long)p->files_per_dir);
@@ -63,60 +101,236 @@ static void draw_preset(const struct workload_preset *p, int y, int x, int cols)
 	detail_line(y, x, cols, "fsync per operation", p->sync_heavy ? "yes" : "no");
 }
 
+/* A workload fact as text with its source: "50000 [user]"; "-" when absent. */
+static const char *fact_text(const struct facts *f, const char *key, bool is_bytes, char *buf, size_t len)
+{
+	const json_t *v = facts_get(f, key);
+	const char *src = facts_source(f, key);
+	char num[UNITS_BUFSZ];
+
+	if (!v)
+		return "-";
+	if (json_is_string(v))
+		snprintf(num, sizeof(num), "%s", json_string_value(v));
+	else if (json_is_boolean(v))
+		snprintf(num, sizeof(num), "%s", json_is_true(v) ? "yes" : "no");
+	else if (json_is_integer(v) && is_bytes)
+		units_bytes(num, sizeof(num), (uint64_t)json_integer_value(v));
+	else if (json_is_integer(v))
+		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+	else if (json_is_number(v))
+		snprintf(num, sizeof(num), "%.6g", json_number_value(v));
+	else
+		snprintf(num, sizeof(num), "?");
+	snprintf(buf, len, "%s   [%s]", num, src ? src : "?");
+	return buf;
+}
+
+static void draw_current(const struct ui_wizard *w, int y, int x, int cols, int max_rows)
+{
+	static const struct {
+		const char *label, *key;
+		bool is_bytes;
+	} keys[] = {
+		{"profile", "workload.profile", false},
+		{"median file size", "workload.file_size_p50_bytes", true},
+		{"files", "workload.files_total", false},
+		{"files per directory", "workload.files_per_dir", false},
+		{"busy (observed)", "workload.busy_share", false},
+		{"read share (observed)", "workload.read_share", false},
+		{"access", "workload.access", false},
+		{"requests of", "workload.io_size_bytes", true},
+		{"fsync per operation", "workload.sync_heavy", false},
+		{"largest file", "workload.file_size_max_bytes", true},
+	};
+	char buf[160];
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && max_rows > 0; i++) {
+		if (!facts_get(w->session->facts, keys[i].key))
+			continue;
+		detail_line(y++, x, cols, keys[i].label,
+			    fact_text(w->session->facts, keys[i].key, keys[i].is_bytes, buf, sizeof(buf)));
+		max_rows--;
+	}
+}
+
+static void row_text(const struct ui_wizard *w, const struct row *r, char *name, size_t nlen, char *sum,
+		     size_t slen)
+{
+	const char *why;
+
+	switch (r->kind) {
+	case ROW_CURRENT:
+		snprintf(name, nlen, "%s", w->has_workload ? "current" : "as given");
+		snprintf(sum, slen, "%s", w->has_workload ? w->workload_label : "what the facts file says (kept as it is)");
+		return;
+	case ROW_PRESET:
+		snprintf(name, nlen, "%s", r->preset->name);
+		snprintf(sum, slen, "%s", r->preset->summary);
+		return;
+	case ROW_CUSTOM:
+		snprintf(name, nlen, "custom%s", ui_glyph->ellipsis);
+		snprintf(sum, slen, "give the sizes, counts and access pattern in a form");
+		return;
+	case ROW_SAMPLE:
+	case ROW_OBSERVE:
+		why = ui_wizard_cannot_measure(w, r->kind == ROW_OBSERVE);
+		snprintf(name, nlen, "%s%s", r->kind == ROW_SAMPLE ? "sample" : "observe", ui_glyph->ellipsis);
+		snprintf(sum, slen, "%s%s", r->kind == ROW_SAMPLE ? "sample a directory: sizes and counts of its files"
+								  : "observe the running workload on the device",
+			 why ? " (not here)" : "");
+		return;
+	}
+}
+
+static void draw_rows(const struct ui_wizard *w, const struct row *rows, int n, int y, const struct ui_area *a)
+{
+	for (int i = 0; i < n; i++) {
+		bool is_sel = i == w->workload_list.sel;
+		attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
+		char name[48], sum[256], lead[64];
+
+		row_text(w, &rows[i], name, sizeof(name), sum, sizeof(sum));
+		if (is_sel)
+			ui_fill(y + i, a->left, a->cols, at);
+		snprintf(lead, sizeof(lead), "%s %-12s", is_sel ? ui_glyph->cursor : " ", name);
+		ui_put(y + i, a->left, 16, at | A_BOLD, lead);
+		bool is_chosen = rows[i].kind == ROW_PRESET && w->preset == rows[i].preset && w->has_workload;
+
+		ui_put(y + i, a->left + 16, a->cols - 16 - (is_chosen ? 11 : 0), at, sum);
+		if (is_chosen)
+			ui_put(y + i, a->left + a->cols - 10, 10, at | A_BOLD, "(chosen)");
+	}
+}
+
+static void draw_below(const struct ui_wizard *w, const struct row *r, int y, const struct ui_area *a)
+{
+	const char *why;
+	int left = a->top + a->rows - y;
+
+	switch (r->kind) {
+	case ROW_CURRENT:
+		ui_put(y++, a->left, a->cols, ui_attr(UI_HEADING), "The workload facts now, with their sources");
+		draw_current(w, y, a->left + 2, a->cols - 2, left - 1);
+		return;
+	case ROW_PRESET:
+		ui_put(y++, a->left, a->cols, ui_attr(UI_HEADING), "The preset's values");
+		draw_preset(r->preset, y, a->left + 2, a->cols - 2);
+		return;
+	case ROW_CUSTOM:
+		ui_put(y, a->left, a->cols, ui_attr(UI_DIM),
+		       "Enter opens a form: each value is checked as the command line's flags are.");
+		return;
+	case ROW_SAMPLE:
+	case ROW_OBSERVE:
+		why = ui_wizard_cannot_measure(w, r->kind == ROW_OBSERVE);
+		ui_put(y, a->left, a->cols, ui_attr(why ? UI_UNAVAILABLE : UI_DIM),
+		       why ? why
+			   : r->kind == ROW_SAMPLE ? "Reads the tree (nothing is written); Esc stops it, keeping what it saw."
+						   : "Watches the device's I/O counters for the seconds you give; Esc ends it early.");
+		return;
+	}
+}
+
 static void workload_draw(struct ui_wizard *w, const struct ui_area *a)
 {
-	int y = a->top + 2;
+	struct row rows[MAX_ROWS];
+	int n = rows_of(w, rows), y = a->top + 2;
 
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING),
-	       "Workload: what will this filesystem hold? Pick the closest preset.");
-	for (size_t i = 0; i < workload_preset_count; i++) {
-		const struct workload_preset *p = &workload_presets[i];
-		bool is_sel = (int)i == w->workload_list.sel;
-		attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
-		char name[40];
-
-		if (is_sel)
-			ui_fill(y, a->left, a->cols, at);
-		snprintf(name, sizeof(name), "%s %-12s", is_sel ? ui_glyph->cursor : " ", p->name);
-		ui_put(y, a->left, 16, at | A_BOLD, name);
-		ui_put(y, a->left + 16, a->cols - 16, at, p->summary);
-		if (w->preset == p)
-			ui_put(y, a->left + a->cols - 10, 10, at | A_BOLD, "(chosen)");
-		y++;
-	}
-	y++;
-	if (w->spec.has_file_size || w->spec.has_files || w->spec.has_files_per_dir ||
-	    w->spec.has_io_size || w->spec.access != WORKLOAD_ACCESS_UNSET ||
-	    w->spec.io_mode != WORKLOAD_IO_UNSET || w->spec.sync_heavy >= 0)
+	       "Workload: what will this filesystem hold?");
+	w->workload_list.n = n;
+	ui_list_clamp(&w->workload_list, n);
+	draw_rows(w, rows, n, y, a);
+	y += n + 1;
+	if (workload_spec_is_said(&w->spec))
 		ui_put(y++, a->left, a->cols, ui_attr(UI_DIM),
 		       "The command line's workload options apply on top of the preset chosen here.");
-	if (w->workload_list.sel >= 0 && (size_t)w->workload_list.sel < workload_preset_count) {
-		ui_put(y++, a->left, a->cols, ui_attr(UI_HEADING), "The preset's values");
-		draw_preset(&workload_presets[w->workload_list.sel], y, a->left + 2, a->cols - 2);
+	draw_below(w, &rows[w->workload_list.sel], y, a);
+}
+
+static enum ui_result open_sample(struct ui_wizard *w, const char *text)
+{
+	if (!*text) {
+		ui_message(w, UI_ERROR, "no directory given");
+		return UI_DONE;
 	}
+	if (!ui_wizard_sample(w, text))
+		return UI_DONE;
+	w->next_screen = UI_SCR_SAMPLE;
+	return UI_GOTO;
+}
+
+static enum ui_result open_observe(struct ui_wizard *w, const char *text)
+{
+	struct workload_spec probe = WORKLOAD_SPEC_INIT;
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (workload_spec_set_observe(&probe, text, &err) != FST_EXIT_OK) {
+		ui_message(w, UI_ERROR, "%s", err.msg);
+		return UI_DONE;
+	}
+	if (ui_wizard_observe(w, probe.observe_s))
+		w->workload_list.sel = 0;
+	return UI_DONE;
+}
+
+static enum ui_result choose(struct ui_wizard *w, const struct row *r)
+{
+	const char *why;
+	const struct probe_target *t = w->session ? w->session->target : NULL;
+
+	switch (r->kind) {
+	case ROW_CURRENT:
+		ui_wizard_keep_workload(w);
+		break;
+	case ROW_PRESET:
+		ui_wizard_set_preset(w, r->preset);
+		break;
+	case ROW_CUSTOM:
+		w->next_screen = UI_SCR_CUSTOM;
+		return UI_GOTO;
+	case ROW_SAMPLE:
+	case ROW_OBSERVE:
+		if ((why = ui_wizard_cannot_measure(w, r->kind == ROW_OBSERVE))) {
+			ui_message(w, UI_ERROR, "%s", why);
+			return UI_DONE;
+		}
+		if (r->kind == ROW_OBSERVE)
+			return ui_prompt_open(w, "Seconds to observe the device", "30", open_observe);
+		return ui_prompt_open(w, "Directory to sample",
+				      t && t->mount_point && t->kind != TARGET_DIRECTORY ? t->mount_point
+											 : t ? t->path : "/",
+				      open_sample);
+	}
+	if (!w->has_workload)
+		return UI_DONE;
+	w->next_screen = UI_SCR_DETECTED;
+	return UI_GOTO;
 }
 
 static enum ui_result workload_key(struct ui_wizard *w, int action, int ch)
 {
-	int rows = (int)workload_preset_count;
+	struct row rows[MAX_ROWS];
+	int n = rows_of(w, rows);
 
+	(void)ch;
+	w->workload_list.n = n;
 	switch (action) {
 	case W_UP:
-		ui_list_move(&w->workload_list, -1, rows);
+		ui_list_move(&w->workload_list, -1, n);
 		return UI_DONE;
 	case W_DOWN:
-		ui_list_move(&w->workload_list, 1, rows);
+		ui_list_move(&w->workload_list, 1, n);
 		return UI_DONE;
 	case W_HOME:
-		ui_list_move(&w->workload_list, INT_MIN, rows);
+		ui_list_move(&w->workload_list, INT_MIN, n);
 		return UI_DONE;
 	case W_END:
-		ui_list_move(&w->workload_list, INT_MAX, rows);
+		ui_list_move(&w->workload_list, INT_MAX, n);
 		return UI_DONE;
 	case W_CHOOSE:
-		ui_wizard_set_preset(w, &workload_presets[w->workload_list.sel]);
-		w->next_screen = UI_SCR_DETECTED;
-		return UI_GOTO;
+		return choose(w, &rows[w->workload_list.sel]);
 	default:
 		return UI_DONE;
 	}
@@ -124,9 +338,11 @@ static enum ui_result workload_key(struct ui_wizard *w, int action, int ch)
 
 const struct ui_screen ui_screen_workload = {
 	.name = "Workload",
-	.help_intro = "A preset fills the workload facts (source \"preset\") that the rules read: file "
-		      "sizes, files per directory, access pattern, fsync. doc/workload-presets.md gives "
-		      "the reasoning behind each value.",
+	.help_intro = "The workload facts the rules read: file sizes, files per directory, access "
+		      "pattern, fsync. The first row is what the facts already say (a facts file's own "
+		      "description, or what the last choice here described); a preset fills them from "
+		      "doc/workload-presets.md; custom takes them from a form; sample measures a "
+		      "directory's files; observe watches the device's I/O.",
 	.keys = workload_keys,
 	.init = workload_init,
 	.draw = workload_draw,

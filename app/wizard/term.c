@@ -92,12 +92,10 @@ static void at_exit(void)
 	ui_term_stop();
 }
 
-void ui_term_start(void)
+void ui_term_guard_signals(void)
 {
 	struct sigaction sa;
 
-	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
-		is_saved = 1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -105,6 +103,13 @@ void ui_term_start(void)
 		sigaddset(&sa.sa_mask, guarded_signals[i]);
 	for (size_t i = 0; i < sizeof(guarded_signals) / sizeof(guarded_signals[0]); i++)
 		sigaction(guarded_signals[i], &sa, NULL);
+}
+
+void ui_term_start(void)
+{
+	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
+		is_saved = 1;
+	ui_term_guard_signals();
 	atexit(at_exit);
 
 	set_escdelay(ESCDELAY_MS);

@@ -40,12 +40,16 @@ static const struct ui_glyphs glyphs_utf8 = {
 	.ul = "\u250c", .ur = "\u2510", .ll = "\u2514", .lr = "\u2518",
 	.cursor = "\u25b6", .ellipsis = "\u2026", .arrow = "\u2192",
 	.tree_mid = "\u251c\u2500", .tree_last = "\u2514\u2500",
+	.hbar = {" ", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589", "\u2588"},
+	.vbar = {" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"},
 };
 static const struct ui_glyphs glyphs_ascii = {
 	.hline = "-", .vline = "|",
 	.ul = "+", .ur = "+", .ll = "+", .lr = "+",
 	.cursor = ">", .ellipsis = "...", .arrow = "->",
 	.tree_mid = "|-", .tree_last = "`-",
+	.hbar = {" ", " ", " ", " ", "-", "-", "-", "-", "#"},
+	.vbar = {" ", " ", " ", "_", "_", "_", ".", ".", "#"},
 };
 
 const struct ui_glyphs *ui_glyph = &glyphs_ascii;

@@ -64,6 +64,8 @@ struct ui_glyphs {
 	const char *ellipsis;                /* "…" */
 	const char *arrow;                   /* "→" between current and recommended */
 	const char *tree_mid, *tree_last;    /* a partition under its disk, as lsblk draws it */
+	const char *hbar[9];                 /* a horizontal bar's last cell by eighths (0: blank) */
+	const char *vbar[9];                 /* a column's top cell by eighths (0: blank) */
 };
 extern const struct ui_glyphs *ui_glyph;
 
@@ -122,6 +124,8 @@ struct ui_screen {
 	void (*init)(struct ui_wizard *w);
 	void (*draw)(struct ui_wizard *w, const struct ui_area *a);
 	enum ui_result (*key)(struct ui_wizard *w, int action, int ch);
+	WINDOW *(*window)(struct ui_wizard *w); /* the window keys are read through (it owns the
+						   cursor); NULL: stdscr */
 };
 
 #define UI_ACT_TEXT 999 /* a printable character on a takes_text screen */
@@ -130,10 +134,14 @@ enum ui_screen_id {
 	UI_SCR_TARGET,
 	UI_SCR_WORKLOAD,
 	UI_SCR_DETECTED,
+	UI_SCR_BENCH,
+	UI_SCR_CHARTS,
 	UI_SCR_ADVICE,
 	UI_SCR_SAVE,
 	UI_SCR_DETAIL, /* one recommendation, opened from Advice */
 	UI_SCR_PROMPT, /* a line of text: a directory, a file name */
+	UI_SCR_CUSTOM, /* the custom workload form, opened from Workload */
+	UI_SCR_SAMPLE, /* what a sample of files showed, opened from Workload */
 	UI_N_SCREENS,
 };
 
@@ -144,6 +152,10 @@ extern const struct ui_screen ui_screen_advice;
 extern const struct ui_screen ui_screen_save;
 extern const struct ui_screen ui_screen_detail;
 extern const struct ui_screen ui_screen_prompt;
+extern const struct ui_screen ui_screen_bench;
+extern const struct ui_screen ui_screen_charts;
+extern const struct ui_screen ui_screen_custom;
+extern const struct ui_screen ui_screen_sample;
 
 
 /* ---- Widgets (widgets.c) ---- */
@@ -157,6 +169,10 @@ int ui_text_width(const char *text);
 void ui_fill(int y, int x, int cols, attr_t attr);
 /* A box in the glyph table's lines on `win`. */
 void ui_box(WINDOW *win, attr_t attr);
+/* A horizontal bar of `value / max` of `cols` cells (eighths of a cell where the glyphs allow). */
+void ui_hbar(int y, int x, int cols, attr_t attr, double value, double max);
+/* "12.3k", "850", "1.2M": a rate in at most 6 cells. */
+const char *ui_rate(char *buf, size_t len, double v);
 
 /* A scrolling list: `sel` is kept visible within `rows`. */
 struct ui_list {
@@ -193,6 +209,29 @@ void ui_lines_draw(const struct ui_lines *l, int top, const struct ui_area *a);
 
 typedef enum ui_result (*ui_prompt_done_fn)(struct ui_wizard *w, const char *text);
 
+/* A long step running inside the loop (sampling, observing): a box over the screen with a line of
+ * progress; the benchmark screen draws its own. */
+struct ui_busy {
+	bool is_on;
+	char title[96];
+	char line[160];
+	double fraction; /* 0..1; negative: unknown (no bar) */
+};
+
+/* The benchmark run as the Benchmarks screen shows it. */
+struct ui_bench_live {
+	bool is_running;
+	enum session_bench suite;          /* the suite running or last run */
+	char test[64];                     /* the test running ("layout" while the file is written) */
+	double fraction;                   /* of that test */
+	double rate;                       /* its live rate: IOPS, bytes/s for the layout */
+	const struct bench_test_def *tests[32]; /* the suite's tests for this target, in run order */
+	size_t n_tests;
+	char estimate[2][256];             /* quick, full: time and space, or why not */
+	enum bench_mode mode;
+	bool can_run;
+};
+
 struct ui_wizard {
 	/* what the command line said */
 	const char *facts_file;          /* --facts FILE; NULL: probe what the admin picks */
@@ -200,11 +239,15 @@ struct ui_wizard {
 	bool is_verbose;                 /* --verbose, for the saved report */
 	struct rules_options rules_opt;  /* --rules-dir, --no-system-rules */
 	struct workload_spec spec;       /* --workload and its overrides (strings borrowed from argv) */
+	struct bench_config bench_cfg;   /* the benchmark parameters (--runtime, --size, ...) */
 
 	/* the run */
 	struct session *session;         /* NULL until a target is chosen */
-	json_t *probed;                  /* the session's facts before any workload preset */
-	const struct workload_preset *preset; /* NULL until chosen */
+	const struct workload_preset *preset; /* the preset chosen; NULL: none (yet, or another way) */
+	bool has_workload;               /* a workload step ran: the later steps can be entered */
+	char workload_label[160];        /* what described it: "preset smallfiles", "sample of /srv" */
+	struct workload_spec wl_spec;    /* the last workload step's spec */
+	char sample_dir[4096];           /* wl_spec.sample_dir's text */
 	int status;                      /* exit status when the wizard ends */
 	bool has_idle_work;              /* inventory_idle has work left */
 
@@ -231,6 +274,11 @@ struct ui_wizard {
 	int detail_top;
 	struct ui_list save_list;
 	char save_path[4096];            /* the last file written */
+	struct ui_list bench_list;
+	struct ui_bench_live bench;
+	int charts_top;                  /* the first result line shown below the curve */
+	struct ui_custom *custom;        /* the custom workload form (scr_custom.c); NULL: none */
+	struct ui_busy busy;
 
 	/* the prompt */
 	const char *prompt_label;
@@ -248,15 +296,48 @@ enum ui_result ui_prompt_open(struct ui_wizard *w, const char *label, const char
 			      ui_prompt_done_fn done);
 /* Frees the prompt's form, if one is up. */
 void ui_prompt_free(struct ui_wizard *w);
+/* Frees the custom workload form, if one is up. */
+void ui_custom_free(struct ui_wizard *w);
 /* The prompt's window (keys are read through it, so the cursor stays in the field). */
 WINDOW *ui_prompt_window(struct ui_wizard *w);
 
-/* Session steps (wizard.c), called by the screens' key handlers. */
+/* Redraws the whole frame now: for a long step's progress, from inside its callback. */
+void ui_redraw(struct ui_wizard *w);
+/* Reads the keys typed meanwhile, without waiting: true when one was Esc (stop the step). */
+bool ui_poll_cancel(void);
+/* The busy box (progress.c): shows it with `line` and `fraction`, redraws, and reads the keys;
+ * false when Esc asks to stop. */
+bool ui_busy_update(struct ui_wizard *w, double fraction, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void ui_busy_draw(const struct ui_wizard *w);
+/* Puts back the terminal guard's signal handlers (after a step installed its own). */
+void ui_term_guard_signals(void);
+
+/* Session steps (wizard.c, workload_step.c, bench_step.c), called by the screens' key handlers. */
 /* Probes `arg` into a new session (replacing the old one) and loads the rules; false with the
  * message line set when the target cannot be resolved. */
 bool ui_wizard_open_target(struct ui_wizard *w, const char *arg);
-/* Applies a preset to a copy of the probed facts and evaluates the rules again. */
+/* Describes the workload with a preset (and the command line's overrides) and evaluates the rules again. */
 void ui_wizard_set_preset(struct ui_wizard *w, const struct workload_preset *p);
+/* Keeps the workload the facts came with (the command line's overrides on top). */
+void ui_wizard_keep_workload(struct ui_wizard *w);
+/* The custom form's spec (overrides on the chosen or general preset). */
+void ui_wizard_set_custom(struct ui_wizard *w, const struct workload_spec *spec);
+/* Samples `dir` with a progress box (Esc stops it: the sample is then partial). False with the
+ * message set when the directory cannot be read. */
+bool ui_wizard_sample(struct ui_wizard *w, const char *dir);
+/* Observes the target's device for `seconds` with a countdown (Esc ends it early). */
+bool ui_wizard_observe(struct ui_wizard *w, double seconds);
+/* Why sampling or observing cannot run on this session (saved facts, no device); NULL: they can. */
+const char *ui_wizard_cannot_measure(const struct ui_wizard *w, bool is_observe);
+/* Fills w->bench: the tests each suite would run here, its time and space, or why none can. */
+void ui_wizard_bench_plan(struct ui_wizard *w);
+/* Whether the target's device is busy now (a look of --busy-check seconds; none when 0); the share
+ * of time in I/O in *share. */
+bool ui_wizard_bench_busy(struct ui_wizard *w, double *share);
+/* Runs `suite` with live progress on the Benchmarks screen (Esc stops it: scratch removed, what
+ * finished kept), then evaluates the rules again. A signal ends the wizard after the clean-up. */
+void ui_wizard_bench_run(struct ui_wizard *w, enum session_bench suite);
 /* Whether step `id` can be entered now (a session exists, a preset was chosen). */
 bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id);
 

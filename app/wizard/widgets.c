@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -212,4 +213,32 @@ void ui_lines_draw(const struct ui_lines *l, int top, const struct ui_area *a)
 		ui_put(a->top + r, a->left + line->indent, a->cols - line->indent, ui_attr(line->role),
 		       line->text);
 	}
+}
+
+void ui_hbar(int y, int x, int cols, attr_t attr, double value, double max)
+{
+	long eighths = max > 0 && value > 0 ? (long)(value / max * cols * 8 + 0.5) : 0;
+
+	if (eighths > (long)cols * 8)
+		eighths = (long)cols * 8;
+	attron(attr);
+	move(y, x);
+	for (int i = 0; i < cols; i++, eighths -= 8)
+		addstr(ui_glyph->hbar[eighths >= 8 ? 8 : eighths > 0 ? eighths : 0]);
+	attroff(attr);
+}
+
+const char *ui_rate(char *buf, size_t len, double v)
+{
+	if (v >= 1e9)
+		snprintf(buf, len, "%.1fG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.1fM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else if (v >= 10 || v == 0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.1f", v);
+	return buf;
 }

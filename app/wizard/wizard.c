@@ -14,6 +14,7 @@
 #include "app/cli.h"
 #include "app/wizard/ui.h"
 #include "app/wizard/ui_int.h"
+#include "app/commands/bench_cli.h"
 #include "app/commands/workload_cli.h"
 #include "lib/xalloc.h"
 #include "fstune/debug.h"
@@ -23,6 +24,7 @@ enum {
 	OPT_FACTS = CLI_OPT_COMMAND_BASE,
 	OPT_RULES_DIR,
 	OPT_NO_SYSTEM_RULES,
+	OPT_PARAM_BASE, /* then one per benchmark parameter */
 };
 
 static const char usage_text[] =
@@ -42,6 +44,8 @@ static const char usage_text[] =
 	"                               'fstune report' (--file-size, --files, --files-per-dir,\n"
 	"                               --access, --io-size, --io-mode, --[no-]sync-heavy) apply\n"
 	"                               on top of whichever preset is chosen\n"
+	"  --runtime S, --warmup S, --size BYTES, --engine E, --busy-check S, --tests LIST\n"
+	"                               how the Benchmarks step measures, as for 'fstune report'\n"
 	"  -h, --help                   this help\n"
 	"\n"
 	"Environment: NO_COLOR (set and not empty) turns colour off; a locale that is not UTF-8\n"
@@ -56,24 +60,34 @@ struct wizard_args {
 	size_t n_rules_dirs;
 	bool no_system_rules;
 	struct workload_spec spec; /* --workload and its overrides */
+	struct bench_config cfg;   /* the benchmark parameters */
 };
 
-static int parse_args(int argc, char **argv, struct wizard_args *a)
+/* A benchmark parameter (1), or not one (0), or a bad value (FST_EXIT_USAGE said, -1). */
+static int bench_option(struct wizard_args *a, int opt)
 {
-	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
-		{"facts", required_argument, NULL, OPT_FACTS},
-		{"rules-dir", required_argument, NULL, OPT_RULES_DIR},
-		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
-		{NULL, 0, NULL, 0},
-	};
+	const struct bench_param *p = bench_cli_param(opt, OPT_PARAM_BASE);
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (!p)
+		return 0;
+	if (bench_param_set(&a->cfg, p, optarg, &err) != FST_EXIT_OK) {
+		usage_error("%s", err.msg);
+		return -1;
+	}
+	return 1;
+}
+
+static int parse_options(int argc, char **argv, struct wizard_args *a, const struct option *opts)
+{
 	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		int handled = workload_option(&a->spec, opt, optarg);
 
+		if (handled == 0)
+			handled = bench_option(a, opt);
 		if (handled < 0)
 			return FST_EXIT_USAGE;
 		if (handled > 0)
@@ -113,12 +127,31 @@ static int parse_args(int argc, char **argv, struct wizard_args *a)
 			return FST_EXIT_USAGE;
 		}
 	}
+	return FST_EXIT_OK;
+}
+
+static int parse_args(int argc, char **argv, struct wizard_args *a)
+{
+	static const struct option fixed[] = {
+		CLI_COMMON_OPTIONS,
+		WORKLOAD_CLI_OPTIONS,
+		{"facts", required_argument, NULL, OPT_FACTS},
+		{"rules-dir", required_argument, NULL, OPT_RULES_DIR},
+		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+	};
+	/* the Benchmarks step chooses the suite, so the suite parameter is left out */
+	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
+	int status = parse_options(argc, argv, a, opts);
+
+	free(opts);
+	if (status != FST_EXIT_OK)
+		return status;
 	if (optind < argc)
 		return usage_error("unknown command '%s' (the wizard takes no TARGET: it lets you pick one)",
 				   argv[optind]);
 	if (a->spec.sample_dir || a->spec.observe_s > 0)
-		return usage_error("the wizard describes the workload with a preset; to sample files or observe "
-				   "the disk, use 'fstune report --sample DIR' or '--observe S'");
+		return usage_error("the wizard samples and observes from its Workload step; on the command "
+				   "line use 'fstune report --sample DIR' or '--observe S'");
 	for (size_t i = 0; i < a->n_rules_dirs; i++) {
 		struct stat st;
 
@@ -143,65 +176,42 @@ static void drop_session(struct ui_wizard *w)
 {
 	session_free(w->session);
 	w->session = NULL;
-	json_decref(w->probed);
-	w->probed = NULL;
 	w->preset = NULL;
+	w->has_workload = false;
+	memset(&w->bench, 0, sizeof(w->bench));
 }
 
-/* The session is ready for a preset: rules loaded, the probed facts kept aside. */
-static bool adopt_session(struct ui_wizard *w, struct session *s)
+/* The wizard's session, through the pipeline: probed (target) or read (facts_path), rules loaded;
+ * ready for a workload. On failure the message is the wizard's. */
+static bool open_session(struct ui_wizard *w, const char *target, const char *facts_path)
 {
 	struct fst_error err = FST_ERROR_INIT;
+	struct session_plan plan = {
+		.target = target,
+		.facts_path = facts_path,
+		.target_os = w->target_os,
+		.is_verbose = w->is_verbose,
+		.rules = &w->rules_opt,
+	};
+	struct session *s;
 
-	if (w->target_os)
-		session_set_target_os(s, w->target_os);
-	s->is_verbose = w->is_verbose;
-	if (session_load_rules(s, &w->rules_opt, &err) != FST_EXIT_OK) {
-		ui_message(w, UI_ERROR, "%s", err.msg);
-		session_free(s);
+	session_run(&plan, &s, &err);
+	if (!s) {
+		ui_message(w, UI_ERROR, "%s", err.msg[0] ? err.msg : "cannot examine this target");
 		return false;
 	}
 	drop_session(w);
 	w->session = s;
-	w->probed = json_deep_copy(s->facts->doc);
 	return true;
 }
 
 bool ui_wizard_open_target(struct ui_wizard *w, const char *arg)
 {
-	struct fst_error err = FST_ERROR_INIT;
-	struct session *s = session_from_target(arg, &err);
-
-	if (!s) {
-		ui_message(w, UI_ERROR, "%s", err.msg[0] ? err.msg : "cannot examine this target");
-		return false;
-	}
-	if (!adopt_session(w, s))
+	if (!open_session(w, arg, NULL))
 		return false;
 	ui_message(w, UI_OK, "probed %s: %zu facts unavailable", arg,
-		   json_object_size(json_object_get(s->facts->doc, "unavailable")));
+		   json_object_size(json_object_get(w->session->facts->doc, "unavailable")));
 	return true;
-}
-
-void ui_wizard_set_preset(struct ui_wizard *w, const struct workload_preset *p)
-{
-	struct workload_spec spec = w->spec; /* the command line's overrides, on top of the preset */
-	struct fst_error err = FST_ERROR_INIT;
-	size_t n;
-
-	if (!w->session)
-		return;
-	/* Start again from what was probed, so a second preset does not inherit the first's keys. */
-	json_decref(w->session->facts->doc);
-	w->session->facts->doc = json_deep_copy(w->probed);
-	if (workload_spec_set_preset(&spec, p->name, &err) == FST_EXIT_OK) {
-		workload_spec_apply_preset(&spec, w->session->facts);
-		workload_spec_apply_overrides(&spec, w->session->facts);
-	}
-	session_evaluate(w->session);
-	w->preset = p;
-	n = json_array_size(w->session->result.recommendations);
-	ui_message(w, UI_OK, "workload %s: %zu recommendation%s", p->name, n, n == 1 ? "" : "s");
 }
 
 bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id)
@@ -212,13 +222,14 @@ bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id)
 	case UI_SCR_WORKLOAD:
 		return w->session != NULL;
 	default:
-		return w->session != NULL && w->preset != NULL;
+		return w->session != NULL && w->has_workload;
 	}
 }
 
 static void wizard_free(struct ui_wizard *w)
 {
 	ui_prompt_free(w);
+	ui_custom_free(w);
 	drop_session(w);
 	inventory_free(&w->targets);
 	ui_lines_clear(&w->detected);
@@ -230,7 +241,10 @@ int ui_wizard_main(int argc, char **argv)
 {
 	struct wizard_args a = {.spec = WORKLOAD_SPEC_INIT};
 	struct ui_wizard w = {.status = FST_EXIT_OK};
-	int status = parse_args(argc, argv, &a);
+	int status;
+
+	bench_config_init(&a.cfg);
+	status = parse_args(argc, argv, &a);
 
 	if (status == FST_EXIT_OK)
 		status = cli_common_apply(&a.common);
@@ -242,21 +256,17 @@ int ui_wizard_main(int argc, char **argv)
 	w.target_os = a.common.target_os;
 	w.is_verbose = a.common.verbose;
 	w.spec = a.spec;
+	w.wl_spec = a.spec;
+	w.bench_cfg = a.cfg;
 	w.rules_opt = (struct rules_options){a.rules_dirs, a.n_rules_dirs, a.no_system_rules};
 	/* A bad facts file is named before the terminal check: it is the more useful error. */
 	if (a.facts) {
-		struct fst_error err = FST_ERROR_INIT;
-		struct session *s = session_from_facts_file(a.facts, &err);
-
-		if (!s || !adopt_session(&w, s)) {
-			if (!s)
-				fst_error_print(&err);
-			else
-				fprintf(stderr, "fstune: %s\n", w.message);
+		if (!open_session(&w, NULL, a.facts)) {
+			fprintf(stderr, "fstune: %s\n", w.message);
 			free(a.rules_dirs);
 			return FST_EXIT_USAGE;
 		}
-		inventory_from_facts(&w.targets, s->facts, a.facts);
+		inventory_from_facts(&w.targets, w.session->facts, a.facts);
 	}
 	if ((status = ui_term_require_tty()) != FST_EXIT_OK) {
 		wizard_free(&w);

@@ -55,8 +55,11 @@ void facts_set_json(struct facts *f, const char *key, json_t *value, const char 
 /* Marks `key` (a leaf or a whole branch) unavailable with a status and a printf-style reason. */
 void facts_set_unavailable(struct facts *f, const char *key, enum facts_status status,
 			   const char *reason_fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Removes a value and its source and unavailable entries. */
+/* Removes a value (a leaf or a whole branch) and the source and unavailable entries at or under it. */
 void facts_remove(struct facts *f, const char *key);
+/* Replaces dst's branch `key` (values, sources, unavailable entries) by src's; src lacking it, the
+ * branch is removed from dst. */
+void facts_copy_branch(struct facts *dst, const struct facts *src, const char *key);
 
 /* Getters: NULL / false when absent or of another type. */
 const json_t *facts_get(const struct facts *f, const char *key);

@@ -75,6 +75,26 @@ enum units_kind rules_setting_unit(const char *setting);
  * holds it (mkfs.inode_ratio). */
 const char *rules_setting_fact(const char *setting);
 
+/* How a script reads setting `setting` back on the running system, to check that nothing changed
+ * since the probe: `cmd` is a shell command printing the value on one line, `recorded` what it
+ * printed when the facts were probed, built from `current` (the recommendation's current value) or,
+ * for mount options, from the facts' option lists. Both malloc'd. false (nothing set) when the
+ * setting has no read form (a reformat, an offline change, tune2fs -m), `current` is unknown, or
+ * the facts lack the device or mount point the command needs. */
+bool rules_setting_read(const char *setting, const struct facts *facts, const json_t *current, char **cmd,
+			char **recorded);
+
+/* For a mount option setting: the option `value` turns on (`on`: "noatime", "commit=30") and the
+ * ones an fstab entry must lose for it to hold (`off`, comma-separated; "name=" stands for every
+ * value of a valued option). Both malloc'd. false when `setting` is no remountable mount option. */
+bool rules_setting_mount_change(const char *setting, const json_t *value, char **on, char **off);
+
+/* A setting's value as the facts show it, typed as the setting's values are (a mount option's
+ * presence as a boolean, bytes as filesystem blocks where the setting counts blocks): what a rule's
+ * `current` defaults to, and what `fstune apply` reads back after a change. NULL when the facts do
+ * not hold it or the setting is unknown. Returns a new reference. */
+json_t *rules_setting_current(const char *setting, const struct facts *facts);
+
 /* The setting table for documentation: [{"name", "type", "range", "disruption", "help"}], new. */
 json_t *rules_settings_describe(void);
 

@@ -22,25 +22,31 @@ char *units_count(char *buf, size_t len, double n);
 /* Bytes per second as "812 MB/s" (decimal, as storage vendors and fio's MB/s). */
 char *units_rate(char *buf, size_t len, double bytes_per_s);
 
-/* The unit of a value, from its key by DESIGN.md's naming contract (sizes in bytes: `_bytes`, `_size`;
- * `_kb`; times `_us`, `_s`, `_seconds`, `_centisecs`; rates `_per_s`; `_ratio`/`_pct` percentages;
- * `_share` fractions 0..1). This is the one place that reads units from key names. */
+/* The unit of a fact's value. The facts schema (lib/facts_schema.c) gives every key one, and every
+ * renderer formats a value by it; UNITS_UNSET is never a schema row's unit (a test checks). */
 enum units_kind {
-	UNITS_PLAIN,
+	UNITS_UNSET = 0,
+	UNITS_PLAIN,       /* a number on its own scale (swappiness, an average queue depth) */
+	UNITS_COUNT,       /* how many of something: files, inodes, CPUs, runs */
+	UNITS_TEXT,        /* a string, or a list of strings, shown as it is */
+	UNITS_BOOL,        /* yes or no */
+	UNITS_TREE,        /* a subtree: each key below has its own unit */
 	UNITS_BYTES,
-	UNITS_KIB,
+	UNITS_KIB,         /* KiB, as /proc and sysfs give *_kb and *_kbytes */
 	UNITS_US,
 	UNITS_SECONDS,
-	UNITS_CENTISECS,
+	UNITS_CENTISECS,   /* /proc/sys/vm's *_centisecs */
 	UNITS_BYTES_PER_S,
-	UNITS_PER_S,
-	UNITS_PERCENT,
-	UNITS_SHARE,
+	UNITS_PER_S,       /* operations per second: IOPS, transactions, files */
+	UNITS_PERCENT,     /* 0..100 */
+	UNITS_SHARE,       /* a fraction 0..1 */
+	UNITS_PPM,         /* parts per million of a whole: the bdi's *_ratio_fine */
 };
-enum units_kind units_of_key(const char *key);
 /* One number as people read it, in `kind`'s unit: units_size, units_duration_us, "3000 (30 s)" for
  * centiseconds, "20%", "31.1%" for a share, "12.3k/s"; a plain real with 4 significant digits. */
 char *units_value(char *buf, size_t len, enum units_kind kind, double v, bool is_int);
+/* The unit's name as documentation writes it ("bytes", "µs", "fraction 0..1"); "" for UNITS_UNSET. */
+const char *units_name(enum units_kind kind);
 
 /* Parses "4096", "4k", "4K", "4KiB", "1.5M", "2G", "1T" (binary multiples). false on garbage or
  * overflow. */

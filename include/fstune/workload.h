@@ -100,6 +100,8 @@ int workload_spec_set_observe(struct workload_spec *w, const char *s, struct fst
  * follows Postmark's model, sizes uniform between MIN and MAX, so it also sets p50, p90 and the mean
  * (source "user"); bytes_total is files_total × mean, with the source of the newer of the two. */
 void workload_spec_apply_preset(const struct workload_spec *w, struct facts *f);
+/* Whether the spec says anything at all (a preset, an override, a sample or an observation). */
+bool workload_spec_is_said(const struct workload_spec *w);
 void workload_spec_apply_overrides(const struct workload_spec *w, struct facts *f);
 
 /* ---- The sampler (probes/workload_sample.c) ---- */

@@ -202,8 +202,14 @@ static void test_build(void)
 		  &ok);
 	EXPECT_STR(cmd(c.revert, 0), "mount -o remount,relatime /srv");
 	ctx_free(&c);
+}
 
-	/* Persistent udev rules match the exact property each identity came from. */
+/* Persistent udev rules match the exact property each identity came from. */
+static void test_build_udev(void)
+{
+	bool ok;
+	struct setting_ctx c;
+
 	static const struct {
 		const char *facts, *match;
 	} ids[] = {
@@ -428,6 +434,7 @@ int main(void)
 	test_quote();
 	test_values();
 	test_build();
+	test_build_udev();
 	test_build_added();
 	test_merge();
 	test_strip();

@@ -80,6 +80,35 @@ static void test_value_and_unavailable_exclusive(void)
 	facts_free(f);
 }
 
+/* A branch goes with its sources and unavailable entries, and a copied branch brings its own. */
+static void test_branches(void)
+{
+	struct facts *f = facts_new(), *given = facts_new();
+
+	facts_set_int(f, "workload.files_total", 5, "user");
+	facts_set_unavailable(f, "workload.read_share", FACTS_FAILED, "no device");
+	facts_set_int(f, "workloads_seen", 1, "user");
+	facts_remove(f, "workload");
+	CHECK(!facts_has(f, "workload.files_total"));
+	CHECK(facts_source(f, "workload.files_total") == NULL);
+	CHECK(!facts_unavailable(f, "workload.read_share", NULL, NULL));
+	CHECK_STR(facts_source(f, "workloads_seen"), "user"); /* a prefix of the name is not the branch */
+
+	facts_set_int(given, "workload.files_total", 7, "preset");
+	facts_set_int(f, "workload.files_per_dir", 9, "user");
+	facts_copy_branch(f, given, "workload");
+	CHECK(!facts_has(f, "workload.files_per_dir"));
+	CHECK(facts_source(f, "workload.files_per_dir") == NULL);
+	CHECK_STR(facts_source(f, "workload.files_total"), "preset");
+	facts_free(given);
+	given = facts_new();
+	facts_copy_branch(f, given, "workload");
+	CHECK(facts_get(f, "workload") == NULL);
+	CHECK(facts_source(f, "workload.files_total") == NULL);
+	facts_free(f);
+	facts_free(given);
+}
+
 static void test_hand_written(void)
 {
 	struct fst_error err;
@@ -178,6 +207,7 @@ int main(void)
 {
 	test_round_trip();
 	test_value_and_unavailable_exclusive();
+	test_branches();
 	test_hand_written();
 	test_report_document();
 	test_errors();

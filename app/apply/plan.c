@@ -1,0 +1,231 @@
+/* From recommendations to the changes `fstune apply` makes: only the runtime, online and remount
+ * classes, each with a way back (its revert commands) and naming a real device or mount point; the
+ * rest is shown, never run. A refusal refuses the whole plan, so nothing is half done. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/apply/apply.h"
+#include "lib/xalloc.h"
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} classes[] = {
+	{"runtime", APPLY_CLASS_RUNTIME},
+	{"online", APPLY_CLASS_ONLINE},
+	{"remount", APPLY_CLASS_REMOUNT},
+};
+
+unsigned apply_class_of(const char *disruption)
+{
+	for (size_t i = 0; disruption && i < sizeof classes / sizeof classes[0]; i++)
+		if (!strcmp(classes[i].name, disruption))
+			return classes[i].bit;
+	return 0;
+}
+
+int apply_class_parse(const char *arg, unsigned *mask, struct fst_error *err)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	int status = FST_EXIT_OK;
+
+	*mask = 0;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		unsigned bit = apply_class_of(w);
+
+		if (!bit) {
+			status = fst_error_set(err, FST_EXIT_USAGE,
+					       "--class %s: fstune apply makes runtime, online and remount changes only "
+					       "(offline, reboot and reformat advice is shown, never run)", w);
+			break;
+		}
+		*mask |= bit;
+	}
+	if (status == FST_EXIT_OK && !*mask)
+		status = fst_error_set(err, FST_EXIT_USAGE, "--class needs one of runtime, online, remount");
+	free(copy);
+	return status;
+}
+
+static bool is_listed(const json_t *only, const char *id)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(only, i, e)
+		if (!strcmp(json_string_value(e), id))
+			return true;
+	return false;
+}
+
+/* Whether a change of the plan already sets `setting`: two would leave undo an order to guess. */
+static bool in_plan(const json_t *plan, const char *setting)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(plan, i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "setting")), setting))
+			return true;
+	return false;
+}
+
+/* Why a recommendation the admin selected cannot be applied safely, or NULL. */
+static const char *refusal(const json_t *rec)
+{
+	const char *setting = json_string_value(json_object_get(rec, "setting"));
+	const json_t *apply = json_object_get(rec, "apply"), *revert = json_object_get(rec, "revert");
+	const json_t *persistent = json_object_get(rec, "persistent");
+	const char *kind;
+	size_t i;
+	json_t *c;
+
+	if (!strncmp(setting, "freebsd.", 8))
+		return "it is FreeBSD advice; fstune changes the Linux machine it runs on";
+	if (json_array_size(revert) == 0)
+		return "it has no revert command (its current value is unknown), so it could not be undone";
+	json_array_foreach(apply, i, c)
+		if (strstr(json_string_value(c), "${"))
+			return "its command needs a device or mount point the facts do not name";
+	kind = json_string_value(json_object_get(persistent, "kind"));
+	if (kind && !strcmp(kind, "cmdline"))
+		return "its persistent form is on the kernel command line, which needs a reboot";
+	/* Another owner would win at boot (owners.<setting>): fstune does not fight tuned, nor edit the
+	 * admin's own file or mount unit; the report's placement note says what to do instead. */
+	if (kind && !strcmp(kind, "tuned"))
+		return "tuned manages it: install the child profile the report shows (fstune does not fight tuned)";
+	if (kind && (!strcmp(kind, "edit") || !strcmp(kind, "mount-unit")))
+		return "another owner's file wins at boot: edit it as the report's placement says";
+	return NULL;
+}
+
+/* The change a recommendation becomes. */
+static json_t *change_of(const json_t *rec)
+{
+	json_t *c = json_object();
+	const json_t *cur = json_object_get(rec, "current");
+
+	json_object_set_new(c, "id", json_string(json_string_value(json_object_get(rec, "id"))));
+	json_object_set_new(c, "setting", json_string(json_string_value(json_object_get(rec, "setting"))));
+	json_object_set_new(c, "disruption", json_string(json_string_value(json_object_get(rec, "disruption"))));
+	json_object_set_new(c, "old", cur ? json_deep_copy(cur) : json_null());
+	json_object_set_new(c, "new", json_deep_copy(json_object_get(rec, "recommended")));
+	json_object_set_new(c, "apply", json_deep_copy(json_object_get(rec, "apply")));
+	json_object_set_new(c, "revert", json_deep_copy(json_object_get(rec, "revert")));
+	if (json_is_object(json_object_get(rec, "persistent")))
+		json_object_set_new(c, "persistent", json_deep_copy(json_object_get(rec, "persistent")));
+	json_object_set_new(c, "state", json_string("planned"));
+	json_object_set_new(c, "live", json_false());
+	return c;
+}
+
+static void shown_add(json_t *shown, const json_t *rec, const char *why)
+{
+	json_array_append_new(shown, json_pack("{s:s, s:s, s:s}", "id", json_string_value(json_object_get(rec, "id")),
+					       "disruption", json_string_value(json_object_get(rec, "disruption")) ?
+					       json_string_value(json_object_get(rec, "disruption")) : "advice", "why", why));
+}
+
+/* Every --only id must name a recommendation; the message lists the ones there are. */
+static int check_only(const json_t *recs, const json_t *only, struct fst_error *err)
+{
+	size_t i, k;
+	json_t *o, *r;
+
+	json_array_foreach(only, i, o) {
+		bool found = false;
+
+		json_array_foreach(recs, k, r)
+			found |= !strcmp(json_string_value(json_object_get(r, "id")), json_string_value(o));
+		if (!found) {
+			char *ids = xstrdup("");
+
+			json_array_foreach(recs, k, r) {
+				char *more = xasprintf("%s%s%s", ids, *ids ? ", " : "", json_string_value(json_object_get(r, "id")));
+
+				free(ids);
+				ids = more;
+			}
+			fst_error_set(err, FST_EXIT_USAGE, "--only %s: no recommendation has this id (there are: %s)",
+				      json_string_value(o), *ids ? ids : "none");
+			free(ids);
+			return FST_EXIT_USAGE;
+		}
+	}
+	return FST_EXIT_OK;
+}
+
+int apply_plan_build(const json_t *recs, const json_t *only, unsigned mask, json_t **plan, json_t **shown,
+		     struct fst_error *err)
+{
+	char refused[768] = "";
+	size_t i, len = 0;
+	json_t *r;
+
+	*plan = json_array();
+	*shown = json_array();
+	if (check_only(recs, only, err) != FST_EXIT_OK)
+		return FST_EXIT_USAGE;
+	json_array_foreach(recs, i, r) {
+		const char *id = json_string_value(json_object_get(r, "id"));
+		unsigned bit = apply_class_of(json_string_value(json_object_get(r, "disruption")));
+		bool named = only && is_listed(only, id);
+		const char *why;
+
+		if (only && !named)
+			continue;
+		if (!json_is_string(json_object_get(r, "setting"))) {
+			shown_add(*shown, r, "advice: nothing to run");
+			continue;
+		}
+		if (!bit || !(bit & mask)) {
+			why = !bit ? "offline, reboot and reformat advice is shown, never run" : "its class was not chosen (--class)";
+			if (named && len < sizeof refused)
+				len += (size_t)snprintf(refused + len, sizeof refused - len, "%s%s: %s", len ? "; " : "", id, why);
+			shown_add(*shown, r, why);
+			continue;
+		}
+		if (!(why = refusal(r)) && in_plan(*plan, json_string_value(json_object_get(r, "setting"))))
+			why = "another recommendation sets the same setting: choose one with --only";
+		if (why) {
+			if (len < sizeof refused)
+				len += (size_t)snprintf(refused + len, sizeof refused - len, "%s%s: %s", len ? "; " : "", id, why);
+			continue;
+		}
+		json_array_append_new(*plan, change_of(r));
+	}
+	if (len)
+		return fst_error_set(err, FST_EXIT_REFUSED, "refusing to apply: %s. Nothing was changed; --only "
+				     "selects the others", refused);
+	return FST_EXIT_OK;
+}
+
+int apply_plan_check_current(json_t *plan, const struct facts *now, struct fst_error *err)
+{
+	char refused[768] = "";
+	size_t i, len = 0;
+	json_t *c;
+
+	json_array_foreach(plan, i, c) {
+		const char *setting = json_string_value(json_object_get(c, "setting"));
+		json_t *was = json_object_get(c, "old"), *is = apply_value(now, setting);
+
+		if (json_is_null(was) && is) {
+			json_object_set(c, "old", is);
+		} else if (is && !apply_value_equal(was, is) && len < sizeof refused) {
+			char *a = apply_value_text(was), *b = apply_value_text(is);
+
+			len += (size_t)snprintf(refused + len, sizeof refused - len, "%s%s was %s when the report "
+						"was made and is %s now", len ? "; " : "", setting, a, b);
+			free(a);
+			free(b);
+		}
+		json_decref(is);
+	}
+	if (len)
+		return fst_error_set(err, FST_EXIT_REFUSED, "refusing to apply a stale report: %s. Nothing was "
+				     "changed; make a fresh report (or run fstune apply without --report)", refused);
+	return FST_EXIT_OK;
+}

@@ -1,0 +1,160 @@
+/* `fstune undo`: takes back a run of `fstune apply` from its journal (app/apply/undo.c). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/apply/apply.h"
+#include "app/apply/apply_cli.h"
+#include "app/cli.h"
+#include "app/commands/cmd_apply.h"
+#include "fstune/status.h"
+#include "lib/xalloc.h"
+
+enum {
+	OPT_LAST = CLI_OPT_COMMAND_BASE,
+	OPT_FORCE,
+	APPLY_CLI_OPT_BASE,
+};
+
+static const char usage_text[] =
+	"Usage: fstune undo [options] JOURNAL|--last\n"
+	"\n"
+	"Take back what one run of fstune apply changed, from its journal: the old values set again with\n"
+	"the revert commands, the files it edited given back their previous content, the files it created\n"
+	"removed. Refused (status 4) where a value or file is no longer what apply left, unless --force.\n"
+	"\n"
+	"Options:\n"
+	"  --last                       the newest journal not undone yet (fstune history lists them)\n"
+	"  --force                      undo even where a value or file changed since apply\n"
+	APPLY_CLI_HELP
+	"\n";
+
+struct undo_args {
+	struct cli_common common;
+	struct apply_cli ac;
+	bool is_last, is_force;
+	const char *journal;
+};
+
+static int parse_args(int argc, char **argv, struct undo_args *a)
+{
+	static const struct option opts[] = {
+		CLI_COMMON_OPTIONS,
+		APPLY_CLI_OPTIONS(APPLY_CLI_OPT_BASE),
+		{"last", no_argument, NULL, OPT_LAST},
+		{"force", no_argument, NULL, OPT_FORCE},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		int rc = cli_common_option(&a->common, opt, optarg, usage_text);
+
+		if (rc == 0)
+			rc = apply_cli_option(&a->ac, opt, APPLY_CLI_OPT_BASE, optarg, "undo");
+		if (rc < 0)
+			return FST_EXIT_USAGE;
+		if (rc > 0)
+			continue;
+		if (opt == OPT_LAST)
+			a->is_last = true;
+		else if (opt == OPT_FORCE)
+			a->is_force = true;
+		else
+			return cli_usage_error("undo", "unexpected option");
+	}
+	if (optind < argc)
+		a->journal = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("undo", "one JOURNAL at most; '%s' is one too many", argv[optind]);
+	if (!a->journal == !a->is_last)
+		return cli_usage_error("undo", "name one JOURNAL or give --last");
+	return apply_cli_check(&a->ac, &a->common, "undo");
+}
+
+/* The newest journal of the directory not undone yet. A damaged one on the way is an error: it may
+ * be the run the admin means. */
+static struct journal *find_last(const char *dir, struct fst_error *err)
+{
+	json_t *list = journal_list(dir);
+	struct journal *j = NULL;
+
+	for (size_t i = json_array_size(list); i-- > 0;) {
+		if (!(j = journal_load(json_string_value(json_array_get(list, i)), err)))
+			break;
+		if (journal_has_undoable(j))
+			break;
+		journal_free(j);
+		j = NULL;
+	}
+	if (!j && err->status == FST_EXIT_OK)
+		fst_error_set(err, FST_EXIT_OK, "no journal in %s is left to undo", dir);
+	json_decref(list);
+	return j;
+}
+
+/* The journal was made with the same --root: its files are there, and the values are this system's. */
+static int check_root(const struct journal *j, const struct apply_env *env, struct fst_error *err)
+{
+	const char *root = json_string_value(json_object_get(json_object_get(j->doc, "run"), "root"));
+
+	if ((root && (!env->root || strcmp(root, env->root))) || (!root && env->root))
+		return fst_error_set(err, FST_EXIT_USAGE, "%s was made %s%s; undo it with the same --root", j->path,
+				     root ? "with --root " : "without --root", root ? root : "");
+	return FST_EXIT_OK;
+}
+
+int cmd_undo(int argc, char **argv)
+{
+	struct undo_args a = {0};
+	struct fst_error err = FST_ERROR_INIT;
+	struct journal *j = NULL;
+	char *dir = NULL;
+	FILE *log;
+	int lock = -1, status = parse_args(argc, argv, &a);
+
+	log = a.common.quiet ? NULL : a.common.format == CLI_FORMAT_JSON ? stderr : stdout;
+	if (status == FST_EXIT_OK) {
+		dir = journal_dir(a.ac.env.root);
+		if (!a.ac.env.is_dry_run && (lock = journal_lock(dir, &err)) < 0)
+			status = err.status;
+	}
+	if (status == FST_EXIT_OK) {
+		j = a.is_last ? find_last(dir, &err) : journal_load(a.journal, &err);
+		status = j ? check_root(j, &a.ac.env, &err) : err.status;
+	}
+	if (status == FST_EXIT_OK && !j) {
+		apply_log(log, "%s", err.msg);
+	} else if (status == FST_EXIT_OK && journal_is_undone(j)) {
+		apply_log(log, "%s was undone already (%s)", j->path,
+			  json_string_value(json_object_get(json_object_get(json_object_get(j->doc, "run"), "undo"), "time")));
+	} else if (status == FST_EXIT_OK && !journal_has_undoable(j)) {
+		apply_log(log, "%s holds nothing to undo (its run was rolled back)", j->path);
+	} else if (status == FST_EXIT_OK) {
+		a.ac.env.target = json_string_value(json_object_get(json_object_get(j->doc, "run"), "target"));
+		apply_log(log, "%s %s", a.ac.env.is_dry_run ? "would undo" : "undoing", j->path);
+		status = undo_journal(j, &a.ac.env, a.is_force, log, &err);
+		if (status == FST_EXIT_OK && !a.ac.env.is_dry_run)
+			apply_log(log, "undone: %s", j->path);
+	}
+	if (status != FST_EXIT_OK)
+		fst_error_print(&err);
+	if (j && a.common.format == CLI_FORMAT_JSON && (status == FST_EXIT_OK || status == FST_EXIT_PARTIAL)) {
+		struct cli_output *out = cli_output_open(&a.common);
+
+		if (out) {
+			json_dumpf(j->doc, cli_output_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			fputc('\n', cli_output_stream(out));
+			status = fst_exit_merge(status, cli_output_close(out, true));
+		}
+	}
+	if (lock >= 0)
+		close(lock);
+	journal_free(j);
+	free(dir);
+	apply_cli_free(&a.ac);
+	return status;
+}

@@ -1,0 +1,746 @@
+/* The apply and revert scripts (scripts.h): POSIX sh arranged by disruption class around the
+ * commands the setting table built and quoted. Nothing here builds a command of its own: the
+ * commands, their read forms and the fstab options come from the rules layer; the shell helpers
+ * below only check, ask, install files and show the fstab change. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app/cli.h"
+#include "app/render/report_render.h"
+#include "app/render/scripts.h"
+#include "lib/xalloc.h"
+#include "fstune/rules.h"
+#include "fstune/shell.h"
+#include "fstune/status.h"
+
+/* Ends every here-document; no line the setting table builds is this word alone. */
+#define HEREDOC_END "FSTUNE_EOF"
+
+/* The shell helpers both scripts share, then each one's own (tests/scripts-*.sh run the scripts
+ * through sh -n and shellcheck). */
+static const char sh_helpers_head[] =
+	"say() { printf '%s: %s\\n' \"$me\" \"$*\"; }\n"
+	"die() {\n"
+	"\tstatus=$1\n"
+	"\tshift\n"
+	"\tprintf '%s: %s\\n' \"$me\" \"$*\" >&2\n"
+	"\texit \"$status\"\n"
+	"}\n"
+	"\n"
+	"here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
+	"saved_dir=$here/apply-saved\n";
+
+static const char sh_options_head[] =
+	"while [ $# -gt 0 ]; do\n"
+	"\tcase $1 in\n"
+	"\t--yes) yes=1 ;;\n"
+	"\t--live) live=1 ;;\n";
+
+static const char sh_options_tail[] =
+	"\t--root)\n"
+	"\t\t[ $# -ge 2 ] || die 2 \"--root needs a directory\"\n"
+	"\t\troot=$(cd \"$2\" 2>/dev/null && pwd) || die 2 \"--root $2: no such directory\"\n"
+	"\t\tshift\n"
+	"\t\t;;\n"
+	"\t-h | --help)\n"
+	"\t\tusage\n"
+	"\t\texit 0\n"
+	"\t\t;;\n"
+	"\t*)\n"
+	"\t\tusage >&2\n"
+	"\t\tdie 2 \"unknown option '$1'\"\n"
+	"\t\t;;\n"
+	"\tesac\n"
+	"\tshift\n"
+	"done\n";
+
+static const char sh_helpers_tail[] =
+	"[ -n \"$root\" ] || live=1\n"
+	"\n"
+	"# The step under way, named if the script stops in it.\n"
+	"current_step=\n"
+	"step() {\n"
+	"\tcurrent_step=$1\n"
+	"\tsay \"$1\"\n"
+	"}\n"
+	"on_exit() {\n"
+	"\tstatus=$?\n"
+	"\tif [ \"$status\" -ne 0 ] && [ -n \"$current_step\" ]; then\n"
+	"\t\tprintf '%s: stopped in %s (status %s)\\n' \"$me\" \"$current_step\" \"$status\" >&2\n"
+	"\tfi\n"
+	"}\n"
+	"trap on_exit EXIT\n"
+	"\n"
+	"is_live() { [ \"$live\" = 1 ]; }\n"
+	"\n"
+	"# ask QUESTION: yes with --yes, else what the admin answers (no answer is no).\n"
+	"ask() {\n"
+	"\t[ \"$yes\" = 1 ] && return 0\n"
+	"\tprintf '%s: %s [y/N] ' \"$me\" \"$1\" >&2\n"
+	"\tanswer=\n"
+	"\tread -r answer || :\n"
+	"\tcase $answer in\n"
+	"\t[yY] | [yY][eE][sS]) return 0 ;;\n"
+	"\tesac\n"
+	"\tsay \"skipped\"\n"
+	"\treturn 1\n"
+	"}\n";
+
+static const char sh_apply_helpers[] =
+	"\n"
+	"# check SETTING RECORDED NOW: counts a value that changed since fstune probed it.\n"
+	"drifted=0\n"
+	"check() {\n"
+	"\t[ \"$2\" = \"$3\" ] && return 0\n"
+	"\tprintf \"%s: %s was '%s' when fstune probed it and is '%s' now\\n\" \"$me\" \"$1\" \"$2\" \"$3\" >&2\n"
+	"\tdrifted=$((drifted + 1))\n"
+	"}\n"
+	"checked() {\n"
+	"\t[ \"$drifted\" = 0 ] && return 0\n"
+	"\t[ \"$force\" = 1 ] || die 4 \"$drifted value(s) changed since the report (someone else tuned this\" \\\n"
+	"\t\t\"machine, or apply.sh ran before): run fstune again, or pass --force to apply anyway.\"\n"
+	"\tsay \"--force: going on\"\n"
+	"}\n"
+	"\n"
+	"# The root the files go under, the same for revert.sh: kept with the saved copies.\n"
+	"note_root() {\n"
+	"\tif [ -f \"$saved_dir/root\" ]; then\n"
+	"\t\t[ \"$(cat \"$saved_dir/root\")\" = \"$root\" ] ||\n"
+	"\t\t\tdie 2 \"apply.sh ran before with --root '$(cat \"$saved_dir/root\")': run revert.sh with it first\"\n"
+	"\telse\n"
+	"\t\tmkdir -p \"$saved_dir\"\n"
+	"\t\tprintf '%s\\n' \"$root\" >\"$saved_dir/root\"\n"
+	"\tfi\n"
+	"}\n"
+	"\n"
+	"# make_dirs DIR: DIR and its missing parents, each recorded for revert.sh to remove.\n"
+	"make_dirs() {\n"
+	"\t[ -d \"$1\" ] && return 0\n"
+	"\tmake_dirs \"$(dirname \"$1\")\"\n"
+	"\tmkdir \"$1\"\n"
+	"\tprintf '%s\\n' \"$1\" >>\"$saved_dir/dirs\"\n"
+	"}\n"
+	"\n"
+	"# install_file PATH < CONTENT: PATH under the root, written whole and renamed into place; an\n"
+	"# existing file is first copied beside these scripts (once: a second run keeps the first copy).\n"
+	"install_file() {\n"
+	"\tdest=$root$1\n"
+	"\tsaved=$saved_dir$1\n"
+	"\tnote_root\n"
+	"\tif [ ! -e \"$saved\" ] && [ ! -e \"$saved.created\" ]; then\n"
+	"\t\tmkdir -p \"$(dirname \"$saved\")\"\n"
+	"\t\tif [ -e \"$dest\" ]; then\n"
+	"\t\t\tcp -p \"$dest\" \"$saved\"\n"
+	"\t\t\tsay \"kept a copy of $dest in $saved\"\n"
+	"\t\telse\n"
+	"\t\t\t: >\"$saved.created\"\n"
+	"\t\tfi\n"
+	"\tfi\n"
+	"\tmake_dirs \"$(dirname \"$dest\")\"\n"
+	"\ttmp=$dest.fstune-new.$$\n"
+	"\t(umask 022 && cat >\"$tmp\")\n"
+	"\tmv -f \"$tmp\" \"$dest\"\n"
+	"\tsay \"installed $dest\"\n"
+	"}\n"
+	"\n"
+	"# show_fstab MOUNTPOINT ON OFF: the change of the fstab entry that keeps options ON (dropping\n"
+	"# those OFF names; \"name=\" stands for every value), as a diff. Nothing is written.\n"
+	"show_fstab() {\n"
+	"\tfstab=$root/etc/fstab\n"
+	"\tif [ ! -f \"$fstab\" ]; then\n"
+	"\t\tsay \"no $fstab: to keep them across reboots, mount $1 with the options $2\"\n"
+	"\t\treturn 0\n"
+	"\tfi\n"
+	"\tawk -v mnt=\"$1\" -v on=\"$2\" -v off=\"$3\" -v name=\"$fstab\" '\n"
+	"\tfunction dropped(o, i, k) {\n"
+	"\t\tfor (i = 1; i <= n_off; i++) {\n"
+	"\t\t\tk = drop[i]\n"
+	"\t\t\tif (o == k || (k ~ /=$/ && index(o, k) == 1))\n"
+	"\t\t\t\treturn 1\n"
+	"\t\t}\n"
+	"\t\tfor (i = 1; i <= n_on; i++)\n"
+	"\t\t\tif (o == add[i])\n"
+	"\t\t\t\treturn 1\n"
+	"\t\treturn 0\n"
+	"\t}\n"
+	"\tBEGIN { n_on = split(on, add, \",\"); n_off = split(off, drop, \",\"); found = 0 }\n"
+	"\t$0 !~ /^[ \\t]*#/ && NF >= 4 && $2 == mnt {\n"
+	"\t\tfound = 1\n"
+	"\t\tm = split($4, o, \",\")\n"
+	"\t\topts = \"\"\n"
+	"\t\tfor (i = 1; i <= m; i++)\n"
+	"\t\t\tif (!dropped(o[i]))\n"
+	"\t\t\t\topts = opts (opts == \"\" ? \"\" : \",\") o[i]\n"
+	"\t\tfor (i = 1; i <= n_on; i++)\n"
+	"\t\t\topts = opts (opts == \"\" ? \"\" : \",\") add[i]\n"
+	"\t\tnew = $1 \"\\t\" $2 \"\\t\" $3 \"\\t\" opts\n"
+	"\t\tfor (i = 5; i <= NF; i++)\n"
+	"\t\t\tnew = new \"\\t\" $i\n"
+	"\t\tprintf \"--- %s\\n+++ %s (the options fstune recommends)\\n-%s\\n+%s\\n\", name, name, $0, new\n"
+	"\t}\n"
+	"\tEND {\n"
+	"\t\tif (!found)\n"
+	"\t\t\tprintf \"%s has no entry for %s: mount it with the options %s\\n\", name, mnt, on\n"
+	"\t}' \"$fstab\"\n"
+	"}\n";
+
+static const char sh_revert_helpers[] =
+	"\n"
+	"# The root apply.sh installed its files under: revert.sh must be given the same.\n"
+	"if [ -f \"$saved_dir/root\" ] && [ \"$(cat \"$saved_dir/root\")\" != \"$root\" ]; then\n"
+	"\tdie 2 \"apply.sh installed its files under '$(cat \"$saved_dir/root\")':\" \\\n"
+	"\t\t\"give revert.sh the same --root\"\n"
+	"fi\n"
+	"\n"
+	"# restore_file PATH: the copy apply.sh kept put back, or the file it created removed; a file it\n"
+	"# did not install is left alone.\n"
+	"restore_file() {\n"
+	"\tdest=$root$1\n"
+	"\tsaved=$saved_dir$1\n"
+	"\tif [ -f \"$saved\" ]; then\n"
+	"\t\ttmp=$dest.fstune-old.$$\n"
+	"\t\tcp -p \"$saved\" \"$tmp\"\n"
+	"\t\tmv -f \"$tmp\" \"$dest\"\n"
+	"\t\trm -f \"$saved\"\n"
+	"\t\tsay \"put back $dest as it was before apply.sh\"\n"
+	"\telif [ -e \"$saved.created\" ]; then\n"
+	"\t\trm -f \"$dest\" \"$saved.created\"\n"
+	"\t\tsay \"removed $dest, which apply.sh installed\"\n"
+	"\telse\n"
+	"\t\tsay \"$dest: not installed by apply.sh, left as it is\"\n"
+	"\tfi\n"
+	"}\n"
+	"\n"
+	"# The directories apply.sh made, deepest first (only when empty), then the record itself.\n"
+	"forget_saved() {\n"
+	"\tif [ -f \"$saved_dir/dirs\" ]; then\n"
+	"\t\tsort -r \"$saved_dir/dirs\" | while IFS= read -r d; do\n"
+	"\t\t\trmdir \"$d\" 2>/dev/null || :\n"
+	"\t\tdone\n"
+	"\tfi\n"
+	"\trm -f \"$saved_dir/dirs\" \"$saved_dir/root\"\n"
+	"\t[ ! -d \"$saved_dir\" ] || find \"$saved_dir\" -depth -type d -exec rmdir {} \\; 2>/dev/null || :\n"
+	"}\n";
+
+static const char *rec_str(const json_t *rec, const char *field)
+{
+	return json_string_value(json_object_get(rec, field));
+}
+
+/* `text` as the rest of a comment line: a line break in it would end the comment. */
+static void put_comment(FILE *out, const char *prefix, const char *text)
+{
+	fputs(prefix, out);
+	for (const char *p = text ? text : ""; *p; p++)
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	fputc('\n', out);
+}
+
+/* "# id (severity): title" above each step. */
+static void rec_comment(FILE *out, const json_t *rec)
+{
+	char *head = xasprintf("# %s (%s): ", rec_str(rec, "id"), rec_str(rec, "severity"));
+
+	put_comment(out, head, rec_str(rec, "title"));
+	free(head);
+}
+
+/* The recommendations of one disruption class (NULL: those of a class this version does not
+ * know), in the report's order. New reference. */
+static json_t *group_of(const struct session *s, const char *disruption)
+{
+	for (size_t i = 0; i < report_n_groups; i++) {
+		const struct report_group *g = &report_groups[i];
+
+		if (disruption ? g->disruption && !strcmp(g->disruption, disruption) : !g->disruption)
+			return report_group_members(s, g);
+	}
+	return json_array();
+}
+
+static bool is_accepted(const json_t *rec)
+{
+	return json_is_object(json_object_get(rec, "accepted"));
+}
+
+/* A section heading: the report's title of the class and, in apply.sh, its blurb; then what the
+ * script does with it. */
+static void section(FILE *out, const char *disruption, const char *what, bool has_blurb)
+{
+	for (size_t i = 0; i < report_n_groups; i++) {
+		const struct report_group *g = &report_groups[i];
+
+		if (disruption ? g->disruption && !strcmp(g->disruption, disruption) : !g->disruption) {
+			fprintf(out, "\n# ---- %s ----\n", g->title);
+			if (has_blurb)
+				put_comment(out, "# ", g->blurb);
+		}
+	}
+	if (what)
+		put_comment(out, "# ", what);
+}
+
+static void write_usage(FILE *out, bool is_apply)
+{
+	fprintf(out, "usage() {\n\tcat <<'%s'\n", HEREDOC_END);
+	if (is_apply)
+		fputs("Usage: sh apply.sh [--yes] [--force] [--root DIR [--live]]\n"
+		      "  --yes       no questions: the online and remount steps run too\n"
+		      "  --force     go on even if a value changed since fstune probed it\n",
+		      out);
+	else
+		fputs("Usage: sh revert.sh [--yes] [--root DIR [--live]]\n"
+		      "  --yes       no questions: the remount and online steps are taken back too\n", out);
+	fputs("  --root DIR  the files are under DIR; nothing on the running system changes\n"
+	      "  --live      with --root: the running system changes as well\n", out);
+	fprintf(out, "%s\n}\n", HEREDOC_END);
+}
+
+/* The opening: what the script is, the time stamp (the one line that differs between runs), the
+ * options and the helpers. */
+static void write_head(FILE *out, const struct session *s, bool is_apply)
+{
+	const char *mp = facts_get_string(s->facts, "fs.mount_point");
+	const char *dev = facts_get_string(s->facts, "device.path");
+	char *when = report_generated_line(), *target;
+
+	target = xasprintf("%s%s%s", mp ? mp : dev ? dev : "the facts of the report", mp && dev ? " on " : "",
+			   mp && dev ? dev : "");
+	fputs("#!/bin/sh\n", out);
+	if (is_apply) {
+		put_comment(out, "# apply.sh: the changes fstune recommends for ", target);
+		fprintf(out, "# Generated by %s\n", when);
+		fputs("#\n"
+		      "# Read it before running it. It first checks that the values fstune found are still in\n"
+		      "# place and stops (status 4) if one changed since, unless given --force. Then it makes\n"
+		      "# the runtime changes, installs the files that keep them across reboots (an existing\n"
+		      "# file is first copied into apply-saved/ beside it), shows the fstab change as a diff\n"
+		      "# without making it, and asks before each online and remount step. Offline, reboot\n"
+		      "# and reformat steps are only described, in comments. revert.sh takes it all back.\n", out);
+	} else {
+		put_comment(out, "# revert.sh: takes back what apply.sh changed for ", target);
+		fprintf(out, "# Generated by %s\n", when);
+		fputs("#\n"
+		      "# Puts back the values fstune found (remount and online steps asked first), removes\n"
+		      "# the files apply.sh installed and puts back the copies it kept of files it replaced\n"
+		      "# (in apply-saved/ beside it). Files apply.sh did not install are left alone.\n", out);
+	}
+	fputs("# Exit status: 0 done, 2 bad option, 4 refused (a value changed since the probe), else the\n"
+	      "# status of the command that failed, named on standard error.\n\nset -eu\n", out);
+	fprintf(out, "me=%s\n", is_apply ? "apply.sh" : "revert.sh");
+	write_usage(out, is_apply);
+	fputs(sh_helpers_head, out);
+	fprintf(out, "yes=0 live=0%s root=''\n", is_apply ? " force=0" : "");
+	fputs(sh_options_head, out);
+	if (is_apply)
+		fputs("\t--force) force=1 ;;\n", out);
+	fputs(sh_options_tail, out);
+	fputs(sh_helpers_tail, out);
+	fputs(is_apply ? sh_apply_helpers : sh_revert_helpers, out);
+	free(when);
+	free(target);
+}
+
+/* The commands of a recommendation's `apply` or `revert` list, each a line in "cmd; cmd" form. */
+static char *commands_joined(const json_t *cmds)
+{
+	size_t i, len = 1;
+	json_t *c;
+	char *out;
+
+	json_array_foreach(cmds, i, c)
+		len += json_string_length(c) + 2;
+	out = xcalloc(1, len);
+	json_array_foreach(cmds, i, c) {
+		if (i)
+			strcat(out, "; ");
+		strcat(out, json_string_value(c) ? json_string_value(c) : "");
+	}
+	return out;
+}
+
+/* One step: its commands on the running system only, behind a question when `is_asked`. */
+static void write_step(FILE *out, const json_t *rec, const char *field, bool is_asked)
+{
+	const json_t *cmds = json_object_get(rec, field);
+	char *id = fst_shell_quote(rec_str(rec, "id"));
+	size_t i;
+	json_t *c;
+
+	rec_comment(out, rec);
+	if (is_accepted(rec)) {
+		fputs("#   accepted in the report: left as it is\n", out);
+	} else if (json_array_size(cmds) == 0) {
+		fputs(strcmp(field, "revert") ? "#   nothing to run\n"
+					      : "#   nothing to put back: the value before it was not known\n",
+		      out);
+	} else {
+		if (is_asked) {
+			char *all = commands_joined(cmds), *q = xasprintf("%s: run %s?", rec_str(rec, "id"), all);
+			char *qq = fst_shell_quote(q);
+
+			fprintf(out, "if is_live && ask %s; then\n", qq);
+			free(all);
+			free(q);
+			free(qq);
+		} else {
+			fputs("if is_live; then\n", out);
+		}
+		fprintf(out, "\tstep %s\n", id);
+		json_array_foreach(cmds, i, c)
+			if (json_string_value(c))
+				fprintf(out, "\t%s\n", json_string_value(c));
+		fputs("fi\n", out);
+	}
+	free(id);
+}
+
+static void write_steps(FILE *out, const json_t *recs, const char *field, bool is_asked, bool is_reversed)
+{
+	size_t n = json_array_size(recs);
+
+	if (n == 0)
+		fputs("# None.\n", out);
+	for (size_t i = 0; i < n; i++)
+		write_step(out, json_array_get(recs, is_reversed ? n - 1 - i : i), field, is_asked);
+}
+
+/* The drift check of every step apply.sh may run: the value the setting table reads back now
+ * against the one the probe found. */
+static void write_checks(FILE *out, const struct session *s, const json_t *const *groups, size_t n)
+{
+	bool any = false;
+
+	for (size_t g = 0; g < n; g++) {
+		size_t i;
+		json_t *rec;
+
+		json_array_foreach(groups[g], i, rec) {
+			const char *setting = rec_str(rec, "setting");
+			char *cmd = NULL, *recorded = NULL;
+
+			if (!setting || is_accepted(rec) || json_array_size(json_object_get(rec, "apply")) == 0)
+				continue;
+			if (!any)
+				fputs("if is_live; then\n", out);
+			any = true;
+			if (rules_setting_read(setting, s->facts, json_object_get(rec, "current"), &cmd, &recorded)) {
+				char *qs = fst_shell_quote(setting), *qr = fst_shell_quote(recorded);
+
+				fprintf(out, "\tcheck %s %s \"$(%s || :)\"\n", qs, qr, cmd);
+				free(qs);
+				free(qr);
+			} else {
+				fprintf(out, "\t# %s: not checked, fstune cannot read it back or did not know it\n", setting);
+			}
+			free(cmd);
+			free(recorded);
+		}
+	}
+	if (any)
+		fputs("\tchecked\nfi\n", out);
+	else
+		fputs("# Nothing to check: no step changes the running system.\n", out);
+}
+
+/* The lines of the files fstune owns (sysctl.d, the udev rule), by path in order of first use:
+ * [{"path", "lines": [...]}]. Other persistent forms are the admin's files: described, not written. */
+static json_t *owned_files(const json_t *runtime, FILE *out)
+{
+	json_t *files = json_array(), *rec, *f;
+	size_t i, j;
+
+	json_array_foreach(runtime, i, rec) {
+		const json_t *p = json_object_get(rec, "persistent");
+		const char *kind = rec_str(p, "kind"), *path = rec_str(p, "path"), *line = rec_str(p, "line");
+
+		if (!kind || !path || !line || is_accepted(rec))
+			continue;
+		if (strcmp(kind, "sysctl.d") && strcmp(kind, "udev")) {
+			if (out) {
+				char *head = xasprintf("# %s: by hand, in %s: ", rec_str(rec, "id"), path);
+
+				put_comment(out, head, line);
+				free(head);
+			}
+			continue;
+		}
+		f = NULL;
+		json_array_foreach(files, j, f)
+			if (!strcmp(rec_str(f, "path"), path))
+				break;
+		if (j == json_array_size(files)) {
+			f = json_pack("{s:s, s:[]}", "path", path, "lines");
+			json_array_append_new(files, f);
+		}
+		json_array_append_new(json_object_get(f, "lines"), json_string(line));
+	}
+	return files;
+}
+
+static void write_files(FILE *out, const json_t *runtime)
+{
+	json_t *files = owned_files(runtime, out), *f, *line;
+	size_t i, j;
+
+	json_array_foreach(files, i, f) {
+		char *q = fst_shell_quote(rec_str(f, "path"));
+
+		fprintf(out, "install_file %s <<'%s'\n", q, HEREDOC_END);
+		fputs("# Installed by fstune's apply.sh; its revert.sh removes it, or puts back the file it replaced.\n",
+		      out);
+		json_array_foreach(json_object_get(f, "lines"), j, line)
+			fprintf(out, "%s\n", json_string_value(line));
+		fprintf(out, "%s\n", HEREDOC_END);
+		free(q);
+	}
+	if (json_array_size(files) == 0)
+		fputs("# No file to install.\n", out);
+	json_decref(files);
+}
+
+static void write_restores(FILE *out, const json_t *runtime)
+{
+	json_t *files = owned_files(runtime, NULL), *f;
+	size_t i;
+
+	json_array_foreach(files, i, f) {
+		char *q = fst_shell_quote(rec_str(f, "path"));
+
+		fprintf(out, "restore_file %s\n", q);
+		free(q);
+	}
+	fputs("forget_saved\n", out);
+	json_decref(files);
+}
+
+/* Appends `item` to the comma-separated list `*list`. */
+static void list_add(char **list, const char *item)
+{
+	char *n = *list ? xasprintf("%s,%s", *list, item) : xstrdup(item);
+
+	free(*list);
+	*list = n;
+}
+
+/* The fstab entry's change for the remount steps, shown as a diff against the root's fstab. */
+static void write_fstab(FILE *out, const struct session *s, const json_t *remount)
+{
+	const char *mp = facts_get_string(s->facts, "fs.mount_point");
+	char *on_all = NULL, *off_all = NULL;
+	size_t i;
+	json_t *rec;
+
+	json_array_foreach(remount, i, rec) {
+		const json_t *p = json_object_get(rec, "persistent");
+		const char *kind = rec_str(p, "kind");
+		char *on, *off;
+
+		if (is_accepted(rec) || !kind || !rec_str(rec, "setting"))
+			continue;
+		if (strcmp(kind, "fstab")) {
+			/* a mount unit or the admin's own line wins over fstab: said, never written */
+			char *head = xasprintf("# %s: by hand, in %s: ", rec_str(rec, "id"),
+					       rec_str(p, "path") ? rec_str(p, "path") : "the file that mounts it");
+
+			put_comment(out, head, rec_str(p, "line") ? rec_str(p, "line") : "");
+			free(head);
+			continue;
+		}
+		if (!rules_setting_mount_change(rec_str(rec, "setting"), json_object_get(rec, "recommended"), &on,
+						&off))
+			continue;
+		list_add(&on_all, on);
+		list_add(&off_all, off);
+		free(on);
+		free(off);
+	}
+	if (on_all && mp && *mp == '/') {
+		char *qm = fst_shell_quote(mp), *qon = fst_shell_quote(on_all), *qoff = fst_shell_quote(off_all);
+
+		fprintf(out, "show_fstab %s %s %s\n", qm, qon, qoff);
+		free(qm);
+		free(qon);
+		free(qoff);
+	} else if (on_all) {
+		put_comment(out, "# The facts name no mount point: add these options to its fstab entry: ", on_all);
+	} else {
+		fputs("# No fstab change.\n", out);
+	}
+	free(on_all);
+	free(off_all);
+}
+
+/* A class this script does not run: each step's commands, commented out. */
+static void write_described(FILE *out, const json_t *recs)
+{
+	size_t i, j;
+	json_t *rec, *c;
+
+	json_array_foreach(recs, i, rec) {
+		const char *line = rec_str(json_object_get(rec, "persistent"), "line");
+
+		rec_comment(out, rec);
+		json_array_foreach(json_object_get(rec, "apply"), j, c)
+			put_comment(out, "#   ", json_string_value(c));
+		if (line)
+			put_comment(out, "#   and: ", line);
+	}
+	if (json_array_size(recs) == 0)
+		fputs("# None.\n", out);
+}
+
+/* The reformat class as the report merges it: one mkfs command per filesystem. */
+static void write_mkfs(FILE *out, const struct session *s, const json_t *reformat)
+{
+	size_t i, j;
+	json_t *m, *id;
+
+	json_array_foreach(reformat, i, m)
+		rec_comment(out, m);
+	json_array_foreach(s->result.mkfs, i, m) {
+		fputs("# The one command for all of them (everything on the filesystem is lost):\n", out);
+		put_comment(out, "#   ", rec_str(m, "command"));
+		json_array_foreach(json_object_get(m, "from"), j, id)
+			put_comment(out, "#   from ", json_string_value(id));
+	}
+	if (json_array_size(reformat) == 0)
+		fputs("# None.\n", out);
+}
+
+enum { G_RUNTIME, G_ONLINE, G_REMOUNT, G_OFFLINE, G_REBOOT, G_REFORMAT, G_ADVICE, G_OTHER, G_N };
+
+static void groups_load(const struct session *s, json_t *g[G_N])
+{
+	static const char *const classes[G_N] = {"runtime", "online", "remount", "offline",
+						 "reboot",  "reformat", "advice", NULL};
+
+	for (size_t i = 0; i < G_N; i++)
+		g[i] = group_of(s, classes[i]);
+}
+
+static void groups_free(json_t *g[G_N])
+{
+	for (size_t i = 0; i < G_N; i++)
+		json_decref(g[i]);
+}
+
+static void write_apply(FILE *out, const struct session *s)
+{
+	json_t *g[G_N];
+
+	groups_load(s, g);
+	write_head(out, s, true);
+	fputs("\n# ---- The values fstune found: apply.sh stops if one changed since ----\n", out);
+	write_checks(out, s, (const json_t *const[]){g[G_RUNTIME], g[G_ONLINE], g[G_REMOUNT]}, 3);
+	section(out, "runtime", NULL, true);
+	write_steps(out, g[G_RUNTIME], "apply", false, false);
+	fputs("\n# ---- The files that keep the runtime changes across reboots (under --root DIR) ----\n", out);
+	write_files(out, g[G_RUNTIME]);
+	fputs("\n# ---- fstab: the options of the remount steps, shown as a diff and not applied ----\n", out);
+	write_fstab(out, s, g[G_REMOUNT]);
+	section(out, "online", "Each step is asked about first (--yes: run without asking).", true);
+	write_steps(out, g[G_ONLINE], "apply", true, false);
+	section(out, "remount", "Each remount is asked about first (--yes: run without asking).", true);
+	write_steps(out, g[G_REMOUNT], "apply", true, false);
+	section(out, "offline", "Not run by this script: the commands, for when the filesystem can be unmounted.",
+		true);
+	write_described(out, g[G_OFFLINE]);
+	section(out, "reboot", "Not run by this script.", true);
+	write_described(out, g[G_REBOOT]);
+	section(out, "reformat", "Not run by this script.", true);
+	write_mkfs(out, s, g[G_REFORMAT]);
+	section(out, "advice", NULL, true);
+	write_described(out, g[G_ADVICE]);
+	if (json_array_size(g[G_OTHER]) > 0) {
+		section(out, NULL, "Not run by this script.", true);
+		write_described(out, g[G_OTHER]);
+	}
+	fputs("\ncurrent_step=\nsay \"done; revert.sh takes these changes back\"\n", out);
+	groups_free(g);
+}
+
+static void write_revert(FILE *out, const struct session *s)
+{
+	json_t *g[G_N];
+
+	groups_load(s, g);
+	write_head(out, s, false);
+	section(out, "remount", "The remounts of apply.sh taken back, last first; each is asked first.", false);
+	write_steps(out, g[G_REMOUNT], "revert", true, true);
+	section(out, "online", "Taken back last first; each is asked about first.", false);
+	write_steps(out, g[G_ONLINE], "revert", true, true);
+	section(out, "runtime", "The values fstune found, put back last first.", false);
+	write_steps(out, g[G_RUNTIME], "revert", false, true);
+	fputs("\n# ---- The files apply.sh installed: removed, or the copy it kept put back ----\n", out);
+	write_restores(out, g[G_RUNTIME]);
+	fputs("\n# apply.sh ran no offline, reboot or reformat step, so there is none to take back here.\n"
+	      "\ncurrent_step=\nsay \"done\"\n", out);
+	groups_free(g);
+}
+
+int scripts_check_dir(const char *dir, struct fst_error *err)
+{
+	struct stat st;
+
+	if (!dir || !*dir)
+		return fst_error_set(err, FST_EXIT_USAGE, "--scripts needs a directory");
+	if (stat(dir, &st) != 0)
+		return fst_error_set(err, FST_EXIT_USAGE, "--scripts %s: %s: name an existing directory", dir,
+				     strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return fst_error_set(err, FST_EXIT_USAGE, "--scripts %s: not a directory: name the directory "
+				     "to write apply.sh and revert.sh in", dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return fst_error_set(err, FST_EXIT_USAGE, "--scripts %s: cannot write there: %s", dir,
+				     strerror(errno));
+	return FST_EXIT_OK;
+}
+
+/* One script into its temporary: written, made 0700, flushed. false with `err` set on failure. */
+static bool script_fill(struct cli_output *o, const char *path, const struct session *s,
+			void (*write)(FILE *, const struct session *), struct fst_error *err)
+{
+	FILE *fp = cli_output_stream(o);
+
+	write(fp, s);
+	if (fchmod(fileno(fp), 0700) != 0 || report_finish(fp) != 0) {
+		fst_error_set(err, FST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+int scripts_write(const char *dir, const struct session *s, struct fst_error *err)
+{
+	static const char *const names[2] = {"apply.sh", "revert.sh"};
+	static void (*const writers[2])(FILE *, const struct session *) = {write_apply, write_revert};
+	struct cli_output *o[2] = {NULL, NULL};
+	char *path[2];
+	bool is_ok = scripts_check_dir(dir, err) == FST_EXIT_OK;
+	int status = FST_EXIT_OK;
+
+	for (size_t i = 0; i < 2; i++)
+		path[i] = xasprintf("%s/%s", dir, names[i]);
+	for (size_t i = 0; i < 2 && is_ok; i++) {
+		o[i] = cli_output_open_path(path[i], err);
+		is_ok = o[i] && script_fill(o[i], path[i], s, writers[i], err);
+	}
+	/* Both are complete before either replaces an older one: a failure leaves the pair as it was. */
+	for (size_t i = 0; i < 2; i++) {
+		struct fst_error e = FST_ERROR_INIT;
+
+		if (cli_output_finish(o[i], is_ok, &e) != FST_EXIT_OK && status == FST_EXIT_OK) {
+			status = fst_error_set(err, FST_EXIT_USAGE, "%s", e.msg);
+			is_ok = false;
+		}
+		free(path[i]);
+	}
+	return is_ok && status == FST_EXIT_OK ? FST_EXIT_OK : FST_EXIT_USAGE;
+}

@@ -1,0 +1,277 @@
+/* Step 4, Benchmarks: none, quick or full, each with the time and the disk space it will take here
+ * (or why it cannot run); then each test of the run with a progress bar and its numbers, live while
+ * it runs and settled once done. The run itself is bench_step.c's; this screen only draws it. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/wizard/ui_int.h"
+
+enum { B_UP = 1, B_DOWN, B_CHOOSE };
+
+static const struct ui_key bench_keys[] = {
+	{KEY_UP, B_UP, "move up", false},
+	{'k', B_UP, "move up", false},
+	{KEY_DOWN, B_DOWN, "move down", false},
+	{'j', B_DOWN, "move down", false},
+	{'\r', B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", true},
+	{KEY_ENTER, B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", false},
+	{0, 0, NULL, false},
+};
+
+enum row_kind { ROW_CONTINUE, ROW_NONE, ROW_QUICK, ROW_FULL };
+
+/* Whether any test of the last run left results. */
+static bool has_results(const struct ui_wizard *w)
+{
+	for (size_t i = 0; i < w->bench.n_tests; i++) {
+		char key[96];
+
+		snprintf(key, sizeof(key), "bench.%s", w->bench.tests[i]->name);
+		if (json_is_object(facts_get(w->session->facts, key)))
+			return true;
+	}
+	return false;
+}
+
+static int rows_of(const struct ui_wizard *w, enum row_kind *out)
+{
+	int n = 0;
+
+	if (has_results(w))
+		out[n++] = ROW_CONTINUE;
+	out[n++] = ROW_NONE;
+	out[n++] = ROW_QUICK;
+	out[n++] = ROW_FULL;
+	return n;
+}
+
+static void bench_init(struct ui_wizard *w)
+{
+	enum row_kind rows[4];
+
+	ui_wizard_bench_plan(w);
+	w->bench_list.n = rows_of(w, rows);
+	w->bench_list.sel = 0;
+}
+
+/* "850 µs", "12.5 ms". */
+static const char *latency(char *buf, size_t len, double us)
+{
+	if (us >= 1000)
+		snprintf(buf, len, "%.1f ms", us / 1000);
+	else
+		snprintf(buf, len, "%.0f us", us);
+	return buf;
+}
+
+/* A finished test's numbers: MB/s for large requests, else IOPS, with p50/p99 when known; a file
+ * test's operations per second. */
+static void settled(const struct facts *f, const struct bench_test_def *t, char *buf, size_t len)
+{
+	char key[128], r[16], p50[24], p99[24];
+	double v, a = -1, b = -1;
+
+	snprintf(key, sizeof(key), "bench.%s.lat_p50_us", t->name);
+	facts_get_real(f, key, &a);
+	snprintf(key, sizeof(key), "bench.%s.lat_p99_us", t->name);
+	facts_get_real(f, key, &b);
+	snprintf(key, sizeof(key), "bench.%s.%s", t->name,
+		 t->pattern == BENCH_PATTERN_FILES ? "tps" : t->io_size >= 65536 ? "bw_bytes_per_s" : "iops");
+	if (!facts_get_real(f, key, &v)) {
+		snprintf(key, sizeof(key), "bench.%s.create_per_s", t->name);
+		if (!facts_get_real(f, key, &v)) {
+			snprintf(buf, len, "done");
+			return;
+		}
+	}
+	if (t->io_size >= 65536)
+		snprintf(buf, len, "%.0f MB/s", v / 1e6);
+	else
+		snprintf(buf, len, "%s %s", ui_rate(r, sizeof(r), v), t->pattern == BENCH_PATTERN_FILES ? "ops/s" : "IOPS");
+	if (a >= 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), "  p50 %s", latency(p50, sizeof(p50), a));
+	if (b >= 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), "  p99 %s", latency(p99, sizeof(p99), b));
+}
+
+static void draw_test(const struct ui_wizard *w, const struct bench_test_def *t, int y, const struct ui_area *a)
+{
+	char key[96], nums[96], r[16];
+	bool is_done, is_current = w->bench.is_running && !strcmp(w->bench.test, t->name);
+	int bar = a->cols - 22 - 40;
+
+	snprintf(key, sizeof(key), "bench.%s", t->name);
+	is_done = json_is_object(facts_get(w->session->facts, key));
+	ui_put(y, a->left + 2, 20, ui_attr(is_current ? UI_HEADING : UI_NORMAL), t->name);
+	ui_hbar(y, a->left + 22, bar, ui_attr(UI_OK), is_done ? 1.0 : is_current ? w->bench.fraction : 0, 1.0);
+	if (is_done)
+		settled(w->session->facts, t, nums, sizeof(nums));
+	else if (is_current && t->io_size >= 65536)
+		snprintf(nums, sizeof(nums), "%3.0f%%  %.0f MB/s", w->bench.fraction * 100, w->bench.rate * t->io_size / 1e6);
+	else if (is_current)
+		snprintf(nums, sizeof(nums), "%3.0f%%  %s %s", w->bench.fraction * 100, ui_rate(r, sizeof(r), w->bench.rate),
+			 t->pattern == BENCH_PATTERN_FILES ? "ops/s" : "IOPS");
+	else
+		snprintf(nums, sizeof(nums), "%s", w->bench.is_running ? "waiting" : "not run");
+	ui_put(y, a->left + 23 + bar, a->cols - 23 - bar, ui_attr(is_done ? UI_NORMAL : UI_DIM), nums);
+}
+
+static void draw_run(const struct ui_wizard *w, int y, const struct ui_area *a)
+{
+	char line[128];
+	size_t first = 0, fit;
+
+	if (!w->bench.n_tests || y + 1 >= a->top + a->rows)
+		return;
+	if (w->bench.is_running && !strcmp(w->bench.test, "layout")) {
+		snprintf(line, sizeof(line), "writing the test file: %3.0f%%  %.0f MB/s (Esc stops)", w->bench.fraction * 100,
+			 w->bench.rate / 1e6);
+		ui_put(y, a->left, a->cols, ui_attr(UI_HEADING), line);
+	} else {
+		ui_put(y, a->left, a->cols, ui_attr(UI_HEADING),
+		       w->bench.is_running ? "Running (Esc stops: the scratch files go, finished tests stay)"
+					   : "The last run");
+	}
+	fit = (size_t)(a->top + a->rows - y - 1);
+	/* the test running stays in view on a small terminal: the list scrolls under it */
+	for (size_t i = 0; w->bench.is_running && i < w->bench.n_tests; i++)
+		if (!strcmp(w->bench.tests[i]->name, w->bench.test) && i + 2 > fit)
+			first = i + 2 - fit;
+	for (size_t i = first; i < w->bench.n_tests && i - first < fit; i++)
+		draw_test(w, w->bench.tests[i], y + 1 + (int)(i - first), a);
+}
+
+static const char *row_name(enum row_kind k)
+{
+	static const char *const names[] = {"continue", "none", "quick", "full"};
+
+	return names[k];
+}
+
+static const char *row_text(const struct ui_wizard *w, enum row_kind k)
+{
+	switch (k) {
+	case ROW_CONTINUE:
+		return "see the results as charts";
+	case ROW_NONE:
+		return "no benchmarks: the advice rests on what was probed";
+	case ROW_QUICK:
+		return w->bench.estimate[0];
+	default:
+		return w->bench.estimate[1];
+	}
+}
+
+static void bench_draw(struct ui_wizard *w, const struct ui_area *a)
+{
+	enum row_kind rows[4];
+	int n = rows_of(w, rows), y = a->top + 2;
+
+	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING),
+	       "Benchmarks: measure the disk; the rules use what finishes.");
+	w->bench_list.n = n;
+	ui_list_clamp(&w->bench_list, n);
+	for (int i = 0; i < n; i++, y++) {
+		bool is_sel = i == w->bench_list.sel && !w->bench.is_running;
+		attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
+		char lead[32];
+
+		if (is_sel)
+			ui_fill(y, a->left, a->cols, at);
+		snprintf(lead, sizeof(lead), "%s %-9s", is_sel ? ui_glyph->cursor : " ", row_name(rows[i]));
+		ui_put(y, a->left, 12, at | A_BOLD, lead);
+		ui_put(y, a->left + 12, a->cols - 12, at, row_text(w, rows[i]));
+	}
+	if (!w->bench.is_running && (rows[w->bench_list.sel] == ROW_QUICK || rows[w->bench_list.sel] == ROW_FULL)) {
+		size_t nl;
+		char **lines = ui_wrap(row_text(w, rows[w->bench_list.sel]), a->cols - 2, &nl);
+
+		for (size_t i = 0; i < nl && i < 3; i++)
+			ui_put(++y, a->left + 2, a->cols - 2, ui_attr(UI_DIM), lines[i]);
+		ui_lines_free(lines, nl);
+		y += 2;
+	}
+	if (w->bench.mode == BENCH_MODE_DEVICE_READ)
+		ui_put(y++, a->left, a->cols, ui_attr(UI_UNAVAILABLE),
+		       "An unmounted device: only the read tests run, and nothing is written to it.");
+	draw_run(w, y + 1, a);
+}
+
+static enum ui_result run_anyway(struct ui_wizard *w, const char *text)
+{
+	if (strcmp(text, "yes") && strcmp(text, "y")) {
+		ui_message(w, UI_DIM, "not run");
+		return UI_DONE;
+	}
+	ui_wizard_bench_run(w, w->bench.suite);
+	w->bench_list.sel = 0; /* "continue", when a test finished */
+	return UI_DONE;
+}
+
+static enum ui_result start(struct ui_wizard *w, enum session_bench suite)
+{
+	static char question[192];
+	double share;
+
+	if (!w->bench.can_run) {
+		ui_message(w, UI_ERROR, "%s", w->bench.estimate[suite == SESSION_BENCH_FULL]);
+		return UI_DONE;
+	}
+	w->bench.suite = suite;
+	if (ui_wizard_bench_busy(w, &share)) {
+		snprintf(question, sizeof(question), "%s is busy (in I/O %.0f%% of the time): the numbers will be low and "
+			 "its work slowed. Run anyway? (yes/no)", w->session->target->dev_name, share * 100);
+		return ui_prompt_open(w, question, "no", run_anyway);
+	}
+	return run_anyway(w, "yes");
+}
+
+static enum ui_result bench_key(struct ui_wizard *w, int action, int ch)
+{
+	enum row_kind rows[4];
+	int n = rows_of(w, rows);
+
+	(void)ch;
+	w->bench_list.n = n;
+	switch (action) {
+	case B_UP:
+		ui_list_move(&w->bench_list, -1, n);
+		return UI_DONE;
+	case B_DOWN:
+		ui_list_move(&w->bench_list, 1, n);
+		return UI_DONE;
+	case B_CHOOSE:
+		switch (rows[w->bench_list.sel]) {
+		case ROW_CONTINUE:
+			w->next_screen = UI_SCR_CHARTS;
+			return UI_GOTO;
+		case ROW_NONE:
+			if (!has_results(w) && w->session->bench == SESSION_BENCH_NONE)
+				session_bench_skip(w->session, "none chosen in the wizard");
+			w->next_screen = UI_SCR_ADVICE;
+			return UI_GOTO;
+		case ROW_QUICK:
+			return start(w, SESSION_BENCH_QUICK);
+		case ROW_FULL:
+			return start(w, SESSION_BENCH_FULL);
+		}
+		return UI_DONE;
+	default:
+		return UI_DONE;
+	}
+}
+
+const struct ui_screen ui_screen_bench = {
+	.name = "Bench",
+	.help_intro = "Benchmarks measure the disk in a scratch directory of the filesystem (an unmounted "
+		      "device: reads only) and put their numbers into the facts (bench.*) for the rules. "
+		      "quick takes seconds; full adds the small-versus-large curve and the file tests. Esc "
+		      "during a run stops it: the scratch files are removed, the tests that finished stay.",
+	.keys = bench_keys,
+	.init = bench_init,
+	.draw = bench_draw,
+	.key = bench_key,
+};

@@ -1,0 +1,17 @@
+# The owners probe: what else manages each setting (tuned, sysctl.d, udev, fstab, mount units,
+# the kernel command line), one file per source, and its tests.
+libfstune_probes_a_SOURCES += \
+	probes/owners.c probes/owners.h \
+	probes/owners_conf.c \
+	probes/owners_sysctl.c \
+	probes/owners_tuned.c \
+	probes/owners_udev.c \
+	probes/owners_mount.c
+
+check_PROGRAMS += tests/unit/test_owners
+TESTS += tests/unit/test_owners
+tests_unit_test_owners_SOURCES = tests/unit/test_owners.c
+tests_unit_test_owners_LDADD = $(FSTUNE_LDADD)
+
+TESTS += tests/probe-owners.sh tests/probe-owners-host.sh
+EXTRA_DIST += tests/probe-owners.sh tests/probe-owners-host.sh tests/fixtures/owners

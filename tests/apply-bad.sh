@@ -1,0 +1,81 @@
+#!/bin/bash
+# Bad input to fstune apply, undo and history, and the prompt on a terminal: an --only id no recommendation has and a class apply
+# never runs (2), offline advice named with --only (4, nothing changed), flags that do not go
+# together (2), a report from another host (4), and a journal edited by hand: refused naming the line
+# (2), whether the edit keeps it valid JSON or not. None of these changes the running system: the
+# journal is made with --root and without --live.
+. "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
+require_cmd jq script
+export FSTUNE_RULES_PATH=
+RULES=(--no-system-rules --rules-dir "$FSTUNE_SRCDIR/tests/apply/rules")
+ROOT=$TMP/root
+mkdir -p "$ROOT"
+
+run_status 2 "$FSTUNE" apply "${RULES[@]}" --only no.such_id --root "$ROOT" --yes "$TMP"
+grep -q -- "--only no.such_id: no recommendation has this id (there are: .*applytest.expire" "$TMP/err" ||
+	fail "--only: $(cat "$TMP/err")"
+run_status 2 "$FSTUNE" apply "${RULES[@]}" --class offline --root "$ROOT" --yes "$TMP"
+grep -q "runtime, online and remount changes only" "$TMP/err" || fail "--class: $(cat "$TMP/err")"
+run_status 4 "$FSTUNE" apply --no-system-rules --facts "$FSTUNE_SRCDIR/tests/facts/ext4-dir-index-off.json" \
+	--only directories.dir_index_off --root "$ROOT" --yes
+grep -q "directories.dir_index_off: offline, reboot and reformat advice is shown, never run" "$TMP/err" ||
+	fail "offline advice: $(cat "$TMP/err")"
+[ ! -e "$ROOT/var" ] || fail "a refused apply wrote a journal"
+run_status 2 "$FSTUNE" apply "${RULES[@]}" --live --yes "$TMP"
+run_status 2 "$FSTUNE" apply "${RULES[@]}" --sysroot "$TMP" --root "$ROOT" --yes "$TMP"
+run_status 2 "$FSTUNE" apply --report "$TMP/none.json" --facts "$TMP/none.json" --root "$ROOT" --yes
+run_status 2 "$FSTUNE" undo --root "$ROOT"
+grep -q "name one JOURNAL or give --last" "$TMP/err" || fail "undo without a journal: $(cat "$TMP/err")"
+run_status 2 "$FSTUNE" undo "$TMP/none.json" --root "$ROOT"
+
+run_status 0 "$FSTUNE" report --bench none "${RULES[@]}" --json "$TMP"
+cp "$TMP/out" "$TMP/report.json"
+jq '.generated.host = "elsewhere.example"' "$TMP/out" >"$TMP/other.json"
+run_status 4 "$FSTUNE" apply --report "$TMP/other.json" --only applytest.expire --root "$ROOT" --yes
+grep -q "made on host elsewhere.example" "$TMP/err" || fail "another host: $(cat "$TMP/err")"
+# Where another owner wins at boot (owners.<setting>), the engine places the persistent form as a tuned
+# child profile or an edit of the owner's file: apply refuses such a change and says why.
+for kind in tuned edit mount-unit; do
+	jq --arg k "$kind" '(.recommendations[] | select(.id == "applytest.expire") | .persistent.kind) = $k' \
+		"$TMP/report.json" >"$TMP/owned.json"
+	run_status 4 "$FSTUNE" apply --report "$TMP/owned.json" --only applytest.expire --root "$ROOT" --yes
+	grep -q "applytest.expire: .*\(tuned manages it\|another owner's file wins at boot\)" "$TMP/err" ||
+		fail "persistent form of kind $kind: $(cat "$TMP/err")"
+done
+! ls "$ROOT"/var/lib/fstune/journal/*.json >/dev/null 2>&1 || fail "a refused apply wrote a journal"
+
+# On a terminal (a pty made by script(1)), each class is confirmed: "n" applies nothing, "y" applies.
+printf 'n\n' | script -q -e -c "$FSTUNE apply ${RULES[*]} --only applytest.expire --root $ROOT $TMP" /dev/null \
+	>"$TMP/pty.out" 2>&1 || fail "apply on a terminal: $(cat "$TMP/pty.out")"
+grep -q "Apply this change of class runtime? \[y/N\]" "$TMP/pty.out" || fail "no prompt: $(cat "$TMP/pty.out")"
+grep -q "nothing to apply" "$TMP/pty.out" || fail "answered n: $(cat "$TMP/pty.out")"
+! ls "$ROOT"/var/lib/fstune/journal/*.json >/dev/null 2>&1 || fail "a change declined at the prompt was journaled"
+printf 'y\n' | script -q -e -c "$FSTUNE apply ${RULES[*]} --only applytest.expire --root $ROOT $TMP" /dev/null \
+	>"$TMP/pty.out" 2>&1 || fail "apply on a terminal: $(cat "$TMP/pty.out")"
+grep -q "vm.dirty_expire_centisecs = " "$ROOT/etc/sysctl.d/60-fstune.conf" || fail "answered y: $(cat "$TMP/pty.out")"
+run_status 0 "$FSTUNE" undo --last --root "$ROOT"
+rm -rf "$ROOT" && mkdir "$ROOT"
+
+# A journal of files only (--root without --live), then edited by hand.
+run_status 0 "$FSTUNE" apply "${RULES[@]}" --only applytest.expire --root "$ROOT" --yes "$TMP"
+journal=$(ls "$ROOT"/var/lib/fstune/journal/*.json)
+cp "$journal" "$TMP/journal.orig"
+cp "$journal" "$TMP/journal.good"
+line=$(grep -n '"id": "applytest.expire"' "$journal" | cut -d: -f1)
+sed -i 's/"new": \([0-9]*\)/"new": 1\1/' "$journal"
+run_status 2 "$FSTUNE" undo "$journal" --root "$ROOT"
+grep -q "$journal line $line: a change of applytest.expire does not match its checksum: the journal was edited by hand" \
+	"$TMP/err" || fail "edited journal: $(cat "$TMP/err")"
+run_status 2 "$FSTUNE" undo --last --root "$ROOT"
+sed -i 's/"state": "done"/"state": "done",/' "$TMP/journal.orig"
+cp "$TMP/journal.orig" "$journal"
+run_status 2 "$FSTUNE" undo "$journal" --root "$ROOT"
+grep -q "$journal line [0-9]*: not a journal" "$TMP/err" || fail "broken journal: $(cat "$TMP/err")"
+run_status 0 "$FSTUNE" history --root "$ROOT"
+grep -q "invalid: .*line" "$TMP/out" || fail "history of a broken journal: $(cat "$TMP/out")"
+cp "$TMP/journal.good" "$journal"
+mkdir -p "$TMP/other-root"
+run_status 2 "$FSTUNE" undo "$journal" --root "$TMP/other-root"
+grep -q "undo it with the same --root" "$TMP/err" || fail "another root: $(cat "$TMP/err")"
+run_status 0 "$FSTUNE" undo "$journal" --root "$ROOT"
+echo ok

@@ -1,0 +1,71 @@
+#!/bin/bash
+# `report --scripts DIR` on bad input, and the scripts of every facts fixture: a file, a missing
+# path, a read-only filesystem and a directory the user may not write are usage errors (2) named
+# before anything is probed, with nothing written; the scripts made from each fixture in
+# tests/facts (devices, RAID, FreeBSD, offline and reformat advice) pass sh -n and shellcheck,
+# replace the scripts an earlier run wrote and leave no temporary beside them.
+. "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
+private_mount_ns "$@"
+require_root
+require_cmd jq shellcheck setpriv
+
+FACTS=$FSTUNE_SRCDIR/tests/facts
+R=("$FSTUNE" report --no-system-rules --facts "$FACTS/nvme-bfq.json")
+
+# usage_error WHAT NEEDLE: status 2 already checked; the message names NEEDLE, stdout is empty.
+usage_error() {
+	grep -q "^fstune: " "$TMP/err" || fail "$1: stderr does not start with 'fstune: ': $(cat "$TMP/err")"
+	grep -qF -- "$2" "$TMP/err" || fail "$1: the message does not say '$2': $(cat "$TMP/err")"
+	[ ! -s "$TMP/out" ] || fail "$1: a report was written although the scripts could not be"
+}
+
+touch "$TMP/file"
+run_status 2 "${R[@]}" --scripts "$TMP/file"
+usage_error "--scripts FILE" "--scripts $TMP/file: not a directory"
+run_status 2 "${R[@]}" --scripts "$TMP/missing"
+usage_error "--scripts MISSING" "--scripts $TMP/missing: No such file or directory"
+[ ! -e "$TMP/missing" ] || fail "--scripts MISSING made it"
+
+mkdir "$TMP/ro"
+mount -t tmpfs -o ro,size=1m tmpfs "$TMP/ro" || fail "mount a read-only tmpfs"
+on_exit "umount -l $TMP/ro"
+run_status 2 "${R[@]}" --scripts "$TMP/ro"
+usage_error "--scripts READ-ONLY" "--scripts $TMP/ro: cannot write there: Read-only file system"
+
+# Every fixture: scripts that parse and that shellcheck finds nothing in, whatever was advised.
+n=0
+for f in "$FACTS"/*.json; do
+	d=$TMP/s-$(basename "$f" .json)
+	mkdir "$d"
+	echo 'an earlier run' >"$d/apply.sh"
+	st=0
+	"$FSTUNE" report --no-system-rules --facts "$f" --quiet --scripts "$d" >/dev/null 2>"$TMP/err" || st=$?
+	[ "$st" = 0 ] || [ "$st" = 1 ] || [ "$st" = 3 ] || fail "$f: status $st: $(cat "$TMP/err")"
+	[ "$(ls -A "$d")" = "$(printf 'apply.sh\nrevert.sh')" ] || fail "$f: the directory holds $(ls -A "$d")"
+	! grep -q 'an earlier run' "$d/apply.sh" || fail "$f: apply.sh of the earlier run was not replaced"
+	for s in apply.sh revert.sh; do
+		sh -n "$d/$s" || fail "$f: sh -n $s"
+		shellcheck "$d/$s" >"$TMP/sc" 2>&1 || fail "$f: shellcheck $s: $(head -c 2000 "$TMP/sc")"
+		[ "$(stat -c %a "$d/$s")" = 700 ] || fail "$f: $s has mode $(stat -c %a "$d/$s")"
+	done
+	# Every command the report would have the admin run stands in apply.sh, as a step or a comment.
+	while IFS= read -r cmd; do
+		grep -qF -- "$cmd" "$d/apply.sh" || fail "$f: apply.sh lacks '$cmd'"
+	done < <("$FSTUNE" report --no-system-rules --facts "$f" --format json 2>/dev/null |
+		jq -r '.recommendations[] | select(.accepted == null) | .apply[]')
+	n=$((n + 1))
+done
+[ "$n" -ge 5 ] || fail "only $n fixtures"
+# A directory the user may not write in (root may write anywhere, so as nobody).
+setpriv --reuid=65534 --regid=65534 --clear-groups -- test -x "$FSTUNE" ||
+	skip "user nobody cannot execute $FSTUNE (a directory above it is private)"
+chmod 755 "$TMP"
+mkdir -m 755 "$TMP/theirs"
+cp "$FACTS/nvme-bfq.json" "$TMP/facts.json"
+chmod 644 "$TMP/facts.json"
+run_status 2 setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+	"$FSTUNE" report --no-system-rules --facts "$TMP/facts.json" --scripts "$TMP/theirs"
+usage_error "--scripts NOT-MINE" "--scripts $TMP/theirs: cannot write there: Permission denied"
+[ -z "$(ls -A "$TMP/theirs")" ] || fail "--scripts NOT-MINE wrote $(ls -A "$TMP/theirs")"
+
+echo "--scripts refuses a file, a missing, read-only or foreign directory; $n fixtures give clean scripts"
