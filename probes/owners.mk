@@ -1,7 +1,7 @@
 # The owners probe: what else manages each setting (tuned, sysctl.d, udev, fstab, mount units,
 # the kernel command line), one file per source, and its tests.
 libfstune_probes_a_SOURCES += \
-	probes/owners.c probes/owners.h \
+	probes/owners.c probes/owners.h probes/owners_list.c \
 	probes/owners_conf.c \
 	probes/owners_sysctl.c \
 	probes/owners_tuned.c \

@@ -4,39 +4,12 @@
  * run, last change first. */
 #include "config.h"
 
-#include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/apply/apply.h"
 #include "fstune/bench.h"
 #include "lib/xalloc.h"
-
-void apply_hold_signals(bool hold)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
-}
-
-void apply_log(FILE *log, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!log)
-		return;
-	fputs("fstune: ", log);
-	va_start(ap, fmt);
-	vfprintf(log, fmt, ap);
-	va_end(ap);
-	fputc('\n', log);
-	fflush(log);
-}
 
 static void set_state(json_t *c, const char *state)
 {

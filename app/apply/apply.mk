@@ -1,9 +1,8 @@
-# `fstune apply`, `fstune undo` and `fstune history`: the plan, the journal, the persistent files and
-# the engines (app/apply/), and the three commands' parsers (app/commands/cmd_{apply,undo,history}.c).
+# The engines of `fstune apply`, `fstune undo` and `fstune history`: the plan, the journal, the
+# persistent files; their commands are in app/commands/.
 libfstune_app_a_SOURCES += app/apply/apply.h app/apply/apply.c app/apply/undo.c app/apply/plan.c \
 	app/apply/journal.c app/apply/persist.c app/apply/files.c app/apply/runcmd.c app/apply/value.c \
-	app/apply/apply_cli.c app/apply/apply_cli.h \
-	app/commands/cmd_apply.c app/commands/cmd_undo.c app/commands/cmd_history.c app/commands/cmd_apply.h
+	app/apply/apply_cli.c app/apply/apply_cli.h
 APPLY_TESTS = tests/apply-loop.sh tests/apply-kill.sh tests/apply-sysctl.sh tests/apply-bad.sh
 TESTS += $(APPLY_TESTS)
 EXTRA_DIST += $(APPLY_TESTS) tests/apply-lib.sh tests/apply/rules/applytest.lua doc/journal.md

@@ -1,10 +1,13 @@
 /* Runs the setting table's command lines: they are already quoted for a POSIX shell, so they go to
- * /bin/sh -c as they are, never split or quoted again. */
+ * /bin/sh -c as they are, never split or quoted again. Also what apply and undo share around them:
+ * the run's log lines and the signals held while a change is under way. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -73,4 +76,29 @@ int apply_sh(const char *cmd, char **output)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+void apply_hold_signals(bool hold)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+void apply_log(FILE *log, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!log)
+		return;
+	fputs("fstune: ", log);
+	va_start(ap, fmt);
+	vfprintf(log, fmt, ap);
+	va_end(ap);
+	fputc('\n', log);
+	fflush(log);
 }

@@ -3,7 +3,8 @@ libfstune_app_a_SOURCES += app/commands/cmd_probe.c app/commands/cmd_report.c ap
 	app/commands/cmd_bench.c app/commands/bench_cli.c app/commands/bench_cli.h \
 	app/commands/cmd_workload.c app/commands/workload_cli.c app/commands/workload_cli.h \
 	app/commands/cmd_compare.c app/commands/cmd_trial.c \
-	app/commands/accepted_cli.c app/commands/accepted_cli.h app/commands/rules_cli.c app/commands/rules_cli.h
+	app/commands/accepted_cli.c app/commands/accepted_cli.h app/commands/rules_cli.c app/commands/rules_cli.h \
+	app/commands/cmd_apply.c app/commands/cmd_undo.c app/commands/cmd_history.c app/commands/cmd_apply.h
 
 check_PROGRAMS += tests/unit/test_report
 tests_unit_test_report_SOURCES = tests/unit/test_report.c
