@@ -48,7 +48,7 @@ static const struct ui_key help_keys[] = {
 	{0, 0, NULL, false},
 };
 
-const struct ui_screen *ui_screen_of(enum ui_screen_id id) { return screens[id]; }
+static const struct ui_screen *screen_of(enum ui_screen_id id) { return screens[id]; }
 
 static bool is_too_small(void) { return COLS < MIN_COLS || LINES < MIN_ROWS; }
 
@@ -266,21 +266,6 @@ static void draw(struct ui_wizard *w)
 	}
 }
 
-void ui_redraw(struct ui_wizard *w) { draw(w); }
-
-bool ui_poll_cancel(void)
-{
-	bool is_esc = false;
-	wint_t wc;
-	int rc;
-
-	wtimeout(stdscr, 0);
-	while ((rc = wget_wch(stdscr, &wc)) != ERR)
-		if (rc != KEY_CODE_YES && wc == 27)
-			is_esc = true;
-	return is_esc;
-}
-
 static enum ui_result global_action(struct ui_wizard *w, int action)
 {
 	enum ui_screen_id step = step_of(w);
@@ -387,6 +372,8 @@ static void note_first_frame(void)
 
 void ui_loop_run(struct ui_wizard *w)
 {
+	w->redraw = draw;
+	w->screen_of = screen_of;
 	screens[w->screen]->init(w);
 	for (;;) {
 		wint_t wc;

@@ -234,7 +234,7 @@ static void custom_draw(struct ui_wizard *w, const struct ui_area *a)
 	struct ui_custom *c;
 	int cols;
 
-	ui_screen_of(UI_SCR_WORKLOAD)->draw(w, a);
+	ui_screen_of(w, UI_SCR_WORKLOAD)->draw(w, a);
 	if (w->custom->cols != COLS)
 		form_relayout(w);
 	c = w->custom;

@@ -131,7 +131,7 @@ static void prompt_draw(struct ui_wizard *w, const struct ui_area *a)
 {
 	struct ui_form *f;
 
-	ui_screen_of(w->prompt_return)->draw(w, a);
+	ui_screen_of(w, w->prompt_return)->draw(w, a);
 	if (!w->form) {
 		form_build(w, w->prompt_text, -1);
 	} else if (w->form->cols != COLS) {

@@ -5,7 +5,9 @@
  * half-way through an update), so at start the terminal's termios is saved and the escape strings
  * that leave the alternate screen and show the cursor are copied into a static buffer; the handler
  * puts back the termios with tcsetattr, writes that buffer with write(2), restores the default
- * action and re-raises the signal, so the exit status is 128+n as DESIGN.md says. */
+ * action and re-raises the signal, so the exit status is 128+n as DESIGN.md says.
+ *
+ * Also the one read of the terminal outside the loop: the keys typed during a long step. */
 #include "config.h"
 
 #include <errno.h>
@@ -151,4 +153,17 @@ _Noreturn void ui_fatal(int status, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(status);
+}
+
+bool ui_poll_cancel(void)
+{
+	bool is_esc = false;
+	wint_t wc;
+	int rc;
+
+	wtimeout(stdscr, 0);
+	while ((rc = wget_wch(stdscr, &wc)) != ERR)
+		if (rc != KEY_CODE_YES && wc == 27)
+			is_esc = true;
+	return is_esc;
 }

@@ -233,6 +233,11 @@ struct ui_bench_live {
 };
 
 struct ui_wizard {
+	/* set by the loop (ui_loop_run) before anything runs: how screens and steps reach what only the
+	 * loop knows, without calling up into it */
+	void (*redraw)(struct ui_wizard *w);
+	const struct ui_screen *(*screen_of)(enum ui_screen_id id);
+
 	/* what the command line said */
 	const char *facts_file;          /* --facts FILE; NULL: probe what the admin picks */
 	const char *target_os;           /* --target-os; NULL: as probed */
@@ -301,8 +306,9 @@ void ui_custom_free(struct ui_wizard *w);
 /* The prompt's window (keys are read through it, so the cursor stays in the field). */
 WINDOW *ui_prompt_window(struct ui_wizard *w);
 
-/* Redraws the whole frame now: for a long step's progress, from inside its callback. */
-void ui_redraw(struct ui_wizard *w);
+/* Redraws the whole frame now: for a long step's progress, from inside its callback. Through the
+ * hook the loop sets, so that no screen or step calls up into the loop. */
+static inline void ui_redraw(struct ui_wizard *w) { w->redraw(w); }
 /* Reads the keys typed meanwhile, without waiting: true when one was Esc (stop the step). */
 bool ui_poll_cancel(void);
 /* The busy box (progress.c): shows it with `line` and `fraction`, redraws, and reads the keys;
@@ -313,10 +319,15 @@ void ui_busy_draw(const struct ui_wizard *w);
 /* Puts back the terminal guard's signal handlers (after a step installed its own). */
 void ui_term_guard_signals(void);
 
-/* Session steps (wizard.c, workload_step.c, bench_step.c), called by the screens' key handlers. */
+/* Session steps (state.c, workload_step.c, bench_step.c), called by the screens' key handlers. */
 /* Probes `arg` into a new session (replacing the old one) and loads the rules; false with the
  * message line set when the target cannot be resolved. */
 bool ui_wizard_open_target(struct ui_wizard *w, const char *arg);
+/* The session through the pipeline, probed (target) or read (facts_path), rules loaded, replacing
+ * the old one; false with the message line set. */
+bool ui_wizard_open_session(struct ui_wizard *w, const char *target, const char *facts_path);
+/* Frees the session and what the steps built on it. */
+void ui_wizard_drop_session(struct ui_wizard *w);
 /* Describes the workload with a preset (and the command line's overrides) and evaluates the rules again. */
 void ui_wizard_set_preset(struct ui_wizard *w, const struct workload_preset *p);
 /* Keeps the workload the facts came with (the command line's overrides on top). */
@@ -348,7 +359,11 @@ bool ui_trial_settle(struct ui_wizard *w, const json_t *rec);
 
 /* The main loop (loop.c): runs until a handler returns UI_QUIT. */
 void ui_loop_run(struct ui_wizard *w);
-const struct ui_screen *ui_screen_of(enum ui_screen_id id);
+/* The screen of an id (an overlay draws the screen it opened over first), through the loop's hook. */
+static inline const struct ui_screen *ui_screen_of(const struct ui_wizard *w, enum ui_screen_id id)
+{
+	return w->screen_of(id);
+}
 
 /* Building the views (view_*.c), for the screens' init. */
 void ui_view_detected(struct ui_wizard *w);

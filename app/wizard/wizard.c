@@ -1,6 +1,5 @@
-/* `fstune` with no command: the wizard's options, its session (the same struct session as
- * `fstune report`, so both render the same run), and the steps that change it: a target chosen,
- * a workload preset applied. */
+/* `fstune` with no command: the wizard's options, then its session (the same struct session as
+ * `fstune report`, so both render the same run, state.c) and the loop until the admin quits. */
 #include "config.h"
 
 #include <errno.h>
@@ -15,6 +14,7 @@
 #include "app/wizard/ui.h"
 #include "app/wizard/ui_int.h"
 #include "app/commands/bench_cli.h"
+#include "app/commands/rules_cli.h"
 #include "app/commands/workload_cli.h"
 #include "lib/xalloc.h"
 #include "fstune/debug.h"
@@ -23,7 +23,7 @@
 enum {
 	OPT_FACTS = CLI_OPT_COMMAND_BASE,
 	OPT_RULES_DIR,
-	OPT_NO_SYSTEM_RULES,
+	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
 	OPT_PARAM_BASE, /* then one per benchmark parameter */
 };
 
@@ -56,9 +56,7 @@ static const char usage_text[] =
 struct wizard_args {
 	struct cli_common common;
 	const char *facts;
-	const char **rules_dirs; /* owned array of borrowed argv strings */
-	size_t n_rules_dirs;
-	bool no_system_rules;
+	struct rules_options ro; /* --rules-dir, --no-system-rules */
 	struct workload_spec spec; /* --workload and its overrides */
 	struct bench_config cfg;   /* the benchmark parameters */
 };
@@ -88,6 +86,8 @@ static int parse_options(int argc, char **argv, struct wizard_args *a, const str
 
 		if (handled == 0)
 			handled = bench_option(a, opt);
+		if (handled == 0)
+			handled = rules_cli_option(&a->ro, opt, OPT_RULES_DIR, optarg);
 		if (handled < 0)
 			return FST_EXIT_USAGE;
 		if (handled > 0)
@@ -107,13 +107,6 @@ static int parse_options(int argc, char **argv, struct wizard_args *a, const str
 			exit(FST_EXIT_OK);
 		case OPT_FACTS:
 			a->facts = optarg;
-			continue;
-		case OPT_RULES_DIR:
-			a->rules_dirs = xrealloc(a->rules_dirs, (a->n_rules_dirs + 1) * sizeof(*a->rules_dirs));
-			a->rules_dirs[a->n_rules_dirs++] = optarg;
-			continue;
-		case OPT_NO_SYSTEM_RULES:
-			a->no_system_rules = true;
 			continue;
 		default:
 			break;
@@ -136,8 +129,7 @@ static int parse_args(int argc, char **argv, struct wizard_args *a)
 		CLI_COMMON_OPTIONS,
 		WORKLOAD_CLI_OPTIONS,
 		{"facts", required_argument, NULL, OPT_FACTS},
-		{"rules-dir", required_argument, NULL, OPT_RULES_DIR},
-		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 	};
 	/* the Benchmarks step chooses the suite, so the suite parameter is left out */
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
@@ -152,85 +144,21 @@ static int parse_args(int argc, char **argv, struct wizard_args *a)
 	if (a->spec.sample_dir || a->spec.observe_s > 0)
 		return usage_error("the wizard samples and observes from its Workload step; on the command "
 				   "line use 'fstune report --sample DIR' or '--observe S'");
-	for (size_t i = 0; i < a->n_rules_dirs; i++) {
+	for (size_t i = 0; i < a->ro.n_rules_dirs; i++) {
 		struct stat st;
 
-		if (stat(a->rules_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode))
-			return usage_error("--rules-dir %s: %s", a->rules_dirs[i],
+		if (stat(a->ro.rules_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode))
+			return usage_error("--rules-dir %s: %s", a->ro.rules_dirs[i],
 					   errno ? strerror(errno) : "not a directory");
 	}
 	return FST_EXIT_OK;
-}
-
-void ui_message(struct ui_wizard *w, enum ui_role role, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(w->message, sizeof(w->message), fmt, ap);
-	va_end(ap);
-	w->message_role = role;
-}
-
-static void drop_session(struct ui_wizard *w)
-{
-	session_free(w->session);
-	w->session = NULL;
-	w->preset = NULL;
-	w->has_workload = false;
-	memset(&w->bench, 0, sizeof(w->bench));
-}
-
-/* The wizard's session, through the pipeline: probed (target) or read (facts_path), rules loaded;
- * ready for a workload. On failure the message is the wizard's. */
-static bool open_session(struct ui_wizard *w, const char *target, const char *facts_path)
-{
-	struct fst_error err = FST_ERROR_INIT;
-	struct session_plan plan = {
-		.target = target,
-		.facts_path = facts_path,
-		.target_os = w->target_os,
-		.is_verbose = w->is_verbose,
-		.rules = &w->rules_opt,
-	};
-	struct session *s;
-
-	session_run(&plan, &s, &err);
-	if (!s) {
-		ui_message(w, UI_ERROR, "%s", err.msg[0] ? err.msg : "cannot examine this target");
-		return false;
-	}
-	drop_session(w);
-	w->session = s;
-	return true;
-}
-
-bool ui_wizard_open_target(struct ui_wizard *w, const char *arg)
-{
-	if (!open_session(w, arg, NULL))
-		return false;
-	ui_message(w, UI_OK, "probed %s: %zu facts unavailable", arg,
-		   json_object_size(json_object_get(w->session->facts->doc, "unavailable")));
-	return true;
-}
-
-bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id)
-{
-	switch (id) {
-	case UI_SCR_TARGET:
-		return true;
-	case UI_SCR_WORKLOAD:
-		return w->session != NULL;
-	default:
-		return w->session != NULL && w->has_workload;
-	}
 }
 
 static void wizard_free(struct ui_wizard *w)
 {
 	ui_prompt_free(w);
 	ui_custom_free(w);
-	drop_session(w);
+	ui_wizard_drop_session(w);
 	inventory_free(&w->targets);
 	ui_lines_clear(&w->detected);
 	ui_lines_clear(&w->detail);
@@ -249,7 +177,7 @@ int ui_wizard_main(int argc, char **argv)
 	if (status == FST_EXIT_OK)
 		status = cli_common_apply(&a.common);
 	if (status != FST_EXIT_OK) {
-		free(a.rules_dirs);
+		rules_cli_free(&a.ro);
 		return status;
 	}
 	w.facts_file = a.facts;
@@ -258,19 +186,19 @@ int ui_wizard_main(int argc, char **argv)
 	w.spec = a.spec;
 	w.wl_spec = a.spec;
 	w.bench_cfg = a.cfg;
-	w.rules_opt = (struct rules_options){a.rules_dirs, a.n_rules_dirs, a.no_system_rules};
+	w.rules_opt = a.ro;
 	/* A bad facts file is named before the terminal check: it is the more useful error. */
 	if (a.facts) {
-		if (!open_session(&w, NULL, a.facts)) {
+		if (!ui_wizard_open_session(&w, NULL, a.facts)) {
 			fprintf(stderr, "fstune: %s\n", w.message);
-			free(a.rules_dirs);
+			rules_cli_free(&a.ro);
 			return FST_EXIT_USAGE;
 		}
 		inventory_from_facts(&w.targets, w.session->facts, a.facts);
 	}
 	if ((status = ui_term_require_tty()) != FST_EXIT_OK) {
 		wizard_free(&w);
-		free(a.rules_dirs);
+		rules_cli_free(&a.ro);
 		return status;
 	}
 	ui_term_start();
@@ -289,6 +217,6 @@ int ui_wizard_main(int argc, char **argv)
 	ui_term_stop();
 	status = w.status;
 	wizard_free(&w);
-	free(a.rules_dirs);
+	rules_cli_free(&a.ro);
 	return status;
 }
