@@ -85,6 +85,23 @@ tmux_assert_stty_same
 ui_assert_no_sanitizer_report
 tmux_ kill-server
 
+# 1a. While a test runs, its line shows how far it is, its live rate and, once enough samples are in
+# for them, p50 and p99 as they settle (a longer run, so that the line is seen before it ends).
+ui_to_bench 80 24 --runtime 8 --tests rand_read_4k_qd1
+tmux_select "$CURSOR" "quick"
+tmux_keys Enter
+tmux_wait "Running (Esc stops"
+tmux_wait_line "rand_read_4k_qd1" " p99 " 60
+tmux_capture | grep -F rand_read_4k_qd1 |
+	grep -Eq '[0-9]+%  [0-9.]+[kM]? IOPS p50 [0-9.]+ (ns|us|ms) p99 [0-9.]+ (ns|us|ms)' ||
+	{ _tmux_dump; fail "rand_read_4k_qd1: no live p50/p99 while it runs"; }
+tmux_keys Escape
+tmux_wait "stopped: the scratch files are removed"
+bench_no_scratch "$mnt"
+tmux_keys q
+assert_eq "$(tmux_wait_exit)" 0 "exit status after Esc and q"
+tmux_ kill-server
+
 # 1b. Ctrl-C during a run: the bench layer stops and removes its scratch directory, then the wizard
 # restores the terminal and ends by the signal.
 ui_to_bench 80 24

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app/commands/bench_cli.h"
+#include "fstune/units.h"
 #include "lib/xalloc.h"
 
 struct option *bench_cli_options(const struct option *fixed, size_t n_fixed, int val_base,
@@ -48,4 +49,21 @@ size_t bench_cli_params_help(char *s, size_t cap, size_t len, const char *const 
 					*p->def ? p->def : "none");
 	}
 	return len < cap ? len : cap - 1;
+}
+
+void bench_cli_progress_text(char *buf, size_t len, const char *test, double fraction,
+			     const struct bench_live *live)
+{
+	char rate[32] = "", p50[UNITS_BUFSZ], p99[UNITS_BUFSZ], lat[160] = "";
+
+	if (live->rate > 0 && !strcmp(test, "layout"))
+		snprintf(rate, sizeof rate, "  %8.0f MB/s", live->rate / 1e6);
+	else if (live->rate > 0)
+		snprintf(rate, sizeof rate, "  %8.0f IOPS", live->rate);
+	if (live->p50_us > 0)
+		snprintf(lat, sizeof lat, "  p50 %s", units_duration_us(p50, sizeof p50, live->p50_us, false));
+	if (live->p99_us > 0)
+		snprintf(lat + strlen(lat), sizeof lat - strlen(lat), "  p99 %s",
+			 units_duration_us(p99, sizeof p99, live->p99_us, false));
+	snprintf(buf, len, "%-22s %3.0f%%%s%s", test, fraction * 100, rate, lat);
 }

@@ -22,4 +22,9 @@ const struct bench_param *bench_cli_param(int opt, int val_base);
  * Returns the new length (at most cap - 1: the text is cut, never overrun). */
 size_t bench_cli_params_help(char *s, size_t cap, size_t len, const char *const *skip);
 
+/* The progress line of `fstune bench` and `fstune report` on a terminal: the test, how far, its
+ * live rate and, once they settle, p50 and p99. Writes at most `len` bytes into `buf`. */
+void bench_cli_progress_text(char *buf, size_t len, const char *test, double fraction,
+			     const struct bench_live *live);
+
 #endif

@@ -142,15 +142,13 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 }
 
 /* One updating line on a terminal. */
-static bool progress_line(void *arg, const char *test, double fraction, double live_iops)
+static bool progress_line(void *arg, const char *test, double fraction, const struct bench_live *live)
 {
-	char rate[32] = "";
+	char line[256];
 
-	if (live_iops > 0 && !strcmp(test, "layout"))
-		snprintf(rate, sizeof rate, "  %8.0f MB/s", live_iops / 1e6);
-	else if (live_iops > 0)
-		snprintf(rate, sizeof rate, "  %8.0f IOPS", live_iops);
-	fprintf(stderr, "\r\033[K%-22s %3.0f%%%s", test, fraction * 100, rate);
+	(void)arg;
+	bench_cli_progress_text(line, sizeof line, test, fraction, live);
+	fprintf(stderr, "\r\033[K%s", line);
 	fflush(stderr);
 	return true;
 }

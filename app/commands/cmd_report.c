@@ -250,16 +250,13 @@ static void progress_clear(void)
 }
 
 /* One updating line on a terminal while the benchmarks run (as `fstune bench` shows it). */
-static bool bench_progress(void *arg, const char *test, double fraction, double live_iops)
+static bool bench_progress(void *arg, const char *test, double fraction, const struct bench_live *live)
 {
-	char rate[32] = "";
+	char line[256];
 
 	(void)arg;
-	if (live_iops > 0 && !strcmp(test, "layout"))
-		snprintf(rate, sizeof rate, "  %8.0f MB/s", live_iops / 1e6);
-	else if (live_iops > 0)
-		snprintf(rate, sizeof rate, "  %8.0f IOPS", live_iops);
-	progress_line("%-22s %3.0f%%%s", test, fraction * 100, rate);
+	bench_cli_progress_text(line, sizeof line, test, fraction, live);
+	progress_line("%s", line);
 	return true;
 }
 

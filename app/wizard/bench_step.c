@@ -102,13 +102,13 @@ bool ui_wizard_bench_busy(struct ui_wizard *w, double *share)
 	return workload_observation_busy(&o);
 }
 
-static bool on_progress(void *arg, const char *test, double fraction, double rate)
+static bool on_progress(void *arg, const char *test, double fraction, const struct bench_live *live)
 {
 	struct ui_wizard *w = arg;
 
 	snprintf(w->bench.test, sizeof(w->bench.test), "%s", test);
 	w->bench.fraction = fraction;
-	w->bench.rate = rate;
+	w->bench.live = *live;
 	ui_redraw(w);
 	return !ui_poll_cancel();
 }

@@ -97,9 +97,23 @@ static void settled(const struct facts *f, const struct bench_test_def *t, char 
 		snprintf(buf + strlen(buf), len - strlen(buf), "  p99 %s", latency(p99, sizeof(p99), b));
 }
 
+/* The running test's numbers as they settle: how far, the rate, and p50/p99 once enough samples
+ * were taken for them. */
+static void live_numbers(const struct ui_wizard *w, const struct bench_test_def *t, char *out, size_t len)
+{
+	const struct bench_live *l = &w->bench.live;
+	char r[16], p50[UNITS_BUFSZ], p99[UNITS_BUFSZ];
+	int n = snprintf(out, len, "%3.0f%%  %s %s", w->bench.fraction * 100, ui_rate(r, sizeof(r), l->rate),
+			 t->pattern == BENCH_PATTERN_FILES ? "ops/s" : "IOPS");
+
+	if (l->p50_us > 0 && l->p99_us > 0 && n > 0 && (size_t)n < len)
+		snprintf(out + n, len - (size_t)n, " p50 %s p99 %s", units_duration_us(p50, sizeof(p50), l->p50_us, true),
+			 units_duration_us(p99, sizeof(p99), l->p99_us, true));
+}
+
 static void draw_test(const struct ui_wizard *w, const struct bench_test_def *t, int y, const struct ui_area *a)
 {
-	char key[96], nums[96], r[16];
+	char key[96], nums[96];
 	bool is_done, is_current = w->bench.is_running && !strcmp(w->bench.test, t->name);
 	int bar = a->cols - 22 - 40;
 
@@ -110,10 +124,9 @@ static void draw_test(const struct ui_wizard *w, const struct bench_test_def *t,
 	if (is_done)
 		settled(w->session->facts, t, nums, sizeof(nums));
 	else if (is_current && t->io_size >= 65536)
-		snprintf(nums, sizeof(nums), "%3.0f%%  %.0f MB/s", w->bench.fraction * 100, w->bench.rate * t->io_size / 1e6);
+		snprintf(nums, sizeof(nums), "%3.0f%%  %.0f MB/s", w->bench.fraction * 100, w->bench.live.rate * t->io_size / 1e6);
 	else if (is_current)
-		snprintf(nums, sizeof(nums), "%3.0f%%  %s %s", w->bench.fraction * 100, ui_rate(r, sizeof(r), w->bench.rate),
-			 t->pattern == BENCH_PATTERN_FILES ? "ops/s" : "IOPS");
+		live_numbers(w, t, nums, sizeof(nums));
 	else
 		snprintf(nums, sizeof(nums), "%s", w->bench.is_running ? "waiting" : "not run");
 	ui_put(y, a->left + 23 + bar, a->cols - 23 - bar, ui_attr(is_done ? UI_NORMAL : UI_DIM), nums);
@@ -128,7 +141,7 @@ static void draw_run(const struct ui_wizard *w, int y, const struct ui_area *a)
 		return;
 	if (w->bench.is_running && !strcmp(w->bench.test, "layout")) {
 		snprintf(line, sizeof(line), "writing the test file: %3.0f%%  %.0f MB/s (Esc stops)", w->bench.fraction * 100,
-			 w->bench.rate / 1e6);
+			 w->bench.live.rate / 1e6);
 		ui_put(y, a->left, a->cols, ui_attr(UI_HEADING), line);
 	} else {
 		ui_put(y, a->left, a->cols, ui_attr(UI_HEADING),

@@ -224,7 +224,7 @@ struct ui_bench_live {
 	enum session_bench suite;          /* the suite running or last run */
 	char test[64];                     /* the test running ("layout" while the file is written) */
 	double fraction;                   /* of that test */
-	double rate;                       /* its live rate: IOPS, bytes/s for the layout */
+	struct bench_live live;            /* its live rate (IOPS, bytes/s for the layout), p50, p99 */
 	const struct bench_test_def *tests[32]; /* the suite's tests for this target, in run order */
 	size_t n_tests;
 	char estimate[2][256];             /* quick, full: time and space, or why not */

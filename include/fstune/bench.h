@@ -102,10 +102,19 @@ extern const struct bench_param bench_params[];
 extern const size_t bench_n_params;
 const struct bench_param *bench_param_find(const char *name);
 
-/* What a progress line shows. `fraction` is 0..1 of the current test; `live_iops` the rate of the
- * last ~100 ms (0 when unknown). During the layout, `test` is "layout" and the rate is in bytes/s. Called from the benchmarking thread at most ~10 times a second.
- * Return false to cancel the run (it then ends as if stopped by a signal, with status 130). */
-typedef bool (*bench_progress_fn)(void *arg, const char *test, double fraction, double live_iops);
+/* What a progress line shows, as it settles. */
+struct bench_live {
+	double rate;   /* of the last ~100 ms: IOPS (ops/s for a file test), bytes/s during the layout;
+			  0 when unknown */
+	double p50_us; /* the latencies measured so far in this test (warm-up excluded); 0 while too few
+			  samples were taken for the percentile, or where the run has several workers */
+	double p99_us;
+};
+
+/* `fraction` is 0..1 of the current test; during the layout `test` is "layout". Called from the
+ * benchmarking thread at most ~10 times a second. Return false to cancel the run (it then ends as if
+ * stopped by a signal, with status 130). */
+typedef bool (*bench_progress_fn)(void *arg, const char *test, double fraction, const struct bench_live *live);
 
 struct bench_config {
 	unsigned suite;          /* BENCH_SUITE_QUICK or BENCH_SUITE_FULL */

@@ -109,13 +109,15 @@ bool file_should_stop(struct file_run *r, double fraction, uint64_t ops)
 	if (now - r->last_progress_ns < PROGRESS_NS)
 		return false;
 	{
-		double rate = ops >= r->last_ops ? (double)(ops - r->last_ops) * 1e9 / (double)(now - r->last_progress_ns)
-						 : 0;
+		/* a file test times phases, not single operations: a rate, no percentiles */
+		struct bench_live live = {
+			ops >= r->last_ops ? (double)(ops - r->last_ops) * 1e9 / (double)(now - r->last_progress_ns) : 0,
+			0, 0};
 
 		r->last_progress_ns = now;
 		r->last_ops = ops;
 		if (!cfg->progress(cfg->progress_arg, r->def->name, fraction < 0 ? 0 : fraction > 1 ? 1 : fraction,
-				   rate))
+				   &live))
 			r->stop_sig = SIGINT;
 	}
 	return r->stop_sig != 0;

@@ -140,23 +140,33 @@ static bool job_should_stop(struct job *j)
 	return atomic_load_explicit(&j->halt, memory_order_relaxed);
 }
 
+/* A percentile of the latencies so far, in µs; 0 while too few samples were taken for it. */
+static double live_quantile_us(const struct bench_hist *h, double q)
+{
+	return h->count >= bench_hist_min_samples(q) ? bench_hist_quantile(h, q) / 1e3 : 0;
+}
+
+/* Runs on the worker's own thread, so its histogram is read without a race. */
 static void worker_progress(struct worker *w, uint64_t *last_real, uint64_t *last_count)
 {
 	struct job *j = w->job;
 	uint64_t real = bench_clock_ns(), vnow, total;
-	double frac, rate;
+	struct bench_live live;
+	double frac;
 
 	if (real - *last_real < PROGRESS_NS)
 		return;
 	vnow = worker_now(w);
 	total = j->warmup_ns + j->runtime_ns;
 	frac = vnow > j->t0 ? (double)(vnow - j->t0) / (double)total : 0;
-	rate = (double)(atomic_load_explicit(&w->live, memory_order_relaxed) - *last_count) * 1e9 /
-	       (double)(real - *last_real);
+	live.rate = (double)(atomic_load_explicit(&w->live, memory_order_relaxed) - *last_count) * 1e9 /
+		    (double)(real - *last_real);
+	live.p50_us = live_quantile_us(&w->st.hist, 0.50);
+	live.p99_us = live_quantile_us(&w->st.hist, 0.99);
 	*last_real = real;
 	*last_count = atomic_load_explicit(&w->live, memory_order_relaxed);
 	if (j->ctx->cfg->progress &&
-	    !j->ctx->cfg->progress(j->ctx->cfg->progress_arg, j->def->name, frac > 1 ? 1 : frac, rate)) {
+	    !j->ctx->cfg->progress(j->ctx->cfg->progress_arg, j->def->name, frac > 1 ? 1 : frac, &live)) {
 		int none = 0;
 
 		atomic_compare_exchange_strong(&j->cancel_sig, &none, SIGINT);
@@ -435,10 +445,11 @@ static void run_threads(struct job *j, struct worker *ws)
 		real = bench_clock_ns();
 		if (real - last_real >= PROGRESS_NS && j->ctx->cfg->progress) {
 			double frac = (double)(real - j->t0) / (double)(j->warmup_ns + j->runtime_ns);
-			double rate = (double)(total - last_count) * 1e9 / (double)(real - last_real);
+			/* the workers' histograms are theirs until they finish: no live percentiles here */
+			struct bench_live live = {(double)(total - last_count) * 1e9 / (double)(real - last_real), 0, 0};
 
 			if (!j->ctx->cfg->progress(j->ctx->cfg->progress_arg, j->def->name, frac > 1 ? 1 : frac,
-						   rate)) {
+						   &live)) {
 				int none = 0;
 
 				atomic_compare_exchange_strong(&j->cancel_sig, &none, SIGINT);

@@ -230,11 +230,11 @@ static int layout_write(struct bench_ctx *ctx, struct fst_error *err)
 		}
 		off += (uint64_t)w;
 		if (ctx->cfg->progress && bench_clock_ns() - last > 100000000ull) {
-			double secs = (double)(bench_clock_ns() - t0) / 1e9;
+			struct bench_live live = {(double)off / ((double)(bench_clock_ns() - t0) / 1e9), 0, 0};
 
 			last = bench_clock_ns();
 			if (!ctx->cfg->progress(ctx->cfg->progress_arg, "layout", (double)off / (double)ctx->span_bytes,
-						(double)off / secs)) {
+						&live)) {
 				status = 128 + SIGINT;
 				break;
 			}
