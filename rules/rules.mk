@@ -22,6 +22,7 @@ EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh \
 	tests/rules/facts-server.json \
 	tests/rules/good/extra.lua tests/rules/good/queue.lua \
 	tests/rules/broken/syntax.lua tests/rules/broken/ok.lua \
+	tests/rules/needs-bench/needs_bench.lua \
 	tests/rules/hostile/bytecode.src \
 	tests/rules/hostile/helpers.lua \
 	tests/rules/hostile/bad_confidence.lua \

@@ -16,26 +16,8 @@ require_cmd mkfs.ext4 jq timeout
 SHORT=(--runtime 0.3 --warmup 0.1 --busy-check 0.2 --size 32M)
 QUICK="rand_read_4k_qd1 rand_read_4k_qd32 seq_read_1m seq_write_1m fsync_4k_overwrite"
 export FSTUNE_RULES_PATH=
-R=("$FSTUNE" report --no-system-rules --rules-dir "$TMP/rules")
-
-# A rule that cannot run without a measurement.
-mkdir "$TMP/rules"
-cat >"$TMP/rules/needs_bench.lua" <<'EOF'
-return {
-	id = "needs_bench",
-	title = "needs a benchmark (report tests)",
-	description = "Reports the measured QD1 random read rate, so that the tests see a rule that needs bench keys.",
-	sources = {"tests/report-bench.sh"},
-	settings = {},
-	needs = {"bench.rand_read_4k_qd1.iops"},
-	check = function(facts)
-		return {{name = "measured", severity = "info", confidence = 1,
-			title = "a measured rate", rationale = string.format("%.0f IOPS.", facts.bench.rand_read_4k_qd1.iops),
-			evidence = {"bench.rand_read_4k_qd1.iops"}}}
-	end,
-	tests = {{name = "measured", facts = {bench = {rand_read_4k_qd1 = {iops = 100}}}, expect = {"measured"}}},
-}
-EOF
+# needs_bench: a rule that cannot run without a measurement
+R=("$FSTUNE" report --no-system-rules --rules-dir "$FSTUNE_SRCDIR/tests/rules/needs-bench")
 
 make_image "$TMP/img" 128M
 dev=$(attach_loop "$TMP/img" --sector-size 4096)

@@ -97,18 +97,21 @@ static void settled(const struct facts *f, const struct bench_test_def *t, char 
 		snprintf(buf + strlen(buf), len - strlen(buf), "  p99 %s", latency(p99, sizeof(p99), b));
 }
 
-/* The running test's numbers as they settle: how far, the rate, and p50/p99 once enough samples
- * were taken for them. */
+/* The running test's numbers as they settle: how far and the rate, then, once enough samples were
+ * taken for them, the rate with p50 and p99 (the bar beside it still says how far: the line must
+ * fit 80 columns). */
 static void live_numbers(const struct ui_wizard *w, const struct bench_test_def *t, char *out, size_t len)
 {
 	const struct bench_live *l = &w->bench.live;
+	const char *unit = t->pattern == BENCH_PATTERN_FILES ? "ops/s" : "IOPS";
 	char r[16], p50[UNITS_BUFSZ], p99[UNITS_BUFSZ];
-	int n = snprintf(out, len, "%3.0f%%  %s %s", w->bench.fraction * 100, ui_rate(r, sizeof(r), l->rate),
-			 t->pattern == BENCH_PATTERN_FILES ? "ops/s" : "IOPS");
 
-	if (l->p50_us > 0 && l->p99_us > 0 && n > 0 && (size_t)n < len)
-		snprintf(out + n, len - (size_t)n, " p50 %s p99 %s", units_duration_us(p50, sizeof(p50), l->p50_us, true),
+	if (l->p50_us > 0 && l->p99_us > 0)
+		snprintf(out, len, "%s %s p50 %s p99 %s", ui_rate(r, sizeof(r), l->rate), unit,
+			 units_duration_us(p50, sizeof(p50), l->p50_us, true),
 			 units_duration_us(p99, sizeof(p99), l->p99_us, true));
+	else
+		snprintf(out, len, "%3.0f%%  %s %s", w->bench.fraction * 100, ui_rate(r, sizeof(r), l->rate), unit);
 }
 
 static void draw_test(const struct ui_wizard *w, const struct bench_test_def *t, int y, const struct ui_area *a)
