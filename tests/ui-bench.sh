@@ -145,10 +145,18 @@ tmux_select "$CURSOR" "needs_bench.measured"
 tmux_wait_line "Measured:" "bench.rand_read_4k_qd1.iops = "
 tmux_wait_line "Measured:" "[bench]"
 ui_save_json "$TMP/quick.json"
+# the walk ends with the scripts, written as fstune report --scripts writes them for these facts
+mkdir "$TMP/quick-scripts"
+ui_save_scripts "$TMP/quick-scripts"
 tmux_keys q
 assert_eq "$(tmux_wait_exit)" 0 "exit status after q"
 tmux_assert_stty_same
 ui_assert_no_sanitizer_report
+for f in apply.sh revert.sh; do
+	sh -n "$TMP/quick-scripts/$f" || fail "the wizard's $f does not parse"
+done
+ui_compare_scripts_with_report "$TMP/quick.json" "$TMP/quick-scripts" \
+	--rules-dir "$FSTUNE_SRCDIR/tests/rules/needs-bench"
 for t in rand_read_4k_qd1 seq_read_1m; do
 	jq -e --arg t "$t" '.facts.bench[$t].iops > 0 and .facts.sources["bench.\($t).iops"] == "bench"' \
 		"$TMP/quick.json" >/dev/null || fail "the saved report lacks bench.$t.iops"
