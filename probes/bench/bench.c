@@ -45,6 +45,23 @@
 #define MIN_FREE_INODES 16
 #define SRC "bench"
 
+const char *const *bench_file_dirs(void)
+{
+	static const char *dirs[64];
+	size_t i, n = 0;
+
+	if (!dirs[0])
+		for (i = 0; i < bench_n_tests && n + 1 < sizeof dirs / sizeof dirs[0]; i++)
+			if (bench_tests[i].pattern == BENCH_PATTERN_FILES)
+				dirs[n++] = bench_tests[i].name;
+	return dirs;
+}
+
+int bench_leftover_remove(const char *path)
+{
+	return bench_scratch_clear(path, bench_file_dirs());
+}
+
 void bench_result_free(struct bench_result *r)
 {
 	if (!r)
@@ -341,6 +358,7 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 	ctx->notes = res->notes;
 	ctx->scratch_fd = -1;
 	ctx->data_fd = -1;
+	ctx->file_dirs = bench_file_dirs();
 	ctx->min_span = getenv("FSTUNE_TEST_SCALE") ? SPAN_FLOOR_TEST : SPAN_FLOOR;
 	/* new offsets every run (fio's randrepeat=0): a fixed sequence would meet the same blocks in any
 	 * cache below us (a hypervisor's, a controller's) run after run; the null engine is deterministic */

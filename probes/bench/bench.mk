@@ -15,7 +15,7 @@ libfstune_probes_a_SOURCES += \
 	probes/bench/scratch.c \
 	probes/bench/slices.h probes/bench/slices.c \
 	probes/bench/stop.c \
-	probes/bench/table.c \
+	probes/bench/table.c probes/bench/engines.c \
 	probes/bench/unwritten.c
 
 # Unit tests of the histogram, the widening slices and of the driver through the null engine.

@@ -156,6 +156,9 @@ struct bench_ctx {
 	char errbuf[512];        /* the message of a failed test */
 	int err_status;          /* FST_EXIT_PARTIAL after an I/O error */
 	uint64_t seed;           /* base of the per-test random seeds */
+	const char *const *file_dirs; /* the file tests' directory names in the scratch directory
+					 (NULL-terminated, from the test table): what the clean-up
+					 removes besides the run's own files */
 };
 
 /* Opens the data file (laying it out on first use), probes direct I/O. FST_EXIT_* or 128+n. */
@@ -170,6 +173,11 @@ int bench_scratch_create(struct bench_ctx *ctx, struct fst_error *err);
 int bench_files_remove_tree(int parent_fd, const char *name);
 /* Closes files and removes everything the run created. Safe to call twice. */
 void bench_scratch_remove(struct bench_ctx *ctx);
+/* Empties the scratch directory at `path` of what a run creates (its files and the directories
+ * `dirs` names, NULL-terminated) and removes it. 0 or -errno; -EINVAL for a name not fstune's. */
+int bench_scratch_clear(const char *path, const char *const *dirs);
+/* The file tests' directory names, NULL-terminated (bench.c, from the test table). */
+const char *const *bench_file_dirs(void);
 /* Opens a new file in the scratch directory (for the append test), with the data file's flags. */
 int bench_scratch_open(struct bench_ctx *ctx, const char *name);
 void bench_scratch_unlink(struct bench_ctx *ctx, const char *name);

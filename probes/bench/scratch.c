@@ -85,16 +85,15 @@ int bench_files_remove_tree(int parent_fd, const char *name)
 }
 
 /* Removes the names a run creates in its scratch directory `dfd`: the I/O tests' files and the file
- * tests' directories (one per row of pattern FILES, named after the test; a SIGKILL leaves them full). */
-static void scratch_names_remove(int dfd)
+ * tests' directories `dirs` (named after the tests; a SIGKILL leaves them full). */
+static void scratch_names_remove(int dfd, const char *const *dirs)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof scratch_files / sizeof scratch_files[0]; i++)
 		unlinkat(dfd, scratch_files[i], 0);
-	for (i = 0; i < bench_n_tests; i++)
-		if (bench_tests[i].pattern == BENCH_PATTERN_FILES)
-			bench_files_remove_tree(dfd, bench_tests[i].name);
+	for (i = 0; dirs && dirs[i]; i++)
+		bench_files_remove_tree(dfd, dirs[i]);
 }
 
 void bench_note(struct bench_ctx *ctx, const char *fmt, ...)
@@ -181,7 +180,7 @@ void bench_scratch_remove(struct bench_ctx *ctx)
 		close(ctx->data_fd);
 	ctx->data_fd = -1;
 	if (ctx->scratch_fd >= 0) {
-		scratch_names_remove(ctx->scratch_fd);
+		scratch_names_remove(ctx->scratch_fd, ctx->file_dirs);
 		close(ctx->scratch_fd);
 		ctx->scratch_fd = -1;
 	}
@@ -362,7 +361,7 @@ uint64_t bench_leftovers_bytes(const json_t *leftovers)
 	return sum;
 }
 
-int bench_leftover_remove(const char *path)
+int bench_scratch_clear(const char *path, const char *const *dirs)
 {
 	const char *base = strrchr(path, '/');
 	int dfd;
@@ -373,7 +372,7 @@ int bench_leftover_remove(const char *path)
 	dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
-	scratch_names_remove(dfd);
+	scratch_names_remove(dfd, dirs);
 	close(dfd);
 	return rmdir(path) < 0 ? -errno : 0;
 }
