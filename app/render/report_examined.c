@@ -66,6 +66,21 @@ static void line_size(struct line *l, const struct session *s, const char *key, 
 	l->is_empty = false;
 }
 
+/* One fact of a line, as "<prefix><value><suffix>", a size in bytes or the value as it renders. */
+struct line_item {
+	const char *key, *prefix, *suffix;
+	bool is_size;
+};
+
+/* Adds every item whose fact is present, in order. */
+static void line_items(struct line *l, const struct session *s, const struct line_item *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		(items[i].is_size ? line_size : line_fact)(l, s, items[i].key, items[i].prefix, items[i].suffix);
+}
+
+#define LINE_ITEMS(l, s, items) line_items((l), (s), (items), sizeof(items) / sizeof((items)[0]))
+
 /* Emits the line (as `label`, or as a continuation when `label` is "") unless it is empty. */
 static void line_emit(struct line *l, const char *label, emit_fn fn, void *arg)
 {
@@ -136,6 +151,15 @@ static void examined_host(const struct session *s, emit_fn fn, void *arg)
 	line_emit(&l, "Host", fn, arg);
 }
 
+static const struct line_item queue_items[] = {
+	{"device.scheduler", "scheduler ", "", false},
+	{"device.read_ahead_kb", "read-ahead ", "", false},
+	{"device.nr_requests", "nr_requests ", "", false},
+	{"device.logical_block_size", "logical block ", "", false},
+	{"device.physical_block_size", "physical block ", "", false},
+	{"device.write_cache", "write cache ", "", false},
+};
+
 static void examined_device(const struct session *s, emit_fn fn, void *arg)
 {
 	struct line l;
@@ -167,12 +191,7 @@ static void examined_device(const struct session *s, emit_fn fn, void *arg)
 	line_emit(&l, "Device", fn, arg);
 
 	line_open(&l);
-	line_fact(&l, s, "device.scheduler", "scheduler ", "");
-	line_fact(&l, s, "device.read_ahead_kb", "read-ahead ", "");
-	line_fact(&l, s, "device.nr_requests", "nr_requests ", "");
-	line_fact(&l, s, "device.logical_block_size", "logical block ", "");
-	line_fact(&l, s, "device.physical_block_size", "physical block ", "");
-	line_fact(&l, s, "device.write_cache", "write cache ", "");
+	LINE_ITEMS(&l, s, queue_items);
 	line_emit(&l, "", fn, arg);
 
 	line_open(&l);
@@ -247,6 +266,20 @@ static void examined_fs(const struct session *s, emit_fn fn, void *arg)
 	line_emit(&l, "", fn, arg);
 }
 
+static const struct line_item writeback_items[] = {
+	{"vm.dirty_expire_centisecs", "expire ", "", false},
+	{"vm.dirty_writeback_centisecs", "writeback ", "", false},
+	{"vm.bdflush", "bdflush ", "", false},
+};
+
+static const struct line_item freebsd_items[] = {
+	{"freebsd.nbuf", "nbuf ", "", false},
+	{"freebsd.dirhash_maxmem_bytes", "dirhash_maxmem ", "", true},
+	{"freebsd.vmiodirenable", "vmiodirenable ", "", false},
+	{"freebsd.newfs_block_size", "newfs -b ", "", true},
+	{"freebsd.newfs_fragment_size", "newfs -f ", "", true},
+};
+
 static void examined_writeback(const struct session *s, emit_fn fn, void *arg)
 {
 	struct line l;
@@ -262,19 +295,23 @@ static void examined_writeback(const struct session *s, emit_fn fn, void *arg)
 		line_size(&l, s, "vm.dirty_background_bytes", "dirty_background_bytes ", "");
 	else
 		line_fact(&l, s, "vm.dirty_background_ratio", "dirty_background_ratio ", "");
-	line_fact(&l, s, "vm.dirty_expire_centisecs", "expire ", "");
-	line_fact(&l, s, "vm.dirty_writeback_centisecs", "writeback ", "");
-	line_fact(&l, s, "vm.bdflush", "bdflush ", "");
+	LINE_ITEMS(&l, s, writeback_items);
 	line_emit(&l, "Writeback", fn, arg);
 
 	line_open(&l);
-	line_fact(&l, s, "freebsd.nbuf", "nbuf ", "");
-	line_size(&l, s, "freebsd.dirhash_maxmem_bytes", "dirhash_maxmem ", "");
-	line_fact(&l, s, "freebsd.vmiodirenable", "vmiodirenable ", "");
-	line_size(&l, s, "freebsd.newfs_block_size", "newfs -b ", "");
-	line_size(&l, s, "freebsd.newfs_fragment_size", "newfs -f ", "");
+	LINE_ITEMS(&l, s, freebsd_items);
 	line_emit(&l, "FreeBSD", fn, arg);
 }
+
+static const struct line_item workload_items[] = {
+	{"workload.profile", "profile ", "", false},
+	{"workload.access", "", " access", false},
+	{"workload.io_mode", "", " I/O", false},
+	{"workload.io_size_bytes", "", " requests", true},
+	{"workload.files_total", "", " files", false},
+	{"workload.files_per_dir", "", " files per directory (median)", false},
+	{"workload.file_size_p50_bytes", "median file ", "", true},
+};
 
 static void examined_workload(const struct session *s, emit_fn fn, void *arg)
 {
@@ -283,13 +320,7 @@ static void examined_workload(const struct session *s, emit_fn fn, void *arg)
 	if (branch_unavailable(s, "workload", fn, arg, "Workload"))
 		return;
 	line_open(&l);
-	line_fact(&l, s, "workload.profile", "profile ", "");
-	line_fact(&l, s, "workload.access", "", " access");
-	line_fact(&l, s, "workload.io_mode", "", " I/O");
-	line_size(&l, s, "workload.io_size_bytes", "", " requests");
-	line_fact(&l, s, "workload.files_total", "", " files");
-	line_fact(&l, s, "workload.files_per_dir", "", " files per directory (median)");
-	line_size(&l, s, "workload.file_size_p50_bytes", "median file ", "");
+	LINE_ITEMS(&l, s, workload_items);
 	if (l.is_empty && facts_get(s->facts, "workload"))
 		line_text(&l, "described (see the facts)");
 	if (l.is_empty)
