@@ -34,12 +34,8 @@ enum help_action { HELP_UP = 1, HELP_DOWN, HELP_PGUP, HELP_PGDN, HELP_CLOSE };
 
 /* The help overlay's own keys: it lists them too. */
 static const struct ui_key help_keys[] = {
-	{KEY_UP, HELP_UP, "scroll", false},
-	{'k', HELP_UP, "scroll", false},
-	{KEY_DOWN, HELP_DOWN, "scroll", false},
-	{'j', HELP_DOWN, "scroll", false},
-	{KEY_PPAGE, HELP_PGUP, "scroll", false},
-	{KEY_NPAGE, HELP_PGDN, "scroll", false},
+	UI_KEYS_UP_DOWN(HELP_UP, "scroll", HELP_DOWN, "scroll"),
+	UI_KEYS_PAGES(HELP_PGUP, "scroll", HELP_PGDN, "scroll"),
 	{27, HELP_CLOSE, "close", false},
 	{'?', HELP_CLOSE, "close", false},
 	{'q', HELP_CLOSE, "close", false},

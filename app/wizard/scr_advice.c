@@ -14,12 +14,8 @@
 enum { A_UP_ = 1, A_DOWN_, A_PGUP, A_PGDN, A_HOME, A_END, A_OPEN, A_SAVE, A_TRIAL };
 
 static const struct ui_key advice_keys[] = {
-	{KEY_UP, A_UP_, "previous recommendation", false},
-	{'k', A_UP_, "previous recommendation", false},
-	{KEY_DOWN, A_DOWN_, "next recommendation", false},
-	{'j', A_DOWN_, "next recommendation", false},
-	{KEY_PPAGE, A_PGUP, "page up", false},
-	{KEY_NPAGE, A_PGDN, "page down", false},
+	UI_KEYS_UP_DOWN(A_UP_, "previous recommendation", A_DOWN_, "next recommendation"),
+	UI_KEYS_PAGES(A_PGUP, "page up", A_PGDN, "page down"),
 	{KEY_HOME, A_HOME, "first", false},
 	{KEY_END, A_END, "last", false},
 	{'\r', A_OPEN, "open: rationale, evidence, apply and revert commands", true},

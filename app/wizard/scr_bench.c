@@ -12,10 +12,7 @@
 enum { B_UP = 1, B_DOWN, B_CHOOSE };
 
 static const struct ui_key bench_keys[] = {
-	{KEY_UP, B_UP, "move up", false},
-	{'k', B_UP, "move up", false},
-	{KEY_DOWN, B_DOWN, "move down", false},
-	{'j', B_DOWN, "move down", false},
+	UI_KEYS_UP_DOWN(B_UP, "move up", B_DOWN, "move down"),
 	{'\r', B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", true},
 	{KEY_ENTER, B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", false},
 	{0, 0, NULL, false},

@@ -13,10 +13,7 @@
 enum { C_UP = 1, C_DOWN, C_ON };
 
 static const struct ui_key charts_keys[] = {
-	{KEY_UP, C_UP, "scroll the results", false},
-	{'k', C_UP, "scroll the results", false},
-	{KEY_DOWN, C_DOWN, "scroll the results", false},
-	{'j', C_DOWN, "scroll the results", false},
+	UI_KEYS_UP_DOWN(C_UP, "scroll the results", C_DOWN, "scroll the results"),
 	{'\r', C_ON, "go on to the advice", true},
 	{KEY_ENTER, C_ON, "go on to the advice", false},
 	{0, 0, NULL, false},

@@ -12,12 +12,8 @@
 enum { X_UP = 1, X_DOWN, X_PGUP, X_PGDN, X_HOME, X_END, X_CLOSE };
 
 static const struct ui_key detail_keys[] = {
-	{KEY_UP, X_UP, "scroll up", false},
-	{'k', X_UP, "scroll up", false},
-	{KEY_DOWN, X_DOWN, "scroll down", false},
-	{'j', X_DOWN, "scroll down", false},
-	{KEY_PPAGE, X_PGUP, "page up", false},
-	{KEY_NPAGE, X_PGDN, "page down", false},
+	UI_KEYS_UP_DOWN(X_UP, "scroll up", X_DOWN, "scroll down"),
+	UI_KEYS_PAGES(X_PGUP, "page up", X_PGDN, "page down"),
 	{' ', X_PGDN, "page down", false},
 	{KEY_HOME, X_HOME, "top", false},
 	{KEY_END, X_END, "bottom", false},

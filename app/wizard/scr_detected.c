@@ -17,12 +17,8 @@
 enum { D_UP = 1, D_DOWN, D_PGUP, D_PGDN, D_HOME, D_END, D_NEXT };
 
 static const struct ui_key detected_keys[] = {
-	{KEY_UP, D_UP, "scroll up", false},
-	{'k', D_UP, "scroll up", false},
-	{KEY_DOWN, D_DOWN, "scroll down", false},
-	{'j', D_DOWN, "scroll down", false},
-	{KEY_PPAGE, D_PGUP, "page up", false},
-	{KEY_NPAGE, D_PGDN, "page down", false},
+	UI_KEYS_UP_DOWN(D_UP, "scroll up", D_DOWN, "scroll down"),
+	UI_KEYS_PAGES(D_PGUP, "page up", D_PGDN, "page down"),
 	{' ', D_PGDN, "page down", false},
 	{KEY_HOME, D_HOME, "top", false},
 	{KEY_END, D_END, "bottom", false},

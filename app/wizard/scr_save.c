@@ -20,10 +20,7 @@
 enum { S_UP = 1, S_DOWN, S_CHOOSE };
 
 static const struct ui_key save_keys[] = {
-	{KEY_UP, S_UP, "previous format", false},
-	{'k', S_UP, "previous format", false},
-	{KEY_DOWN, S_DOWN, "next format", false},
-	{'j', S_DOWN, "next format", false},
+	UI_KEYS_UP_DOWN(S_UP, "previous format", S_DOWN, "next format"),
 	{'\r', S_CHOOSE, "name the file (or the scripts' directory) and save", true},
 	{KEY_ENTER, S_CHOOSE, "name the file (or the scripts' directory) and save", false},
 	{0, 0, NULL, false},

@@ -14,12 +14,8 @@
 enum { T_UP = 1, T_DOWN, T_PGUP, T_PGDN, T_HOME, T_END, T_CHOOSE, T_DIR, T_RESCAN };
 
 static const struct ui_key target_keys[] = {
-	{KEY_UP, T_UP, "move up", false},
-	{'k', T_UP, "move up", false},
-	{KEY_DOWN, T_DOWN, "move down", false},
-	{'j', T_DOWN, "move down", false},
-	{KEY_PPAGE, T_PGUP, "page up", false},
-	{KEY_NPAGE, T_PGDN, "page down", false},
+	UI_KEYS_UP_DOWN(T_UP, "move up", T_DOWN, "move down"),
+	UI_KEYS_PAGES(T_PGUP, "page up", T_PGDN, "page down"),
 	{KEY_HOME, T_HOME, "first row", false},
 	{KEY_END, T_END, "last row", false},
 	{'\r', T_CHOOSE, "choose: probe it and go on to the workload", true},

@@ -14,10 +14,7 @@
 enum { W_UP = 1, W_DOWN, W_HOME, W_END, W_CHOOSE };
 
 static const struct ui_key workload_keys[] = {
-	{KEY_UP, W_UP, "move up", false},
-	{'k', W_UP, "move up", false},
-	{KEY_DOWN, W_DOWN, "move down", false},
-	{'j', W_DOWN, "move down", false},
+	UI_KEYS_UP_DOWN(W_UP, "move up", W_DOWN, "move down"),
 	{KEY_HOME, W_HOME, "first row", false},
 	{KEY_END, W_END, "last row", false},
 	{'\r', W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", true},

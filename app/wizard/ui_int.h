@@ -80,6 +80,14 @@ struct ui_key {
 	bool is_hint;     /* shown in the bottom bar */
 };
 
+/* The moves every list and page takes the same way, arrows and vi's j/k alike (tests/ui-keys.sh
+ * expands these when it reads the tables). */
+#define UI_KEYS_UP_DOWN(up, up_help, down, down_help)                              \
+	{KEY_UP, (up), (up_help), false}, {'k', (up), (up_help), false},          \
+	{KEY_DOWN, (down), (down_help), false}, {'j', (down), (down_help), false}
+#define UI_KEYS_PAGES(pgup, pgup_help, pgdn, pgdn_help) \
+	{KEY_PPAGE, (pgup), (pgup_help), false}, {KEY_NPAGE, (pgdn), (pgdn_help), false}
+
 /* Keys every screen has unless it takes text (then only F1 and Esc). */
 enum ui_global_action {
 	UI_ACT_HELP = 1000,
