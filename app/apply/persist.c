@@ -12,6 +12,7 @@
 
 #include "app/apply/apply.h"
 #include "lib/xalloc.h"
+#include "probes/owners.h"
 #include "fstune/rules.h"
 
 static const char file_header[] =
@@ -39,11 +40,12 @@ static char *trimmed(const char *s, size_t n)
 	return xstrndup(s, n);
 }
 
-/* The sysctl key a sysctl.d line assigns ("-vm.x = 1" and "vm/x=1" too), or NULL. Caller frees. */
+/* The sysctl key a sysctl.d line assigns ("-vm.x = 1" and "vm/x=1" too), dotted as the owners
+ * probe reads it (sysctl.d(5)'s rule), or NULL. Caller frees. */
 static char *sysctl_key(const char *line, size_t n)
 {
 	const char *eq = memchr(line, '=', n);
-	char *key;
+	char *key, *dotted;
 
 	if (!eq)
 		return NULL;
@@ -52,12 +54,9 @@ static char *sysctl_key(const char *line, size_t n)
 		free(key);
 		return NULL;
 	}
-	if (key[0] == '-')
-		memmove(key, key + 1, strlen(key));
-	for (char *p = key; *p; p++)
-		if (*p == '/')
-			*p = '.';
-	return key;
+	dotted = owners_sysctl_normalize(key[0] == '-' ? key + 1 : key);
+	free(key);
+	return dotted;
 }
 
 /* What identifies a udev rule line of fstune's: everything up to the attribute's assignment. */

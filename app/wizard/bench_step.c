@@ -14,10 +14,6 @@
 #include "app/wizard/ui_int.h"
 #include "fstune/units.h"
 
-/* The longest an adaptive test runs (bench_can_run's defaults when --runtime is not given). */
-#define ADAPTIVE_MAX_QUICK_S 1.3
-#define ADAPTIVE_MAX_FULL_S 2.5
-
 static struct bench_config config_of(const struct ui_wizard *w, enum session_bench suite)
 {
 	struct bench_config c = w->bench_cfg;
@@ -47,7 +43,7 @@ static void estimate(struct ui_wizard *w, enum session_bench suite, char *out, s
 	struct bench_config c = config_of(w, suite);
 	struct bench_plan plan = {0};
 	const struct bench_test_def *t[32];
-	double per_test, max_s = suite == SESSION_BENCH_FULL ? ADAPTIVE_MAX_FULL_S : ADAPTIVE_MAX_QUICK_S;
+	double per_test;
 	char span[UNITS_BUFSZ], budget[UNITS_BUFSZ];
 	size_t n;
 
@@ -60,7 +56,7 @@ static void estimate(struct ui_wizard *w, enum session_bench suite, char *out, s
 		return;
 	}
 	n = tests_of(&c, plan.mode, t, sizeof(t) / sizeof(t[0]));
-	per_test = c.warmup_s + (c.runtime_s > 0 ? c.runtime_s : max_s);
+	per_test = c.warmup_s + bench_runtime_cap_s(&c);
 	units_bytes(span, sizeof(span), plan.span_bytes);
 	units_bytes(budget, sizeof(budget), plan.budget_bytes);
 	if (plan.mode == BENCH_MODE_DEVICE_READ)

@@ -45,6 +45,15 @@
 #define MIN_FREE_INODES 16
 #define SRC "bench"
 
+double bench_runtime_cap_s(const struct bench_config *cfg)
+{
+	/* no --runtime: each I/O test stops when its rate settles, at most at this cap (the quick suite's
+	 * is what keeps it within 10 s: a 1 s busy check, the layout, 5 x (warm-up + cap)) */
+	if (cfg->runtime_s > 0)
+		return cfg->runtime_s;
+	return cfg->suite == BENCH_SUITE_FULL && !cfg->tests[0] ? 2.5 : 1.3;
+}
+
 const char *const *bench_file_dirs(void)
 {
 	static const char *dirs[64];
@@ -348,11 +357,8 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 	res->leftovers = json_array();
 	p->target = t;
 	p->eff = *cfg;
-	/* no --runtime: each I/O test stops when its rate settles, at most at this cap (the quick suite's
-	 * is what keeps it within 10 s: a 1 s busy check, the layout, 5 x (warm-up + cap)) */
 	ctx->is_adaptive = p->eff.runtime_s == 0;
-	if (p->eff.runtime_s == 0)
-		p->eff.runtime_s = p->eff.suite == BENCH_SUITE_FULL && !p->eff.tests[0] ? 2.5 : 1.3;
+	p->eff.runtime_s = bench_runtime_cap_s(&p->eff);
 	ctx->cfg = &p->eff;
 	ctx->stop = cfg->stop ? cfg->stop : bench_stop_flag();
 	ctx->notes = res->notes;
