@@ -110,16 +110,22 @@ static json_t *current_from_facts(const struct setting *s, const struct facts *f
 	const json_t *v;
 
 	if (!strncmp(s->name, "mount.option.", 13) && s->type == ST_BOOL) {
-		const json_t *opts = facts_get(facts, "fs.mount_options");
-		size_t i;
-		json_t *o;
+		/* mountinfo lists a filesystem's own options (discard, barrier, commit) with the superblock's,
+		 * apart from the per-mount ones (noatime): the rules read both, and so does `current` */
+		static const char *const lists[] = {"fs.mount_options", "fs.super_options"};
+		bool is_known = false;
 
-		if (!json_is_array(opts))
-			return NULL;
-		json_array_foreach(opts, i, o)
-			if (json_is_string(o) && !strcmp(json_string_value(o), s->key))
-				return json_true();
-		return json_false();
+		for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
+			const json_t *opts = facts_get(facts, lists[l]);
+			size_t i;
+			json_t *o;
+
+			is_known |= json_is_array(opts);
+			json_array_foreach(opts, i, o)
+				if (json_is_string(o) && !strcmp(json_string_value(o), s->key))
+					return json_true();
+		}
+		return is_known ? json_false() : NULL;
 	}
 	if (!s->fact_key || !(v = facts_get(facts, s->fact_key)))
 		return NULL;

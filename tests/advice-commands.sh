@@ -171,6 +171,10 @@ for id in mount.discard_to_fstrim mount.lazytime; do
 	[ "$(jq -r --arg id "$id" '[.recommendations[] | select(.id == $id)][0].disruption' "$r")" = remount ] ||
 		fail "$id not found: $(jq -c '[.recommendations[].id]' "$r")"
 done
+# discard is a filesystem option (mountinfo's superblock options): `current` must see it there, or
+# the advice reads "false -> false" and apply.sh's drift check records the wrong value
+assert_eq "$(jq -c '[.recommendations[] | select(.id == "mount.discard_to_fstrim")][0] | [.current, .recommended]' "$r")" \
+	"[true,false]" "discard_to_fstrim's current and recommended"
 run_cmds "$r" '.recommendations[] | select(.id == "mount.discard_to_fstrim") | .apply[]'
 grep -q " $mnt .*discard" /proc/mounts && fail "the apply left $mnt mounted with discard"
 run_cmds "$r" '.recommendations[] | select(.id == "mount.discard_to_fstrim") | .revert[]'

@@ -78,4 +78,24 @@ mkdir -p "$TMP/other-root"
 run_status 2 "$FSTUNE" undo "$journal" --root "$TMP/other-root"
 grep -q "undo it with the same --root" "$TMP/err" || fail "another root: $(cat "$TMP/err")"
 run_status 0 "$FSTUNE" undo "$journal" --root "$ROOT"
+# a rule file that does not load is said, and the rest is planned
+run_status 0 "$FSTUNE" apply "${RULES[@]}" --rules-dir "$FSTUNE_SRCDIR/tests/rules/broken" --yes --dry-run "$TMP"
+grep -q "rule error.*: what those rules would advise is not in this plan" "$TMP/err" ||
+	fail "a broken rule file: $(cat "$TMP/err")"
+# a flag error of undo is said once, with no second, empty error line
+run_status 2 "$FSTUNE" undo --live --last
+! grep -q "unknown error" "$TMP/err" || fail "undo --live: $(cat "$TMP/err")"
+
+# Not root: apply and undo refuse (4) before probing or planning, and say how to see the plan;
+# --dry-run works as any user.
+setpriv --reuid=65534 --regid=65534 --clear-groups -- test -x "$FSTUNE" ||
+	skip "user nobody cannot execute $FSTUNE (a directory above it is private)"
+chmod 755 "$TMP"
+for cmd in "apply ${RULES[*]} --yes $TMP" "undo --last"; do
+	# shellcheck disable=SC2086 # the words of $cmd are meant to split
+	run_status 4 setpriv --reuid=65534 --regid=65534 --clear-groups -- "$FSTUNE" $cmd
+	grep -q "changes the running system .*: run it as root; --dry-run shows what it would do" "$TMP/err" ||
+		fail "$cmd as nobody: $(cat "$TMP/err")"
+done
+run_status 0 setpriv --reuid=65534 --regid=65534 --clear-groups -- "$FSTUNE" apply "${RULES[@]}" --yes --dry-run "$TMP"
 echo ok

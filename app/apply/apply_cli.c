@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "app/apply/apply_cli.h"
 #include "lib/xalloc.h"
@@ -46,6 +48,13 @@ int apply_cli_check(struct apply_cli *ac, const struct cli_common *c, const char
 	ac->env.root = ac->root_real && strcmp(ac->root_real, "/") ? ac->root_real : NULL;
 	ac->env.is_live = !ac->env.root || ac->has_live;
 	ac->env.is_quiet = c->quiet;
+	if (ac->env.is_live && !ac->env.is_dry_run && geteuid() != 0) {
+		/* refused before anything is planned or probed, rather than half-way at the first write */
+		fprintf(stderr, "fstune: %s changes the running system (sysctls, sysfs, mounts, /etc): run it as "
+			"root; --dry-run shows what it would do as any user, --root DIR alone writes only under DIR\n",
+			command);
+		return FST_EXIT_REFUSED;
+	}
 	return FST_EXIT_OK;
 }
 

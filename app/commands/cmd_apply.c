@@ -152,6 +152,9 @@ static struct session *evaluate(struct apply_args *a, struct fst_error *err)
 	struct session *s;
 
 	session_run(&plan, &s, err);
+	if (s && session_rule_errors(s) && !a->common.quiet)
+		fprintf(stderr, "fstune: note: %zu rule error%s (fstune report lists them): what those rules would "
+			"advise is not in this plan\n", session_rule_errors(s), session_rule_errors(s) == 1 ? "" : "s");
 	return s;
 }
 

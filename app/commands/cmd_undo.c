@@ -140,7 +140,7 @@ int cmd_undo(int argc, char **argv)
 		if (status == FST_EXIT_OK && !a.ac.env.is_dry_run)
 			apply_log(log, "undone: %s", j->path);
 	}
-	if (status != FST_EXIT_OK)
+	if (status != FST_EXIT_OK && err.msg[0]) /* a usage error or refusal of the flags is said already */
 		fst_error_print(&err);
 	if (j && a.common.format == CLI_FORMAT_JSON && (status == FST_EXIT_OK || status == FST_EXIT_PARTIAL)) {
 		struct cli_output *out = cli_output_open(&a.common);
