@@ -2,9 +2,11 @@
 # Bad input to fstune apply, undo and history, and the prompt on a terminal: an --only id no recommendation has and a class apply
 # never runs (2), offline advice named with --only (4, nothing changed), flags that do not go
 # together (2), a report from another host (4), and a journal edited by hand: refused naming the line
-# (2), whether the edit keeps it valid JSON or not. None of these changes the running system: the
+# (2), whether the edit keeps it valid JSON or not; a read-only --root (4); a user who is not root (4).
+# None of these changes the running system: the
 # journal is made with --root and without --live.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
+require_root
 require_cmd jq script
 export FSTUNE_RULES_PATH=
 RULES=(--no-system-rules --rules-dir "$FSTUNE_SRCDIR/tests/apply/rules")
@@ -82,6 +84,12 @@ run_status 0 "$FSTUNE" undo "$journal" --root "$ROOT"
 run_status 0 "$FSTUNE" apply "${RULES[@]}" --rules-dir "$FSTUNE_SRCDIR/tests/rules/broken" --yes --dry-run "$TMP"
 grep -q "rule error.*: what those rules would advise is not in this plan" "$TMP/err" ||
 	fail "a broken rule file: $(cat "$TMP/err")"
+# a --root on a read-only filesystem: refused (4) before any change, naming the cause
+mkdir "$TMP/ro"
+mount -t tmpfs -o ro,size=1m tmpfs "$TMP/ro" || fail "cannot mount a read-only tmpfs"
+on_exit "umount '$TMP/ro'"
+run_status 4 "$FSTUNE" apply "${RULES[@]}" --only applytest.expire --root "$TMP/ro" --yes "$TMP"
+grep -q "cannot create $TMP/ro/var: Read-only file system" "$TMP/err" || fail "read-only --root: $(cat "$TMP/err")"
 # a flag error of undo is said once, with no second, empty error line
 run_status 2 "$FSTUNE" undo --live --last
 ! grep -q "unknown error" "$TMP/err" || fail "undo --live: $(cat "$TMP/err")"

@@ -422,8 +422,10 @@ int journal_lock(const char *dir, struct fst_error *err)
 	char *path;
 	int fd;
 
-	if (files_mkdirs(dir, NULL, err) != FST_EXIT_OK)
+	if (files_mkdirs(dir, NULL, err) != FST_EXIT_OK) {
+		err->status = FST_EXIT_REFUSED; /* before any change: nothing was done (read-only, full) */
 		return -1;
+	}
 	path = xasprintf("%s/.lock", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0) {
