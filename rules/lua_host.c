@@ -413,6 +413,73 @@ static int f_attach_sources(lua_State *L)
 	return 1;
 }
 
+/* The check that fstune.rule puts in place of the rule's own: the rule's check (upvalue 1), then
+ * attach_sources with the table's sources (2) and rec_sources (3). */
+static int rule_check(lua_State *L)
+{
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	lua_pushvalue(L, lua_upvalueindex(2));
+	lua_pushvalue(L, lua_upvalueindex(3));
+	return f_attach_sources(L);
+}
+
+/* rule(t): the rule table t, returned. When t has rec_sources (recommendation names to indices
+ * into t.sources), its check attaches them to what it returns, and the field goes, so the loader
+ * sees the table the contract describes. A table without check is left for the loader to name. */
+static int f_rule(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	lua_getfield(L, 1, "check");
+	lua_getfield(L, 1, "sources");
+	if (lua_getfield(L, 1, "rec_sources") != LUA_TNIL) {
+		if (!lua_istable(L, 3) || !lua_istable(L, 4))
+			return luaL_error(L, "rule: rec_sources and sources must be tables");
+		if (lua_isfunction(L, 2)) {
+			lua_pushcclosure(L, rule_check, 3);
+			lua_setfield(L, 1, "check");
+			lua_pushnil(L);
+			lua_setfield(L, 1, "rec_sources");
+		}
+	}
+	lua_settop(L, 1);
+	return 1;
+}
+
+/* merge(t, extra): t with every field of extra (a table, or nil) set in it; returns t. A test
+ * vector's fixture with the few fields that case changes. */
+static int f_merge(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TTABLE);
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		lua_pushnil(L);
+		while (lua_next(L, 2)) {
+			lua_pushvalue(L, -2);
+			lua_insert(L, -2);
+			lua_rawset(L, 1);
+		}
+	}
+	lua_settop(L, 1);
+	return 1;
+}
+
+/* pow2_floor(x): the largest power of two not above the number x, and 1 below 2. */
+static int f_pow2_floor(lua_State *L)
+{
+	int is_int = 0;
+	lua_Integer n = lua_tointegerx(L, 1, &is_int), p = 1;
+	lua_Number x = is_int ? 0 : luaL_checknumber(L, 1);
+
+	/* integers compared as integers: above 2^53 a double would round them up */
+	while (p < ((lua_Integer)1 << 62) && (is_int ? p * 2 <= n : (lua_Number)(p * 2) <= x))
+		p *= 2;
+	lua_pushinteger(L, p);
+	return 1;
+}
+
 void lua_host_open(lua_State *L)
 {
 	static const luaL_Reg mt[] = {{"__index", proxy_index},   {"__newindex", proxy_newindex},
@@ -436,6 +503,9 @@ void lua_host_open(lua_State *L)
 				       {"present", f_present},
 				       {"fmt_count", f_fmt_count},
 				       {"attach_sources", f_attach_sources},
+				       {"rule", f_rule},
+				       {"merge", f_merge},
+				       {"pow2_floor", f_pow2_floor},
 				       {NULL, NULL}};
 
 	luaL_newmetatable(L, PROXY_MT);

@@ -46,7 +46,7 @@ local function xfs(facts, f, out)
 		evidence = fstune.present({"fs.type", "fs.mount_options", "fs.super_options", "host.kernel"})}
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local f = facts.fs
 	local host = facts.host or {}
@@ -106,20 +106,11 @@ local function check_inner(facts)
 	return out
 end
 
-local REC_SOURCES = {
-	nobarrier_volatile_cache = {1, 2, 4, 5, 6},
-	nobarrier_cache_unknown = {1, 2, 5},
-	nobarrier_protected = {1, 4},
-	xfs_barrier_option = {3},
-}
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
-
 local function fs(t, opts, super)
 	return {type = t, mount_point = "/srv", mount_options = opts, super_options = super}
 end
 
-return {
+return fstune.rule {
 	id = "barriers",
 	title = "Write barriers: nobarrier over a volatile write cache; XFS's removed barrier options",
 	description = [[
@@ -130,6 +121,13 @@ return {
 - XFS with barrier or nobarrier among its options (only an old kernel mounts that): warn that
   Linux 4.19 removed both and a mount naming them fails, so the fstab entry must lose the option.]],
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {
+		nobarrier_volatile_cache = {1, 2, 4, 5, 6},
+		nobarrier_cache_unknown = {1, 2, 5},
+		nobarrier_protected = {1, 4},
+		xfs_barrier_option = {3},
+	},
 	settings = {"mount.option.barrier"},
 	needs = {"fs.type", "fs.mount_options"},
 	uses = {"fs.super_options", "fs.mount_point", "device.write_cache", "device.write_cache_protected",

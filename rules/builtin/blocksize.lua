@@ -18,11 +18,6 @@ local SOURCES = {
 		.. "[L-ext4-bigalloc], [E2-ext4.5]",
 	"mkfs.xfs(8): -b size default 4096 [XFS-mkfs]",
 }
-local REC_SOURCES = {
-	below_4k = {1, 2, 3, 4, 5}, below_sector = {1, 2, 3}, sector_above_page = {1, 3, 8}, smaller_for_space = {1, 3, 4, 5},
-	request_cost_flat = {6}, request_cost_grows = {6}, bigalloc_large_files = {7},
-	db_page_size = {1, 8},
-}
 
 local KiB, MiB, GiB = fstune.KiB, fstune.MiB, fstune.GiB
 local fmt, pos = fstune.fmt_bytes, fstune.positive
@@ -243,7 +238,7 @@ local function check(facts)
 		recs_new_fs(facts, fam, out)
 	end
 	if fam or blank then recs_curve(facts, out) end
-	return fstune.attach_sources(out, SOURCES, REC_SOURCES)
+	return out
 end
 
 local function ext4(bs)
@@ -269,7 +264,7 @@ end
 local curve_src = {["bench.rand_read_1k_qd1.lat_mean_us"] = "bench",
 	["bench.rand_read_4k_qd1.lat_mean_us"] = "bench"}
 
-return {
+return fstune.rule {
 	id = "blocksize",
 	title = "Filesystem block size: 4096 for speed, smaller only for measured space",
 	description = "On Linux a block size below 4096 bytes (or below the device's physical sector) costs "
@@ -279,6 +274,12 @@ return {
 		.. "stated, unless a trial confirmed it. The measured rand_read_*_qd1 curve is reported as what "
 		.. "small versus large requests cost on the device, not as evidence about the block size.",
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {
+		below_4k = {1, 2, 3, 4, 5}, below_sector = {1, 2, 3}, sector_above_page = {1, 3, 8}, smaller_for_space = {1, 3, 4, 5},
+		request_cost_flat = {6}, request_cost_grows = {6}, bigalloc_large_files = {7},
+		db_page_size = {1, 8},
+	},
 	settings = {"mkfs.block_size"},
 	needs = {"host.target_os"},
 	uses = {"fs.type", "fs.block_size", "device.physical_block_size", "host.page_size_bytes",

@@ -28,7 +28,7 @@ local function random_rewrites(w)
 	return nil
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local f = facts.fs
 	local w = facts.workload
@@ -75,8 +75,6 @@ local function check_inner(facts)
 	out[1] = rec
 	return out
 end
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, {}) end
 
 local function btrfs(opts)
 	return {type = "btrfs", mount_point = "/var/lib/libvirt", mount_options = opts or {"rw", "relatime", "ssd"}}

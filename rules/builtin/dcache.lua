@@ -31,7 +31,7 @@ local function check(facts)
 	local need = files * PER_FILE
 	if avail < 2 * need then return {} end
 	local weak = fstune.is_assumed("workload.files_total")
-	return fstune.attach_sources({{name = "keep_metadata", setting = "sysctl.vm.vfs_cache_pressure",
+	return {{name = "keep_metadata", setting = "sysctl.vm.vfs_cache_pressure",
 		recommended = RECOMMENDED, severity = weak and "info" or "suggest", confidence = 0.6,
 		title = string.format("%s files and %s of memory: keep their dentries and inodes cached "
 			.. "(vfs_cache_pressure %d)", commas(files), fmt(avail), RECOMMENDED),
@@ -43,8 +43,7 @@ local function check(facts)
 			.. "recommendation; never 0, which can exhaust memory.%s", commas(files), fmt(need),
 			fmt(PER_FILE), fmt(avail), aword, RECOMMENDED,
 			weak and " The file count is a preset's, not yours: info only." or ""),
-		evidence = fstune.present({"workload.files_total", akey, "vm.vfs_cache_pressure"})}},
-		SOURCES, {})
+		evidence = fstune.present({"workload.files_total", akey, "vm.vfs_cache_pressure"})}}
 end
 
 local GiB = fstune.GiB

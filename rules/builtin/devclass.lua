@@ -101,7 +101,7 @@ local function check(facts)
 				evidence = fstune.present({"device.loop_direct_io", "bench.seq_read_1m.bw_bytes_per_s",
 					"bench.rand_read_4k_qd1.lat_p50_us"})}
 		end
-		return fstune.attach_sources(out, SOURCES, {loop_page_cache = {4}, loop_backing = {4}})
+		return out
 	end
 	local virt = h and h.virtualization
 	local cls, stripes = class_of(d, virt)
@@ -145,7 +145,7 @@ local function check(facts)
 			end
 		end
 	end
-	return fstune.attach_sources(out, SOURCES, {})
+	return out
 end
 
 local function dev(transport, rot, extra)
@@ -164,7 +164,7 @@ local src = {["bench.rand_read_4k_qd1.lat_p50_us"] = "bench", ["bench.seq_read_1
 	["bench.seq_write_1m.bw_bytes_per_s"] = "bench", ["device.transport"] = "sysfs", ["device.rotational"] = "sysfs",
 	["host.virtualization"] = "procfs"}
 
-return {
+return fstune.rule {
 	id = "devclass",
 	title = "The device's measured numbers against its class",
 	description = "One table of plausible median random-read latency and sequential read and write "
@@ -175,6 +175,8 @@ return {
 		.. "class is information (a cache answered). A loop device measures its backing file's storage "
 		.. "(with direct I/O) or the page cache (without), and says which.",
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {loop_page_cache = {4}, loop_backing = {4}},
 	settings = {},
 	needs = {"device.transport"},
 	uses = {"device.rotational", "host.virtualization", "device.md_data_disks", "device.topology_hidden",

@@ -47,7 +47,7 @@ local function check(facts)
 			.. "%s; rates per entry fall as directories grow, so this understates the cost.", commas(at),
 			commas(dmax))
 	end
-	return fstune.attach_sources({{name = "measured_scan", setting = "layout.files_per_dir", recommended = per,
+	return {{name = "measured_scan", setting = "layout.files_per_dir", recommended = per,
 		current = dmax, severity = "suggest", confidence = cold and 0.9 or 0.5,
 		title = string.format("A directory of %s entries takes %.1f s to stat at the measured rate: about %s "
 			.. "per directory", commas(dmax), scan_s, commas(per)),
@@ -61,7 +61,7 @@ local function check(facts)
 				.. "slower and the confidence is low", commas(dmax), scan_s, SCAN_MAX_S, commas(per),
 			SCAN_TARGET_S, scale, cold and "" or " fstune trial measures it cold."),
 		evidence = fstune.present({"bench.metadata.stat_per_s", "bench.metadata.create_per_s",
-			"bench.metadata.cache", dkey})}}, SOURCES, {})
+			"bench.metadata.cache", dkey})}}
 end
 
 local function md(stat, cache)

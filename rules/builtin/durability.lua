@@ -11,7 +11,6 @@ local SOURCES = {
 	"QEMU block cache modes (cache=writeback/none/writethrough/unsafe/directsync): whether a guest's "
 		.. "flush reaches the host's media is the hypervisor's choice",
 }
-local REC_SOURCES = {flush_not_reaching_media = {1, 2, 3, 4}, vm_cache_mode = {1, 5}}
 
 -- A rotating disk cannot put a sector on the platter sooner than the head gets there: half a
 -- revolution is 4.2 ms at 7200 rpm and 2 ms at 15000 rpm. An fsync'd overwrite that returns in
@@ -34,7 +33,7 @@ local function check(facts)
 	if virt ~= nil and virt ~= "none" then
 		local fast = d.rotational == true and p50 < MEDIA_MIN_US
 		-- One name either way: a median near the threshold must not flip the finding from run to run.
-		return fstune.attach_sources({{name = "vm_cache_mode",
+		return {{name = "vm_cache_mode",
 			severity = "info", confidence = 0.9,
 			title = fast and string.format("This VM's disk claims to rotate but syncs in %s: durability is "
 				.. "the hypervisor's", ms)
@@ -47,7 +46,7 @@ local function check(facts)
 					.. "the platter (half a revolution is 4.2 ms at 7200 rpm); under %s (this rule's "
 					.. "threshold) a cache answered, and the disk's rotational flag is the hypervisor's "
 					.. "default, not the hardware. ", fstune.fmt_us(MEDIA_MIN_US)) or ""),
-			evidence = ev}}, SOURCES, REC_SOURCES)
+			evidence = ev}}
 	end
 	if virt ~= "none" then return {} end -- bare metal must be known for a warning
 	if d.rotational ~= true or not ROTATING_BUS[d.transport or ""] then return {} end
@@ -55,7 +54,7 @@ local function check(facts)
 	if d.write_cache_protected == true or d.topology_hidden == true then return {} end
 	if p50 >= MEDIA_MIN_US then return {} end
 	ev[#ev + 1] = "device.write_cache_protected"
-	return fstune.attach_sources({{name = "flush_not_reaching_media", severity = "warn", confidence = 0.9,
+	return {{name = "flush_not_reaching_media", severity = "warn", confidence = 0.9,
 		title = string.format("fsync returns in %s on a rotating disk: flushes do not reach the media", ms),
 		rationale = string.format("%s is a rotating %s disk on bare metal with a volatile write cache "
 			.. "(queue/write_cache = write back), yet an fsync'd 4 KiB overwrite took %s (median). A platter "
@@ -69,7 +68,7 @@ local function check(facts)
 			.. "sdparm --clear=WCE) and measure again.", d.name or "The disk", d.transport:upper(), ms,
 			fstune.fmt_us(MEDIA_MIN_US),
 			d.disk or d.name or "sdX", d.disk or d.name or "sdX"),
-		evidence = ev}}, SOURCES, REC_SOURCES)
+		evidence = ev}}
 end
 
 local hdd = {name = "sda", disk = "sda", transport = "sata", rotational = true, write_cache = "write back"}
@@ -88,7 +87,7 @@ local function with(t, k, v)
 	return c
 end
 
-return {
+return fstune.rule {
 	id = "durability",
 	title = "Write cache and durability: does a flush reach the media?",
 	description = "A rotating SATA/SAS disk on bare metal with a volatile write cache whose measured "
@@ -98,6 +97,8 @@ return {
 		.. "that hides its topology) is not warned about; a result flagged cache_suspect or not direct "
 		.. "is not used.",
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {flush_not_reaching_media = {1, 2, 3, 4}, vm_cache_mode = {1, 5}},
 	settings = {},
 	needs = {"device.rotational"},
 	uses = {"bench.fsync_4k_overwrite.lat_p50_us", "device.write_cache", "device.transport",

@@ -266,7 +266,7 @@ local function rec_dirs(facts, out)
 			"host.mem_total_bytes"})}
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local host = facts.host
 	if host == nil or host.target_os ~= "freebsd" then return out end
@@ -281,21 +281,7 @@ for _, r in ipairs(POSTMARK) do rows[#rows + 1] = "  " .. row_text(r) end
 
 local FB = {target_os = "freebsd", mem_total_bytes = 8 * GiB}
 
--- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
-local REC_SOURCES = {
-	newfs_block_size = {1, 3, 4, 5},
-	newfs_fragment_size = {1, 3, 4, 5},
-	small_frags_below_sector = {1, 3, 5},
-	newfs_default_sizes = {1, 3, 4},
-	nbuf_override = {7, 6, 2},
-	nbuf_auto = {2, 7, 6},
-	vmiodirenable_off = {6},
-	dirhash_maxmem = {8},
-}
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
-
-return {
+return fstune.rule {
 	id = "freebsd",
 	title = "FreeBSD targets: newfs block/fragment sizes, kern.nbuf, dirhash and directory caching",
 	description = [[
@@ -317,6 +303,17 @@ For facts describing a FreeBSD host (host.target_os = freebsd):
   2 MiB) and whether the value found is that size or an old override. kern.maxbcache, not
   kern.nbuf, is the supported cap on the buffer cache.]],
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {
+		newfs_block_size = {1, 3, 4, 5},
+		newfs_fragment_size = {1, 3, 4, 5},
+		small_frags_below_sector = {1, 3, 5},
+		newfs_default_sizes = {1, 3, 4},
+		nbuf_override = {7, 6, 2},
+		nbuf_auto = {2, 7, 6},
+		vmiodirenable_off = {6},
+		dirhash_maxmem = {8},
+	},
 	settings = {"freebsd.newfs.block_size", "freebsd.newfs.fragment_size", "freebsd.vfs.ufs.dirhash_maxmem",
 		"freebsd.kern.nbuf", "freebsd.vfs.vmiodirenable"},
 	needs = {"host.target_os"},

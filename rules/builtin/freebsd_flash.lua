@@ -16,7 +16,7 @@ local function is_flash(d)
 	return d.rotational == false or d.transport == "nvme" or d.transport == "mmc"
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local host, d, f = facts.host, facts.device, facts.fs
 	if host.target_os ~= "freebsd" or d == nil or not is_flash(d) then return out end
@@ -47,10 +47,7 @@ local function check_inner(facts)
 	return out
 end
 
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES,
-	{newfs_flash_flags = {1, 2}, tunefs_flash_flags = {3, 2, 1}}) end
-
-return {
+return fstune.rule {
 	id = "freebsd_flash",
 	title = "FreeBSD UFS on flash: soft updates journaling and TRIM (newfs -U -j -t, tunefs)",
 	description = [[
@@ -60,6 +57,8 @@ return {
   tunefs -n enable -j enable -t enable on the unmounted filesystem. Advice only: fstune runs on
   Linux and prints no FreeBSD command to apply.]],
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {newfs_flash_flags = {1, 2}, tunefs_flash_flags = {3, 2, 1}},
 	settings = {},
 	needs = {"host.target_os"},
 	uses = {"device.rotational", "device.transport", "device.path", "device.name", "fs.type"},

@@ -280,7 +280,7 @@ local function rec_freebsd(facts, size, out)
 		evidence = fstune.present({"device.size_bytes", key, "freebsd.newfs_fragment_size", "host.target_os"})}
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local host = facts.host or {}
 	local f = facts.fs
@@ -306,20 +306,7 @@ end
 local TB4 = 4000787030016
 local GB480 = 480103981056
 
--- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
-local REC_SOURCES = {
-	exhaustion = {1, 2, 8},
-	capacity_exceeded = {1, 8},
-	inode_size_128 = {1, 2},
-	ratio_for_small_files = {1, 2, 7, 8},
-	largefile_ratio = {1, 2},
-	inline_data = {3, 4},
-	freebsd_bytes_per_inode = {5, 6},
-}
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
-
-return {
+return fstune.rule {
 	id = "inodes",
 	title = "Inode budget: expected files against the inodes a ratio gives; inode size; inline_data",
 	description = [[
@@ -345,6 +332,16 @@ A file count from a preset makes each of these info; fstune's default workload (
 makes none: a reformat never rests on it. XFS allocates inodes on demand (up to -i maxpct) and is
 not judged here.]],
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {
+		exhaustion = {1, 2, 8},
+		capacity_exceeded = {1, 8},
+		inode_size_128 = {1, 2},
+		ratio_for_small_files = {1, 2, 7, 8},
+		largefile_ratio = {1, 2},
+		inline_data = {3, 4},
+		freebsd_bytes_per_inode = {5, 6},
+	},
 	settings = {"mkfs.inode_ratio", "mkfs.inode_count", "mkfs.inode_size", "mkfs.features",
 		"freebsd.newfs.bytes_per_inode"},
 	needs = {},

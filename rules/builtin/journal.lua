@@ -138,7 +138,7 @@ local function rec_no_journal(facts, f, out)
 		evidence = fstune.present({"fs.type", "fs.features", "fs.mount_point", "fs.size_bytes"})}
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local f = facts.fs
 	if not fstune.is_ext(f.type) or (facts.host and facts.host.target_os == "freebsd") then return out end
@@ -155,14 +155,6 @@ local function check_inner(facts)
 	return out
 end
 
-local REC_SOURCES = {
-	data_journal = {1, 2, 7},
-	data_writeback = {1, 2},
-	no_journal = {3, 5, 4, 6},
-}
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
-
 local JFEAT = {"has_journal", "ext_attr", "resize_inode", "dir_index", "filetype", "extent", "flex_bg"}
 local function ext4(opts, super, extra)
 	local t = {type = "ext4", mount_point = "/srv/db", features = JFEAT, mount_options = opts,
@@ -171,7 +163,7 @@ local function ext4(opts, super, extra)
 	return t
 end
 
-return {
+return fstune.rule {
 	id = "journal",
 	title = "ext3/4 journalling: data=journal and data=writeback, filesystems without a journal",
 	description = [[
@@ -186,6 +178,12 @@ return {
   the full fsck after a crash and the ext2 driver's deprecation (Linux 6.9, timestamps end in
   2038).]],
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {
+		data_journal = {1, 2, 7},
+		data_writeback = {1, 2},
+		no_journal = {3, 5, 4, 6},
+	},
 	settings = {"mount.option.data", "fs.feature.has_journal"},
 	needs = {"fs.type", "fs.features"},
 	uses = {"fs.mount_options", "fs.super_options", "fs.mount_point", "fs.size_bytes", "workload.io_mode",

@@ -23,7 +23,7 @@ local function write_heavy(w)
 	return nil
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local d = facts.device
 	if d == nil or (facts.host and facts.host.target_os == "freebsd") then return out end
@@ -63,8 +63,6 @@ local function check_inner(facts)
 	out[1] = rec
 	return out
 end
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, {}) end
 
 local GiB = fstune.GiB
 local function md(level, extra)

@@ -206,7 +206,7 @@ local function rec_commit(f, w, out)
 			"fs.mount_options"})}
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local f = facts.fs
 	if f == nil or f.mount_options == nil then return out end
@@ -226,23 +226,7 @@ local function fs(opts, extra)
 	return t
 end
 
--- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
-local REC_SOURCES = {
-	strictatime = {1, 6},
-	noatime_read_mostly = {1},
-	lazytime = {1},
-	discard_unsupported = {2, 3},
-	discard_to_fstrim = {3, 2, 4},
-	fstrim_timer = {4},
-	fstrim_unknown = {4},
-	fstrim_on_host = {4},
-	commit_window = {2},
-	commit_throughput = {2},
-}
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
-
-return {
+return fstune.rule {
 	id = "mount",
 	title = "Mount options: atime, lazytime, discard versus periodic fstrim, journal commit interval",
 	description = [[
@@ -260,6 +244,19 @@ return {
 - ext4 commit= above 5 s: the loss window, as info; for sequential, large-request workloads
   without fsync, commit=30 as info with that window stated (fsync forces commits anyway).]],
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {
+		strictatime = {1, 6},
+		noatime_read_mostly = {1},
+		lazytime = {1},
+		discard_unsupported = {2, 3},
+		discard_to_fstrim = {3, 2, 4},
+		fstrim_timer = {4},
+		fstrim_unknown = {4},
+		fstrim_on_host = {4},
+		commit_window = {2},
+		commit_throughput = {2},
+	},
 	settings = {"mount.option.noatime", "mount.option.lazytime", "mount.option.discard", "fstrim.timer",
 		"mount.option.commit"},
 	needs = {"fs.mount_options"},

@@ -11,7 +11,7 @@ local SOURCES = {
 		.. "addresses, queue/physical_block_size the smallest it writes atomically [L-sysfs-block]",
 }
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local d = facts.device
 	if d == nil or d.transport ~= "nvme" or (facts.host and facts.host.target_os == "freebsd") then
@@ -35,8 +35,6 @@ local function check_inner(facts)
 		evidence = fstune.present({"device.transport", "device.logical_block_size", "device.physical_block_size"})}
 	return out
 end
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, {}) end
 
 return {
 	id = "nvme_lbaf",

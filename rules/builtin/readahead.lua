@@ -44,7 +44,7 @@ local function bogus_opt(d)
 		or (fstune.is_integer(d.minimum_io_size) and d.minimum_io_size > 0 and opt % d.minimum_io_size ~= 0)
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local d = facts.device
 	if d == nil then return out end
@@ -138,16 +138,7 @@ end
 
 local BARE = {virtualization = "none"}
 
--- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
-local REC_SOURCES = {
-	inflated_by_io_opt = {1, 2, 6},
-	raise_for_streaming = {4, 1, 8},
-	lower_for_random = {9, 2, 4, 5, 7},
-}
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
-
-return {
+return fstune.rule {
 	id = "readahead",
 	title = "Read-ahead by I/O mode and access pattern; read-ahead inflated by a bogus optimal I/O size",
 	description = [[
@@ -166,6 +157,12 @@ host.virtualization first; rotational only for bare-metal SATA/SAS/SCSI and USB 
   database scans rely on read-ahead.
 Nothing rests on a preset or default workload beyond info.]],
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {
+		inflated_by_io_opt = {1, 2, 6},
+		raise_for_streaming = {4, 1, 8},
+		lower_for_random = {9, 2, 4, 5, 7},
+	},
 	settings = {"queue.read_ahead_kb"},
 	needs = {"device.read_ahead_kb"},
 	uses = {"device.transport", "device.rotational", "device.optimal_io_size", "device.minimum_io_size",

@@ -142,7 +142,7 @@ local function rec_full(f, out)
 	end
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local host = facts.host or {}
 	local f = facts.fs
@@ -157,18 +157,7 @@ end
 
 local TB8 = 7999999000576
 
--- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
-local REC_SOURCES = {
-	large_fs_reserve = {2, 1},
-	mkfs_reserve = {1},
-	nearly_full = {3},
-	inodes_nearly_full = {3, 1},
-	fstune_leftovers = {3},
-}
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
-
-return {
+return fstune.rule {
 	id = "reserve",
 	title = "Reserved blocks on large data filesystems; nearly full filesystems and inode tables",
 	description = [[
@@ -185,6 +174,14 @@ return {
 The rationale says what the reserve protects: root's daemons on a full disk, and free space that
 keeps the allocator from fragmenting.]],
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {
+		large_fs_reserve = {2, 1},
+		mkfs_reserve = {1},
+		nearly_full = {3},
+		inodes_nearly_full = {3, 1},
+		fstune_leftovers = {3},
+	},
 	settings = {"fs.reserved_percent", "mkfs.reserved_percent"},
 	needs = {},
 	uses = {"fs.type", "fs.size_bytes", "fs.free_bytes", "fs.reserved_bytes", "fs.reserved_blocks",

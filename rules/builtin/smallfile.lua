@@ -8,7 +8,6 @@ local SOURCES = {
 		.. "5 seconds of metadata changes'); data=journal [L-ext4adm]",
 	"mount(8): lazytime keeps timestamps in memory [UL-mount8]",
 }
-local REC_SOURCES = {postmark_2001 = {1}, fsync_bound = {2, 3}, commit_bound = {2}}
 
 -- The 2001 table: file-size range (bytes), TPS with 16K/2K and with 8K/1K blocks/fragments, FreeBSD
 -- 4.x FFS on a 2001 disk.
@@ -104,7 +103,7 @@ local function check(facts)
 			end
 		end
 	end
-	return fstune.attach_sources(out, SOURCES, REC_SOURCES)
+	return out
 end
 
 local function sf(tps, lo, hi)
@@ -113,7 +112,7 @@ end
 local src = {["bench.smallfile.tps"] = "bench", ["bench.smallfile_fsync.tps"] = "bench"}
 local ext4 = {type = "ext4", block_size = 4096, mount_options = {"rw", "relatime"}}
 
-return {
+return fstune.rule {
 	id = "smallfile",
 	title = "Small-file transactions against the 2001 Postmark table",
 	description = "When the smallfile or smallfile_fsync benchmark ran, the report shows its "
@@ -122,6 +121,8 @@ return {
 		.. "ext2/3/4 is advised lazytime (and a data=journal trial), otherwise the journal commit "
 		.. "interval is named as the flush it pays. Never used for the block size alone.",
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {postmark_2001 = {1}, fsync_bound = {2, 3}, commit_bound = {2}},
 	settings = {"mount.option.lazytime"},
 	needs = {"bench"},
 	uses = {"bench.smallfile.tps", "bench.smallfile_fsync.tps", "workload.sync_heavy", "fs.type",

@@ -63,7 +63,7 @@ local function host_zoned(facts, d, z, out)
 	end
 end
 
-local function check_inner(facts)
+local function check(facts)
 	local out = {}
 	local d = facts.device
 	if d == nil or (facts.host and facts.host.target_os == "freebsd") then return out end
@@ -101,16 +101,7 @@ local function check_inner(facts)
 	return out
 end
 
-local REC_SOURCES = {
-	zoned_disk_wrong_fs = {1, 2, 3, 4, 5},
-	zoned_disk_choice = {1, 2, 3, 4, 5},
-	dm_smr_in_raid = {6},
-	dm_smr = {6},
-}
-
-local function check(facts) return fstune.attach_sources(check_inner(facts), SOURCES, REC_SOURCES) end
-
-return {
+return fstune.rule {
 	id = "zoned",
 	title = "Zoned and SMR disks: zone-aware filesystems; drive-managed SMR under RAID",
 	description = [[
@@ -120,6 +111,13 @@ return {
 - drive-managed SMR (stated as device.zoned = "drive-managed", or a WD Red EFAX model the vendor
   listed): warn under md or another holder (rebuilds stall and drop disks), info otherwise.]],
 	sources = SOURCES,
+	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
+	rec_sources = {
+		zoned_disk_wrong_fs = {1, 2, 3, 4, 5},
+		zoned_disk_choice = {1, 2, 3, 4, 5},
+		dm_smr_in_raid = {6},
+		dm_smr = {6},
+	},
 	settings = {},
 	needs = {},
 	uses = {"device.zoned", "device.model", "device.name", "device.transport", "device.md_level",
