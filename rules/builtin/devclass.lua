@@ -149,15 +149,11 @@ local function check(facts)
 end
 
 local function dev(transport, rot, extra)
-	local d = {name = "sdb", transport = transport, rotational = rot}
-	for k, v in pairs(extra or {}) do d[k] = v end
-	return d
+	return fstune.merge({name = "sdb", transport = transport, rotational = rot}, extra)
 end
 local function run(p50, sr, sw, extra)
-	local r = {rand_read_4k_qd1 = {lat_p50_us = p50, direct = "yes"}, seq_read_1m = {bw_bytes_per_s = sr, direct = "yes"},
-		seq_write_1m = {bw_bytes_per_s = sw, direct = "yes"}}
-	for k, v in pairs(extra or {}) do r[k] = v end
-	return r
+	return fstune.merge({rand_read_4k_qd1 = {lat_p50_us = p50, direct = "yes"}, seq_read_1m = {bw_bytes_per_s = sr, direct = "yes"},
+		seq_write_1m = {bw_bytes_per_s = sw, direct = "yes"}}, extra)
 end
 local bare = {virtualization = "none"}
 local src = {["bench.rand_read_4k_qd1.lat_p50_us"] = "bench", ["bench.seq_read_1m.bw_bytes_per_s"] = "bench",

@@ -73,9 +73,7 @@ end
 
 local hdd = {name = "sda", disk = "sda", transport = "sata", rotational = true, write_cache = "write back"}
 local function fsync(p50, extra)
-	local t = {lat_p50_us = p50, direct = "yes", cache_suspect = false}
-	for k, v in pairs(extra or {}) do t[k] = v end
-	return {fsync_4k_overwrite = t}
+	return {fsync_4k_overwrite = fstune.merge({lat_p50_us = p50, direct = "yes", cache_suspect = false}, extra)}
 end
 local bare = {virtualization = "none"}
 local measured = {["bench.fsync_4k_overwrite.lat_p50_us"] = "bench", ["device.rotational"] = "sysfs",

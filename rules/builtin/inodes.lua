@@ -23,12 +23,7 @@ local KiB, MiB, GiB, TiB = fstune.KiB, fstune.MiB, fstune.GiB, fstune.TiB
 local fmt, commas = fstune.fmt_bytes, fstune.fmt_count
 
 local is_ext = fstune.is_ext
-
-local function floor_pow2(x)
-	local p = 1
-	while p * 2 <= x do p = p * 2 end
-	return p
-end
+local pow2_floor = fstune.pow2_floor
 
 -- mke2fs's ratio for a filesystem of `size` bytes when nothing is said (mke2fs.conf: small < 512 MiB
 -- 4096, default 16384, big >= 4 TiB 32768, huge >= 16 TiB 65536) [E2-conf], [E2-mke2fs8].
@@ -106,7 +101,7 @@ local function inode_setting(p, size, bs, isz)
 			.. "fill the disk with inode tables", commas(most))
 	end
 	local setting, value, how, inodes
-	local ratio = floor_pow2(size // want)
+	local ratio = pow2_floor(size // want)
 	if ratio >= bs and ratio >= MIN_RATIO and (limit_said == nil or size // ratio <= want) then
 		setting, value, inodes = "mkfs.inode_ratio", ratio, size // ratio
 		how = string.format("-i %d", ratio)
@@ -220,7 +215,7 @@ local function rec_new_ext(facts, size, out)
 		-- Far more inodes than files: inode tables are written at mkfs/first mount and scanned by fsck.
 		-- The ratio follows the file size too: never fewer inodes than twice the files of the mean
 		-- size that fit (a heuristic margin), so a small-file tree on a big disk keeps its inodes.
-		local want = floor_pow2(math.min(size // (p.files * 10), p.alloc // 2))
+		local want = pow2_floor(math.min(size // (p.files * 10), p.alloc // 2))
 		if want > 4194304 then want = 4194304 end -- -T largefile4, the largest stock type
 		if want > ratio * 2 then
 			local tables = inodes * 256
@@ -265,7 +260,7 @@ local function rec_freebsd(facts, size, out)
 	local files, key, is_weak, said = expected_files(facts, size)
 	if files == nil or files * HEADROOM <= inodes or fstune.source(key) == "default" then return end
 	local need = math.ceil(files * HEADROOM)
-	local want = floor_pow2(size // need)
+	local want = pow2_floor(size // need)
 	if want < 1024 then want = 1024 end
 	out[#out + 1] = {name = "freebsd_bytes_per_inode", setting = "freebsd.newfs.bytes_per_inode",
 		recommended = want, severity = is_weak and "info" or "suggest", confidence = 0.6,

@@ -157,10 +157,8 @@ end
 
 local JFEAT = {"has_journal", "ext_attr", "resize_inode", "dir_index", "filetype", "extent", "flex_bg"}
 local function ext4(opts, super, extra)
-	local t = {type = "ext4", mount_point = "/srv/db", features = JFEAT, mount_options = opts,
-		super_options = super, size_bytes = 500 * GiB}
-	for k, v in pairs(extra or {}) do t[k] = v end
-	return t
+	return fstune.merge({type = "ext4", mount_point = "/srv/db", features = JFEAT, mount_options = opts,
+		super_options = super, size_bytes = 500 * GiB}, extra)
 end
 
 return fstune.rule {

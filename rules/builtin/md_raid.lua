@@ -66,10 +66,8 @@ end
 
 local GiB = fstune.GiB
 local function md(level, extra)
-	local t = {name = "md0", disk = "md0", transport = "md", md_level = level, md_raid_disks = 8,
-		md_stripe_cache_stripes = 256}
-	for k, v in pairs(extra or {}) do t[k] = v end
-	return t
+	return fstune.merge({name = "md0", disk = "md0", transport = "md", md_level = level, md_raid_disks = 8,
+		md_stripe_cache_stripes = 256}, extra)
 end
 
 return {

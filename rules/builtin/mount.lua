@@ -221,9 +221,7 @@ local function check(facts)
 end
 
 local function fs(opts, extra)
-	local t = {type = "ext4", mount_point = "/srv", mount_options = opts}
-	for k, v in pairs(extra or {}) do t[k] = v end
-	return t
+	return fstune.merge({type = "ext4", mount_point = "/srv", mount_options = opts}, extra)
 end
 
 return fstune.rule {

@@ -91,10 +91,8 @@ local function check(facts)
 end
 
 local function dev(transport, rotational, scheduler, extra)
-  local d = { disk = transport == "nvme" and "nvme0n1" or "sda", name = "sda",
-    transport = transport, rotational = rotational, scheduler = scheduler }
-  for k, v in pairs(extra or {}) do d[k] = v end
-  return d
+  return fstune.merge({ disk = transport == "nvme" and "nvme0n1" or "sda", name = "sda",
+    transport = transport, rotational = rotational, scheduler = scheduler }, extra)
 end
 
 return {

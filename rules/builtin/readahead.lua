@@ -130,10 +130,8 @@ local function check(facts)
 end
 
 local function dev(extra)
-	local t = {name = "sdb", disk = "sdb", transport = "sas", rotational = true, logical_block_size = 512,
-		physical_block_size = 4096, minimum_io_size = 4096, optimal_io_size = 0, read_ahead_kb = 128}
-	for k, v in pairs(extra or {}) do t[k] = v end
-	return t
+	return fstune.merge({name = "sdb", disk = "sdb", transport = "sas", rotational = true, logical_block_size = 512,
+		physical_block_size = 4096, minimum_io_size = 4096, optimal_io_size = 0, read_ahead_kb = 128}, extra)
 end
 
 local BARE = {virtualization = "none"}

@@ -17,11 +17,7 @@ local LARGE_FILE = 1 * MiB
 
 -- The largest power of two not above x: steps a factor of two apart, so a rate that moves by the
 -- run-to-run noise of the quick suite (tens of percent) changes the answer only next to a step.
-local function pow2_floor(x)
-	local p = 1
-	while p * 2 <= x do p = p * 2 end
-	return p
-end
+local pow2_floor = fstune.pow2_floor
 
 -- A measured rate usable for a host-wide limit: positive, not a cache's (fstune.measured), and
 -- verified direct. A filesystem that does not report direct-I/O support (btrfs: direct =
@@ -159,9 +155,7 @@ local probed = { ["host.mem_total_bytes"] = "procfs", ["host.mem_available_bytes
 	["vm.dirty_ratio"] = "procfs", ["vm.dirty_bytes"] = "procfs", ["vm.dirty_background_bytes"] = "procfs",
 	["bench.seq_write_1m.bw_bytes_per_s"] = "bench", ["bench.rand_write_4k_qd32.bw_bytes_per_s"] = "bench" }
 local function seq(bw, extra)
-	local t = { bw_bytes_per_s = bw, direct = "yes", ci95_pct = 20 }
-	for k, v in pairs(extra or {}) do t[k] = v end
-	return { seq_write_1m = t }
+	return { seq_write_1m = fstune.merge({ bw_bytes_per_s = bw, direct = "yes", ci95_pct = 20 }, extra) }
 end
 local large = { access = "sequential", file_size_p50_bytes = 64 * MiB }
 
