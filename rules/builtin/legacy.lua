@@ -24,28 +24,26 @@ local DEFAULTS = {
 	["2.4.19"] = {30, 500, 0, 0, 500, 3000, 60, 20, 0},
 }
 
-local MEANING = {
-	nfract = "percent of the buffer cache dirty before bdflush starts writing",
-	ndirty = "dirty buffers written per bdflush wake-up",
-	nrefill = "clean buffers obtained per refill",
-	nref_dirt = "dirty-buffer threshold for refill",
-	interval = "jiffies between kupdate flushes",
-	age_buffer = "jiffies before a dirty data buffer must be written",
-	age_super = "jiffies before dirty metadata must be written",
-	nfract_sync = "percent dirty at which writers flush synchronously",
-	nfract_stop_bdflush = "percent dirty at which bdflush stops",
-}
-
-local SUCCESSOR = {
-	nfract = "vm.dirty_background_ratio (or _bytes)",
-	nfract_sync = "vm.dirty_ratio (or vm.dirty_bytes)",
-	interval = "vm.dirty_writeback_centisecs",
-	age_buffer = "vm.dirty_expire_centisecs",
-	age_super = "none (the ext4 journal's commit= bounds metadata age)",
-	ndirty = "none (per-device flusher threads size their own batches)",
-	nrefill = "none",
-	nref_dirt = "none",
-	nfract_stop_bdflush = "none",
+-- What each field meant, and what took its place.
+local FIELDS = {
+	nfract = {meaning = "percent of the buffer cache dirty before bdflush starts writing",
+		successor = "vm.dirty_background_ratio (or _bytes)"},
+	ndirty = {meaning = "dirty buffers written per bdflush wake-up",
+		successor = "none (per-device flusher threads size their own batches)"},
+	nrefill = {meaning = "clean buffers obtained per refill",
+		successor = "none"},
+	nref_dirt = {meaning = "dirty-buffer threshold for refill",
+		successor = "none"},
+	interval = {meaning = "jiffies between kupdate flushes",
+		successor = "vm.dirty_writeback_centisecs"},
+	age_buffer = {meaning = "jiffies before a dirty data buffer must be written",
+		successor = "vm.dirty_expire_centisecs"},
+	age_super = {meaning = "jiffies before dirty metadata must be written",
+		successor = "none (the ext4 journal's commit= bounds metadata age)"},
+	nfract_sync = {meaning = "percent dirty at which writers flush synchronously",
+		successor = "vm.dirty_ratio (or vm.dirty_bytes)"},
+	nfract_stop_bdflush = {meaning = "percent dirty at which bdflush stops",
+		successor = "none"},
 }
 
 local function layout_for(kernel)
@@ -70,6 +68,53 @@ local function is_stock(vals, which)
 	return true
 end
 
+-- The literal translations that still make sense, info only, each skipped when it equals the
+-- current (or default) value.
+local function translate_fields(p, vm, ev, out)
+	-- bdflush `field` (counted in `unit`) as the vm sysctl `name`
+	local function translate(field, unit, name, confidence, rationale)
+		local v = p[field]
+		out[#out + 1] = {name = name, setting = "sysctl.vm." .. name, recommended = v, severity = "info",
+			confidence = confidence,
+			title = string.format("bdflush %s=%d%s translates to vm.%s=%d", field, v, unit, name, v),
+			rationale = rationale, evidence = ev}
+	end
+	local cur = {
+		bg = vm.dirty_background_ratio or 10, ratio = vm.dirty_ratio or 20,
+		wb = vm.dirty_writeback_centisecs or 500, exp = vm.dirty_expire_centisecs or 3000,
+	}
+	local bg, hard = p.nfract, p.nfract_sync or cur.ratio
+	if fstune.is_integer(bg) and bg >= 1 and bg < hard and bg ~= cur.bg then
+		translate("nfract", "", "dirty_background_ratio", 0.4, string.format("nfract started asynchronous "
+			.. "writeback at %d%% of the buffer cache dirty; vm.dirty_background_ratio starts the flusher "
+			.. "threads at a percentage of available memory (default 10). On a machine with gigabytes of "
+			.. "RAM %d%% can be far more data than the old setting ever held: consider "
+			.. "vm.dirty_background_bytes instead.", bg, bg))
+	end
+	local sync = p.nfract_sync
+	if fstune.is_integer(sync) and sync >= 1 and sync <= 100 and sync ~= cur.ratio then
+		translate("nfract_sync", "", "dirty_ratio", 0.4, string.format("nfract_sync made writers flush "
+			.. "synchronously at %d%% dirty; vm.dirty_ratio throttles writers at a percentage of available "
+			.. "memory (default 20). Large values on large-RAM hosts mean long stalls when the limit is "
+			.. "reached; vm.dirty_bytes is the absolute alternative.", sync))
+	end
+	local iv = p.interval
+	if fstune.is_integer(iv) and iv > 0 and iv ~= cur.wb then
+		translate("interval", " jiffies", "dirty_writeback_centisecs", 0.5, string.format("interval was the "
+			.. "kupdate period, %d jiffies = %.1f s at HZ=100; vm.dirty_writeback_centisecs is the flusher "
+			.. "wake-up period (default 500, the same 5 s as 2.4's default). 0 would disable periodic "
+			.. "writeback entirely.", iv, iv / 100))
+	end
+	local age = p.age_buffer
+	if fstune.is_integer(age) and age > 0 and age ~= cur.exp then
+		translate("age_buffer", " jiffies", "dirty_expire_centisecs", 0.5, string.format("age_buffer let "
+			.. "dirty data wait %d jiffies (%.0f s at HZ=100) before it had to be written; "
+			.. "vm.dirty_expire_centisecs is the same age limit (default 3000, the 30 s of 2.2/2.4). The "
+			.. "durability cost is the same as then: a crash can lose data written up to %.0f s earlier "
+			.. "unless the application fsyncs.", age, age / 100, age / 100))
+	end
+end
+
 local function check(facts)
 	local out = {}
 	local vm = facts.vm
@@ -91,7 +136,7 @@ local function check(facts)
 		if v ~= nil then
 			p[name] = v
 			if not name:match("^dummy") then
-				rows[#rows + 1] = string.format("%s=%d (%s) -> %s", name, v, MEANING[name], SUCCESSOR[name])
+				rows[#rows + 1] = string.format("%s=%d (%s) -> %s", name, v, FIELDS[name].meaning, FIELDS[name].successor)
 			end
 		end
 	end
@@ -107,53 +152,7 @@ local function check(facts)
 			table.concat(rows, "; "), #vals ~= 9 and string.format(" (%d values given; bdflush had 9.)", #vals) or ""),
 		evidence = ev}
 
-	local cur = {
-		bg = vm.dirty_background_ratio or 10, ratio = vm.dirty_ratio or 20,
-		wb = vm.dirty_writeback_centisecs or 500, exp = vm.dirty_expire_centisecs or 3000,
-	}
-	local bg, hard = p.nfract, p.nfract_sync or cur.ratio
-	if fstune.is_integer(bg) and bg >= 1 and bg < hard and bg ~= cur.bg then
-		out[#out + 1] = {name = "dirty_background_ratio", setting = "sysctl.vm.dirty_background_ratio",
-			recommended = bg, severity = "info", confidence = 0.4,
-			title = string.format("bdflush nfract=%d translates to vm.dirty_background_ratio=%d", bg, bg),
-			rationale = string.format("nfract started asynchronous writeback at %d%% of the buffer cache "
-				.. "dirty; vm.dirty_background_ratio starts the flusher threads at a percentage of available "
-				.. "memory (default 10). On a machine with gigabytes of RAM %d%% can be far more data than "
-				.. "the old setting ever held: consider vm.dirty_background_bytes instead.", bg, bg),
-			evidence = ev}
-	end
-	local sync = p.nfract_sync
-	if fstune.is_integer(sync) and sync >= 1 and sync <= 100 and sync ~= cur.ratio then
-		out[#out + 1] = {name = "dirty_ratio", setting = "sysctl.vm.dirty_ratio", recommended = sync,
-			severity = "info", confidence = 0.4,
-			title = string.format("bdflush nfract_sync=%d translates to vm.dirty_ratio=%d", sync, sync),
-			rationale = string.format("nfract_sync made writers flush synchronously at %d%% dirty; "
-				.. "vm.dirty_ratio throttles writers at a percentage of available memory (default 20). "
-				.. "Large values on large-RAM hosts mean long stalls when the limit is reached; "
-				.. "vm.dirty_bytes is the absolute alternative.", sync),
-			evidence = ev}
-	end
-	local iv = p.interval
-	if fstune.is_integer(iv) and iv > 0 and iv ~= cur.wb then
-		out[#out + 1] = {name = "dirty_writeback_centisecs", setting = "sysctl.vm.dirty_writeback_centisecs",
-			recommended = iv, severity = "info", confidence = 0.5,
-			title = string.format("bdflush interval=%d jiffies translates to vm.dirty_writeback_centisecs=%d", iv, iv),
-			rationale = string.format("interval was the kupdate period, %d jiffies = %.1f s at HZ=100; "
-				.. "vm.dirty_writeback_centisecs is the flusher wake-up period (default 500, the same 5 s "
-				.. "as 2.4's default). 0 would disable periodic writeback entirely.", iv, iv / 100),
-			evidence = ev}
-	end
-	local age = p.age_buffer
-	if fstune.is_integer(age) and age > 0 and age ~= cur.exp then
-		out[#out + 1] = {name = "dirty_expire_centisecs", setting = "sysctl.vm.dirty_expire_centisecs",
-			recommended = age, severity = "info", confidence = 0.5,
-			title = string.format("bdflush age_buffer=%d jiffies translates to vm.dirty_expire_centisecs=%d", age, age),
-			rationale = string.format("age_buffer let dirty data wait %d jiffies (%.0f s at HZ=100) before it "
-				.. "had to be written; vm.dirty_expire_centisecs is the same age limit (default 3000, "
-				.. "the 30 s of 2.2/2.4). The durability cost is the same as then: a crash can lose data "
-				.. "written up to %.0f s earlier unless the application fsyncs.", age, age / 100, age / 100),
-			evidence = ev}
-	end
+	translate_fields(p, vm, ev, out)
 	return out
 end
 
