@@ -12,42 +12,35 @@ local function disk_name(d)
   return d.disk or d.name or "this disk"
 end
 
+-- Both NVMe findings ask for the same change; they differ in how sure they are and why.
+local function nvme_to_none(name, severity, confidence, rationale, evidence)
+  return { name = name, setting = "queue.scheduler", recommended = "none", severity = severity,
+    confidence = confidence, title = "Use no I/O scheduler (none) on this NVMe drive",
+    rationale = rationale, evidence = evidence }
+end
+
 local function nvme(facts)
   local d = facts.device
   local hwq = d.nr_hw_queues
   if d.scheduler == "bfq" then
-    return {
-      name = "bfq_on_nvme",
-      setting = "queue.scheduler",
-      recommended = "none",
-      severity = "warn",
-      confidence = 0.8,
-      title = "Use no I/O scheduler (none) on this NVMe drive",
-      rationale = "BFQ runs on " .. disk_name(d) .. ", an NVMe drive. BFQ favours latency for " ..
+    return nvme_to_none("bfq_on_nvme", "warn", 0.8,
+      "BFQ runs on " .. disk_name(d) .. ", an NVMe drive. BFQ favours latency for " ..
         "interactive desktops; its documentation gives about 1.9 us of CPU per request and a " ..
         "ceiling of roughly 80-400 KIOPS depending on the CPU, below what many NVMe drives " ..
         "sustain. " ..
         "The kernel's own default for a multi-queue device is none, which is also tuned's " ..
         "choice for nvme*.",
-      evidence = { "device.transport", "device.scheduler" },
-    }
+      { "device.transport", "device.scheduler" })
   end
   -- mq-deadline is the kernel's default for a single hardware queue, so only a multi-queue
   -- NVMe drive running it is a mismatch.
   if d.scheduler == "mq-deadline" and hwq and hwq > 1 then
-    return {
-      name = "mq_deadline_on_nvme",
-      setting = "queue.scheduler",
-      recommended = "none",
-      severity = "suggest",
-      confidence = 0.6,
-      title = "Use no I/O scheduler (none) on this NVMe drive",
-      rationale = string.format("%s is an NVMe drive with %d hardware queues running " ..
+    return nvme_to_none("mq_deadline_on_nvme", "suggest", 0.6,
+      string.format("%s is an NVMe drive with %d hardware queues running " ..
         "mq-deadline. For a multi-queue device the kernel's default is none (block/elevator.c), " ..
         "and mq-deadline adds a shared lock and per-request work that such a drive does not " ..
         "need. Keep mq-deadline only if you chose it for its read/write deadlines.", disk_name(d), hwq),
-      evidence = { "device.transport", "device.scheduler", "device.nr_hw_queues" },
-    }
+      { "device.transport", "device.scheduler", "device.nr_hw_queues" })
   end
 end
 

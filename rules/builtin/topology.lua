@@ -423,6 +423,13 @@ local function check(facts)
 	return out
 end
 
+-- The md raid6 of the stripe vectors: 6 data disks, 512 KiB chunks, the geometry in its queue.
+local function md0_raid6(extra)
+	return fstune.merge({path = "/dev/md0", name = "md0", transport = "md", rotational = true,
+		logical_block_size = 512, physical_block_size = 4096, minimum_io_size = 524288,
+		optimal_io_size = 3145728, md_level = "raid6", md_chunk_bytes = 524288, md_data_disks = 6}, extra)
+end
+
 return {
 	id = "topology",
 	title = "RAID stripe geometry, partition alignment and untrustworthy device topology",
@@ -475,17 +482,13 @@ alignment_offset) and md facts (md_chunk_bytes, md_data_disks, md_level) with th
 					stripe_width_bytes = 1572864}},
 			expect = {}},
 		{name = "XFS made without stripe on md raid6: a new filesystem with -d su,sw, no mount option",
-			facts = {device = {path = "/dev/md0", name = "md0", transport = "md", rotational = true,
-				logical_block_size = 512, physical_block_size = 4096, minimum_io_size = 524288,
-				optimal_io_size = 3145728, md_level = "raid6", md_chunk_bytes = 524288, md_data_disks = 6},
+			facts = {device = md0_raid6(),
 				fs = {type = "xfs", block_size = 4096, stripe_unit_bytes = 0, stripe_width_bytes = 0}},
 			expect = {{name = "fs_stripe_missing", severity = "suggest", setting = "mkfs.xfs_su",
 				recommended = 524288, disruption = "reformat"},
 				{name = "xfs_sw_missing", setting = "mkfs.xfs_sw", recommended = 6, disruption = "reformat"}}},
 		{name = "XFS made with the array's stripe: nothing",
-			facts = {device = {path = "/dev/md0", name = "md0", transport = "md", rotational = true,
-				logical_block_size = 512, physical_block_size = 4096, minimum_io_size = 524288,
-				optimal_io_size = 3145728, md_level = "raid6", md_chunk_bytes = 524288, md_data_disks = 6},
+			facts = {device = md0_raid6(),
 				fs = {type = "xfs", block_size = 4096, stripe_unit_bytes = 524288, stripe_width_bytes = 3145728}},
 			expect = {}},
 		{name = "reshaped array: stripe mismatch",
@@ -496,24 +499,18 @@ alignment_offset) and md facts (md_chunk_bytes, md_data_disks, md_level) with th
 					stripe_width_bytes = 1572864}},
 			expect = {{name = "fs_stripe_mismatch", severity = "suggest"}}},
 		{name = "ext4 on an md raid6 reshaped from 4-disk raid5: fs.stripe_width 384 -> 768 blocks, online",
-			facts = {device = {path = "/dev/md0", name = "md0", transport = "md", rotational = true,
-				logical_block_size = 512, physical_block_size = 4096, minimum_io_size = 524288,
-				optimal_io_size = 3145728, md_level = "raid6", md_chunk_bytes = 524288, md_data_disks = 6},
+			facts = {device = md0_raid6(),
 				fs = {type = "ext4", block_size = 4096, stripe_unit_bytes = 524288,
 					stripe_width_bytes = 1572864}},
 			expect = {{name = "fs_stripe_mismatch", severity = "suggest", setting = "fs.stripe_width",
 				recommended = 768, current = 384, disruption = "online"}}},
 		{name = "ext4 whose stride alone is off: fs.stride, with the stripe width left alone",
-			facts = {device = {path = "/dev/md0", name = "md0", transport = "md", rotational = true,
-				logical_block_size = 512, physical_block_size = 4096, minimum_io_size = 524288,
-				optimal_io_size = 3145728, md_level = "raid6", md_chunk_bytes = 524288, md_data_disks = 6},
+			facts = {device = md0_raid6(),
 				fs = {type = "ext4", block_size = 4096, stripe_unit_bytes = 65536,
 					stripe_width_bytes = 3145728}},
 			expect = {{name = "fs_stripe_mismatch", setting = "fs.stride", recommended = 128, current = 16}}},
 		{name = "ext4 made without stripe on raid6: both fields, 1 KiB blocks",
-			facts = {device = {path = "/dev/md0", name = "md0", transport = "md", rotational = true,
-				logical_block_size = 512, physical_block_size = 512, minimum_io_size = 524288,
-				optimal_io_size = 3145728, md_level = "raid6", md_chunk_bytes = 524288, md_data_disks = 6},
+			facts = {device = md0_raid6({physical_block_size = 512}),
 				fs = {type = "ext3", block_size = 1024, stripe_unit_bytes = 0, stripe_width_bytes = 0}},
 			expect = {{name = "fs_stripe_missing", setting = "fs.stripe_width", recommended = 3072, current = 0},
 				{name = "fs_stride", setting = "fs.stride", recommended = 512, current = 0}}},
