@@ -25,37 +25,19 @@ EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh \
 	tests/rules/needs-bench/needs_bench.lua \
 	tests/rules/hostile/bytecode.src \
 	tests/rules/hostile/helpers.lua \
-	tests/rules/hostile/bad_confidence.lua \
-	tests/rules/hostile/bad_severity.lua \
-	tests/rules/hostile/collectgarbage.lua \
-	tests/rules/hostile/debug_lib.lua \
-	tests/rules/hostile/dofile.lua \
 	tests/rules/hostile/facts_metatable.lua \
-	tests/rules/hostile/facts_rawset.lua \
-	tests/rules/hostile/facts_write.lua \
 	tests/rules/hostile/gc_late.lua \
-	tests/rules/hostile/gc_loop.lua \
-	tests/rules/hostile/io_open.lua \
-	tests/rules/hostile/load_text.lua \
-	tests/rules/hostile/loop.lua \
 	tests/rules/hostile/membomb.lua \
 	tests/rules/hostile/membomb_pcall.lua \
 	tests/rules/hostile/missing_title.lua \
 	tests/rules/hostile/not_a_table.lua \
-	tests/rules/hostile/os_execute.lua \
 	tests/rules/hostile/out_of_range.lua \
 	tests/rules/hostile/pair_strmeta_a.lua \
 	tests/rules/hostile/pair_strmeta_b.lua \
-	tests/rules/hostile/pattern.lua \
 	tests/rules/hostile/pcall_loop.lua \
-	tests/rules/hostile/print.lua \
-	tests/rules/hostile/random.lua \
 	tests/rules/hostile/recursion.lua \
-	tests/rules/hostile/require.lua \
 	tests/rules/hostile/returns_function.lua \
-	tests/rules/hostile/runtime.lua \
 	tests/rules/hostile/shell_meta.lua \
-	tests/rules/hostile/string_dump.lua \
 	tests/rules/hostile/syntax.lua \
 	tests/rules/hostile/toplevel_loop.lua \
 	tests/rules/hostile/undeclared_setting.lua \

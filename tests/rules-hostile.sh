@@ -14,13 +14,47 @@ rm -f "$sentinel"
 export FSTUNE_RULES_INSN_BUDGET=2000000 FSTUNE_RULES_TIMEOUT_MS=1500 FSTUNE_RULES_MEM_BYTES=16777216
 
 luac5.4 -o "$TMP/bytecode.lua" "$hostile/bytecode.src"
+
+# The hostile rules that differ from each other in one line of check() are rows of this table
+# (name, expectation, that line), written in the frame they share; the others are files in
+# $hostile. Each case is still a file of its own when the engine and the CLI run it.
+cases=$TMP/hostile
+mkdir "$cases"
+cp "$hostile"/*.lua "$cases/"
+while IFS='|' read -r name expect body; do
+	{
+		printf -- '-- expect: %s\n\nlocal function check(facts)\n  %s\nend\n' "$expect" "$body"
+		printf 'return { id = "h_%s", title = "hostile", description = "a hostile rule for the sandbox tests",\n' "$name"
+		printf '  sources = { "tests/rules/hostile" }, settings = {}, needs = {}, check = check,\n'
+		printf '  tests = { { name = "runs check", facts = { fs = { type = "ext4" } }, expect = {} } } }\n'
+	} >"$cases/$name.lua"
+done <<'EOF'
+bad_confidence|error field confidence|return { { name = "x", severity = "info", confidence = 1.5, title = "t", rationale = "r" } }
+bad_severity|error field severity|return { { name = "x", severity = "urgent", confidence = 0.5, title = "t", rationale = "r" } }
+collectgarbage|error global 'collectgarbage'|collectgarbage("stop")
+debug_lib|error global 'debug'|debug.sethook()
+dofile|error global 'dofile'|dofile("/etc/passwd")
+facts_rawset|error table expected|rawset(facts, "fs", { type = "xfs" })
+facts_write|error facts are read-only|facts.fs.type = "xfs"
+gc_loop|error __gc metamethods are not allowed|setmetatable({}, { __gc = function() while true do end end })
+io_open|error global 'io'|io.open("/tmp/fstune-rules-sentinel", "w"):write("x")
+load_text|error global 'load'|return load("return 1")()
+loop|error instruction budget|while true do end
+os_execute|error global 'os'|os.execute("touch /tmp/fstune-rules-sentinel")
+pattern|error wall-clock limit|return { string.find(string.rep('a', 3000), '.-.-.-b') }
+print|error global 'print'|print("hello from a rule")
+random|error field 'random'|return math.random(6)
+require|error global 'require'|require("os").execute("touch /tmp/fstune-rules-sentinel")
+runtime|error attempt to index a nil value|return facts.nothing.here
+string_dump|error field 'dump'|return string.dump(check)
+EOF
 # A snapshot of the shipped rules, so that the baseline and every run see the same files.
 mkdir "$TMP/builtin"
 cp "$FSTUNE_RULES_BUILTIN"/*.lua "$TMP/builtin/"
 mkdir "$TMP/dump"
 cd "$TMP"
 "$engine_test" "$FSTUNE_SRCDIR/tests/rules/facts-server.json" "$TMP/builtin" "$sentinel" \
-	"$TMP/dump" "$hostile"/*.lua "$TMP/bytecode.lua" >"$TMP/engine.log" 2>&1 ||
+	"$TMP/dump" "$cases"/*.lua "$TMP/bytecode.lua" >"$TMP/engine.log" 2>&1 ||
 	{ cat "$TMP/engine.log" >&2; fail "hostile rules: $(grep -c FAIL "$TMP/engine.log") failure(s)"; }
 [ ! -e "$sentinel" ] || fail "a rule created $sentinel"
 
@@ -49,9 +83,9 @@ assert_eq "$(jq -r '.recommendations[] | select(.id == "h_shell_meta.label") | .
 	"label [31mred[2J" "title with escapes stripped"
 
 # Through the CLI: the hostile directory as a whole, every file reported, status 1.
-cp "$hostile"/*.lua "$TMP/bytecode.lua" "$TMP/dump/"
+cp "$cases"/*.lua "$TMP/bytecode.lua" "$TMP/dump/"
 run_status 1 "$FSTUNE" rules test "$TMP/dump"
-for f in "$hostile"/*.lua "$TMP/bytecode.lua"; do
+for f in "$cases"/*.lua "$TMP/bytecode.lua"; do
 	b=$(basename "$f")
 	head -n 1 "$f" | grep -q 'expect: clean' && continue
 	grep -q "^FAIL $TMP/dump/$b " "$TMP/out" || fail "rules test does not report $b"
