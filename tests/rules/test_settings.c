@@ -10,25 +10,7 @@
 #include "rules/internal.h"
 #include "rules/settings.h"
 #include "fstune/shell.h"
-
-static int failures;
-
-#define EXPECT_STR(got, want)                                                              \
-	do {                                                                               \
-		const char *g_ = (got), *w_ = (want);                                      \
-		if (!g_ || strcmp(g_, w_)) {                                               \
-			fprintf(stderr, "%s:%d: got [%s], want [%s]\n", __FILE__, __LINE__, \
-				g_ ? g_ : "(null)", w_);                                   \
-			failures++;                                                        \
-		}                                                                          \
-	} while (0)
-#define EXPECT(cond)                                                                    \
-	do {                                                                            \
-		if (!(cond)) {                                                          \
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond);      \
-			failures++;                                                     \
-		}                                                                       \
-	} while (0)
+#include "tests/unit/check.h"
 
 static void test_quote(void)
 {
@@ -47,7 +29,7 @@ static void test_quote(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *q = fst_shell_quote(cases[i].in);
 
-		EXPECT_STR(q, cases[i].out);
+		CHECK_STR(q, cases[i].out);
 		free(q);
 	}
 }
@@ -66,32 +48,32 @@ static void test_values(void)
 	size_t n;
 	const struct setting *all = settings_all(&n);
 
-	EXPECT(n >= 40);
+	CHECK(n >= 40);
 	for (size_t i = 0; i < n; i++) {
-		EXPECT(all[i].build != NULL);
-		EXPECT(all[i].help && *all[i].help);
-		EXPECT(settings_find(all[i].name) == &all[i]);
+		CHECK(all[i].build != NULL);
+		CHECK(all[i].help && *all[i].help);
+		CHECK(settings_find(all[i].name) == &all[i]);
 	}
-	EXPECT(valid("sysctl.vm.dirty_ratio", json_integer(20)));
-	EXPECT(!valid("sysctl.vm.dirty_ratio", json_integer(101)));
-	EXPECT(!valid("sysctl.vm.dirty_ratio", json_integer(-1)));
-	EXPECT(!valid("sysctl.vm.dirty_ratio", json_string("20")));
-	EXPECT(valid("sysctl.vm.dirty_ratio", json_real(20.0)));
-	EXPECT(!valid("sysctl.vm.dirty_ratio", json_real(20.5)));
-	EXPECT(valid("mkfs.block_size", json_integer(4096)));
-	EXPECT(!valid("mkfs.block_size", json_integer(3000)));
-	EXPECT(!valid("mkfs.block_size", json_integer(131072)));
-	EXPECT(valid("queue.scheduler", json_string("mq-deadline")));
-	EXPECT(!valid("queue.scheduler", json_string("cfq")));
-	EXPECT(!valid("queue.scheduler", json_string("none; reboot")));
-	EXPECT(valid("mkfs.features", json_pack("[s,s]", "inline_data", "^has_journal")));
-	EXPECT(!valid("mkfs.features", json_pack("[s]", "a,b")));
-	EXPECT(!valid("mkfs.features", json_array()));
-	EXPECT(!valid("mkfs.label", json_string("seventeen bytes!!")));
-	EXPECT(!valid("mkfs.label", json_string("tab\there")));
-	EXPECT(valid("fs.reserved_percent", json_real(0.5)));
-	EXPECT(!valid("fs.feature.dir_index", json_integer(1)));
-	EXPECT(settings_find("sysctl.vm.bogus") == NULL);
+	CHECK(valid("sysctl.vm.dirty_ratio", json_integer(20)));
+	CHECK(!valid("sysctl.vm.dirty_ratio", json_integer(101)));
+	CHECK(!valid("sysctl.vm.dirty_ratio", json_integer(-1)));
+	CHECK(!valid("sysctl.vm.dirty_ratio", json_string("20")));
+	CHECK(valid("sysctl.vm.dirty_ratio", json_real(20.0)));
+	CHECK(!valid("sysctl.vm.dirty_ratio", json_real(20.5)));
+	CHECK(valid("mkfs.block_size", json_integer(4096)));
+	CHECK(!valid("mkfs.block_size", json_integer(3000)));
+	CHECK(!valid("mkfs.block_size", json_integer(131072)));
+	CHECK(valid("queue.scheduler", json_string("mq-deadline")));
+	CHECK(!valid("queue.scheduler", json_string("cfq")));
+	CHECK(!valid("queue.scheduler", json_string("none; reboot")));
+	CHECK(valid("mkfs.features", json_pack("[s,s]", "inline_data", "^has_journal")));
+	CHECK(!valid("mkfs.features", json_pack("[s]", "a,b")));
+	CHECK(!valid("mkfs.features", json_array()));
+	CHECK(!valid("mkfs.label", json_string("seventeen bytes!!")));
+	CHECK(!valid("mkfs.label", json_string("tab\there")));
+	CHECK(valid("fs.reserved_percent", json_real(0.5)));
+	CHECK(!valid("fs.feature.dir_index", json_integer(1)));
+	CHECK(settings_find("sysctl.vm.bogus") == NULL);
 }
 
 /* Builds one recommendation's commands on facts given as JSON text. */
@@ -137,46 +119,46 @@ static void test_build(void)
 
 	c = build("sysctl.vm.dirty_bytes", json_integer(536870912), json_integer(0),
 		  "{\"vm\": {\"dirty_ratio\": 20, \"dirty_bytes\": 0}}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "sysctl -w vm.dirty_bytes=536870912");
-	EXPECT_STR(cmd(c.revert, 0), "sysctl -w vm.dirty_ratio=20");
-	EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")), "vm.dirty_bytes = 536870912");
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "sysctl -w vm.dirty_bytes=536870912");
+	CHECK_STR(cmd(c.revert, 0), "sysctl -w vm.dirty_ratio=20");
+	CHECK_STR(json_string_value(json_object_get(c.persistent, "line")), "vm.dirty_bytes = 536870912");
 	ctx_free(&c);
 
 	c = build("device.write_cache", json_string("write through"), json_string("write back"),
 		  "{\"device\": {\"disk\": \"sda\"}}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "echo 'write through' > /sys/block/sda/queue/write_cache");
-	EXPECT_STR(cmd(c.revert, 0), "echo 'write back' > /sys/block/sda/queue/write_cache");
-	EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")),
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "echo 'write through' > /sys/block/sda/queue/write_cache");
+	CHECK_STR(cmd(c.revert, 0), "echo 'write back' > /sys/block/sda/queue/write_cache");
+	CHECK_STR(json_string_value(json_object_get(c.persistent, "line")),
 		   "# Keyed on the kernel name: the facts give no serial, WWN or array UUID. The name can "
 		   "move to another disk at the next boot.\n"
 		   "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"sda\", "
 		   "ATTR{queue/write_cache}=\"write through\"");
-	EXPECT_STR(json_string_value(json_object_get(c.persistent, "path")), "/etc/udev/rules.d/69-fstune.rules");
+	CHECK_STR(json_string_value(json_object_get(c.persistent, "path")), "/etc/udev/rules.d/69-fstune.rules");
 	ctx_free(&c);
 
 	/* A device name that would walk out of /sys/block is refused. */
 	c = build("queue.scheduler", json_string("none"), NULL, "{\"device\": {\"disk\": \"../../etc\"}}", &ok);
-	EXPECT(!ok);
+	CHECK(!ok);
 	ctx_free(&c);
 
 	c = build("mount.option.noatime", json_true(), json_false(),
 		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv/a b;touch x\"}}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "mount -o remount,noatime '/srv/a b;touch x'");
-	EXPECT_STR(cmd(c.revert, 0), "mount -o remount,relatime '/srv/a b;touch x'");
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "mount -o remount,noatime '/srv/a b;touch x'");
+	CHECK_STR(cmd(c.revert, 0), "mount -o remount,relatime '/srv/a b;touch x'");
 	ctx_free(&c);
 
 	c = build("fs.feature.dir_index", json_true(), json_false(),
 		  "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext3\"}}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "tune2fs -O dir_index /dev/sdb1");
-	EXPECT_STR(cmd(c.apply, 1), "e2fsck -fDp /dev/sdb1");
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "tune2fs -O dir_index /dev/sdb1");
+	CHECK_STR(cmd(c.apply, 1), "e2fsck -fDp /dev/sdb1");
 	/* tune2fs demands a freshly checked filesystem before it turns dir_index off. */
-	EXPECT_STR(cmd(c.revert, 0), "e2fsck -fp /dev/sdb1");
-	EXPECT_STR(cmd(c.revert, 1), "tune2fs -O ^dir_index /dev/sdb1");
-	EXPECT_STR(cmd(c.revert, 2), "e2fsck -fDp /dev/sdb1");
+	CHECK_STR(cmd(c.revert, 0), "e2fsck -fp /dev/sdb1");
+	CHECK_STR(cmd(c.revert, 1), "tune2fs -O ^dir_index /dev/sdb1");
+	CHECK_STR(cmd(c.revert, 2), "e2fsck -fDp /dev/sdb1");
 	ctx_free(&c);
 
 	/* Mounted: the device goes back on its mount point with the options found, no fstab needed. */
@@ -184,23 +166,23 @@ static void test_build(void)
 		  "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext4\", "
 		  "\"mount_point\": \"/srv/x\", \"mount_options\": [\"rw\", \"nosuid\", \"relatime\"], "
 		  "\"super_options\": [\"rw\", \"errors=remount-ro\"]}}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "umount /srv/x");
-	EXPECT_STR(cmd(c.apply, 3), "mount -t ext4 -o rw,nosuid,relatime,errors=remount-ro /dev/sdb1 /srv/x");
-	EXPECT_STR(cmd(c.revert, 4), "mount -t ext4 -o rw,nosuid,relatime,errors=remount-ro /dev/sdb1 /srv/x");
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "umount /srv/x");
+	CHECK_STR(cmd(c.apply, 3), "mount -t ext4 -o rw,nosuid,relatime,errors=remount-ro /dev/sdb1 /srv/x");
+	CHECK_STR(cmd(c.revert, 4), "mount -t ext4 -o rw,nosuid,relatime,errors=remount-ro /dev/sdb1 /srv/x");
 	ctx_free(&c);
 
 	/* strictatime is never printed: neither relatime nor noatime; the revert restores it. */
 	c = build("mount.option.noatime", json_true(), NULL,
 		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\"]}}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "mount -o remount,noatime /srv");
-	EXPECT_STR(cmd(c.revert, 0), "mount -o remount,strictatime /srv");
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "mount -o remount,noatime /srv");
+	CHECK_STR(cmd(c.revert, 0), "mount -o remount,strictatime /srv");
 	ctx_free(&c);
 	c = build("mount.option.noatime", json_true(), NULL,
 		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\", \"relatime\"]}}",
 		  &ok);
-	EXPECT_STR(cmd(c.revert, 0), "mount -o remount,relatime /srv");
+	CHECK_STR(cmd(c.revert, 0), "mount -o remount,relatime /srv");
 	ctx_free(&c);
 }
 
@@ -229,10 +211,10 @@ static void test_build_udev(void)
 		char *want;
 
 		c = build("queue.scheduler", json_string("mq-deadline"), NULL, ids[i].facts, &ok);
-		EXPECT(ok);
+		CHECK(ok);
 		want = xasprintf("ACTION==\"add|change\", SUBSYSTEM==\"block\", %s, "
 				 "ATTR{queue/scheduler}=\"mq-deadline\"", ids[i].match);
-		EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")), want);
+		CHECK_STR(json_string_value(json_object_get(c.persistent, "line")), want);
 		free(want);
 		ctx_free(&c);
 	}
@@ -250,34 +232,34 @@ static void test_build_udev(void)
 		char *fj = xasprintf("{\"device\": {\"name\": \"%s\"}}", disks[i].name), *want;
 
 		c = build("queue.scheduler", json_string("none"), NULL, fj, &ok);
-		EXPECT(ok);
+		CHECK(ok);
 		want = xasprintf("echo none > %s", disks[i].path);
-		EXPECT_STR(cmd(c.apply, 0), want);
+		CHECK_STR(cmd(c.apply, 0), want);
 		free(want);
 		free(fj);
 		ctx_free(&c);
 	}
 	c = build("queue.scheduler", json_string("none"), NULL, "{\"device\": {\"transport\": \"nvme\"}}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "echo none > \"/sys/block/${DISK:?}/queue/scheduler\"");
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "echo none > \"/sys/block/${DISK:?}/queue/scheduler\"");
 	ctx_free(&c);
 
 	/* A serial whose property is not known is not guessed: kernel name, with the reason. */
 	c = build("queue.scheduler", json_string("none"), NULL,
 		  "{\"device\": {\"disk\": \"sdc\", \"serial\": \"ZA1B\"}}", &ok);
-	EXPECT(ok);
-	EXPECT(strstr(json_string_value(json_object_get(c.persistent, "line")),
+	CHECK(ok);
+	CHECK(strstr(json_string_value(json_object_get(c.persistent, "line")),
 		      "# Keyed on the kernel name: the facts give device.serial but not the udev property") != NULL);
-	EXPECT(strstr(json_string_value(json_object_get(c.persistent, "line")), "KERNEL==\"sdc\"") != NULL);
+	CHECK(strstr(json_string_value(json_object_get(c.persistent, "line")), "KERNEL==\"sdc\"") != NULL);
 	ctx_free(&c);
 
 	c = build("mkfs.label", json_string("$(touch x)'"), NULL, "{\"fs\": {\"type\": \"ext4\"}}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "mkfs.ext4 -L '$(touch x)'\\''' \"${DEVICE:?}\"");
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "mkfs.ext4 -L '$(touch x)'\\''' \"${DEVICE:?}\"");
 	ctx_free(&c);
 
 	c = build("mkfs.inode_ratio", json_integer(4096), NULL, "{\"fs\": {\"type\": \"xfs\"}}", &ok);
-	EXPECT(!ok);
+	CHECK(!ok);
 	ctx_free(&c);
 }
 
@@ -289,87 +271,87 @@ static void test_build_added(void)
 
 	c = build("fs.stripe_width", json_integer(768), json_integer(384),
 		  "{\"device\": {\"path\": \"/dev/md0\"}, \"fs\": {\"type\": \"ext4\"}}", &ok);
-	EXPECT(ok);
-	EXPECT(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 1);
-	EXPECT_STR(cmd(c.apply, 0), "tune2fs -E stripe_width=768 /dev/md0");
-	EXPECT_STR(cmd(c.revert, 0), "tune2fs -E stripe_width=384 /dev/md0");
-	EXPECT(c.persistent == NULL);
+	CHECK(ok);
+	CHECK(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 1);
+	CHECK_STR(cmd(c.apply, 0), "tune2fs -E stripe_width=768 /dev/md0");
+	CHECK_STR(cmd(c.revert, 0), "tune2fs -E stripe_width=384 /dev/md0");
+	CHECK(c.persistent == NULL);
 	ctx_free(&c);
 
 	c = build("fs.stride", json_integer(128), json_integer(0),
 		  "{\"device\": {\"path\": \"/dev/disk/by-id/a b\"}, \"fs\": {\"type\": \"ext3\"}}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "tune2fs -E stride=128 '/dev/disk/by-id/a b'");
-	EXPECT_STR(cmd(c.revert, 0), "tune2fs -E stride=0 '/dev/disk/by-id/a b'");
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "tune2fs -E stride=128 '/dev/disk/by-id/a b'");
+	CHECK_STR(cmd(c.revert, 0), "tune2fs -E stride=0 '/dev/disk/by-id/a b'");
 	ctx_free(&c);
 
 	/* No device path in the facts: the admin names it; no current value: nothing to revert. */
 	c = build("fs.stripe_width", json_integer(0), NULL, "{\"fs\": {\"type\": \"ext4\"}}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "tune2fs -E stripe_width=0 \"${DEVICE:?}\"");
-	EXPECT(json_array_size(c.revert) == 0);
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "tune2fs -E stripe_width=0 \"${DEVICE:?}\"");
+	CHECK(json_array_size(c.revert) == 0);
 	ctx_free(&c);
 
 	c = build("fs.stride", json_integer(16), NULL, "{\"fs\": {\"type\": \"xfs\"}}", &ok);
-	EXPECT(!ok);
+	CHECK(!ok);
 	ctx_free(&c);
 
-	EXPECT(valid("fs.stride", json_integer(0)));
-	EXPECT(valid("fs.stride", json_integer(65535)));
-	EXPECT(!valid("fs.stride", json_integer(65536)));
-	EXPECT(!valid("fs.stripe_width", json_integer(-1)));
+	CHECK(valid("fs.stride", json_integer(0)));
+	CHECK(valid("fs.stride", json_integer(65535)));
+	CHECK(!valid("fs.stride", json_integer(65536)));
+	CHECK(!valid("fs.stripe_width", json_integer(-1)));
 
 	/* kern.nbuf = 0: delete the loader.conf line; the revert puts the old override back. */
 	c = build("freebsd.kern.nbuf", json_integer(0), json_integer(4096), "{}", &ok);
-	EXPECT(ok);
-	EXPECT(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 2);
-	EXPECT_STR(cmd(c.apply, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
-	EXPECT_STR(cmd(c.revert, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
-	EXPECT_STR(cmd(c.revert, 1), "echo 'kern.nbuf=\"4096\"' >> /boot/loader.conf");
-	EXPECT(c.persistent == NULL);
+	CHECK(ok);
+	CHECK(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 2);
+	CHECK_STR(cmd(c.apply, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
+	CHECK_STR(cmd(c.revert, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
+	CHECK_STR(cmd(c.revert, 1), "echo 'kern.nbuf=\"4096\"' >> /boot/loader.conf");
+	CHECK(c.persistent == NULL);
 	ctx_free(&c);
 
 	c = build("freebsd.kern.nbuf", json_integer(0), NULL, "{}", &ok);
-	EXPECT(ok);
-	EXPECT(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 0);
+	CHECK(ok);
+	CHECK(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 0);
 	ctx_free(&c);
 
 	/* A Lua float 0.0 is the same request. */
 	c = build("freebsd.kern.nbuf", json_real(0.0), NULL, "{}", &ok);
-	EXPECT(ok);
-	EXPECT(json_array_size(c.apply) == 1 && c.persistent == NULL);
+	CHECK(ok);
+	CHECK(json_array_size(c.apply) == 1 && c.persistent == NULL);
 	ctx_free(&c);
 
 	/* A value: a loader.conf line, nothing to run now; the revert restores the old override. */
 	c = build("freebsd.kern.nbuf", json_integer(20000), json_integer(8192), "{}", &ok);
-	EXPECT(ok);
-	EXPECT(json_array_size(c.apply) == 0);
-	EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")), "kern.nbuf=\"20000\"");
-	EXPECT_STR(json_string_value(json_object_get(c.persistent, "path")), "/boot/loader.conf");
-	EXPECT_STR(cmd(c.revert, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
-	EXPECT_STR(cmd(c.revert, 1), "echo 'kern.nbuf=\"8192\"' >> /boot/loader.conf");
+	CHECK(ok);
+	CHECK(json_array_size(c.apply) == 0);
+	CHECK_STR(json_string_value(json_object_get(c.persistent, "line")), "kern.nbuf=\"20000\"");
+	CHECK_STR(json_string_value(json_object_get(c.persistent, "path")), "/boot/loader.conf");
+	CHECK_STR(cmd(c.revert, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
+	CHECK_STR(cmd(c.revert, 1), "echo 'kern.nbuf=\"8192\"' >> /boot/loader.conf");
 	ctx_free(&c);
 
 	/* An auto-sized kernel (current 0): the revert only removes the line again. */
 	c = build("freebsd.kern.nbuf", json_integer(20000), json_integer(0), "{}", &ok);
-	EXPECT(ok);
-	EXPECT(json_array_size(c.revert) == 1);
+	CHECK(ok);
+	CHECK(json_array_size(c.revert) == 1);
 	ctx_free(&c);
 
-	EXPECT(valid("freebsd.kern.nbuf", json_integer(0)));
-	EXPECT(valid("freebsd.kern.nbuf", json_integer(1024)));
-	EXPECT(!valid("freebsd.kern.nbuf", json_integer(1)));
-	EXPECT(!valid("freebsd.kern.nbuf", json_integer(1023)));
-	EXPECT(!valid("freebsd.kern.nbuf", json_integer(-1)));
+	CHECK(valid("freebsd.kern.nbuf", json_integer(0)));
+	CHECK(valid("freebsd.kern.nbuf", json_integer(1024)));
+	CHECK(!valid("freebsd.kern.nbuf", json_integer(1)));
+	CHECK(!valid("freebsd.kern.nbuf", json_integer(1023)));
+	CHECK(!valid("freebsd.kern.nbuf", json_integer(-1)));
 
 	c = build("freebsd.vfs.vmiodirenable", json_true(), json_false(), "{}", &ok);
-	EXPECT(ok);
-	EXPECT_STR(cmd(c.apply, 0), "sysctl vfs.vmiodirenable=1");
-	EXPECT_STR(cmd(c.revert, 0), "sysctl vfs.vmiodirenable=0");
-	EXPECT_STR(json_string_value(json_object_get(c.persistent, "line")), "vfs.vmiodirenable=1");
-	EXPECT_STR(json_string_value(json_object_get(c.persistent, "path")), "/etc/sysctl.conf");
+	CHECK(ok);
+	CHECK_STR(cmd(c.apply, 0), "sysctl vfs.vmiodirenable=1");
+	CHECK_STR(cmd(c.revert, 0), "sysctl vfs.vmiodirenable=0");
+	CHECK_STR(json_string_value(json_object_get(c.persistent, "line")), "vfs.vmiodirenable=1");
+	CHECK_STR(json_string_value(json_object_get(c.persistent, "path")), "/etc/sysctl.conf");
 	ctx_free(&c);
-	EXPECT(!valid("freebsd.vfs.vmiodirenable", json_integer(1)));
+	CHECK(!valid("freebsd.vfs.vmiodirenable", json_integer(1)));
 }
 
 static void test_merge(void)
@@ -390,16 +372,16 @@ static void test_merge(void)
 	struct facts *f = facts_from_json(fj, strlen(fj), "t", &err);
 
 	m = rules_merge_mkfs(recs, f);
-	EXPECT(json_array_size(m) == 2);
-	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
+	CHECK(json_array_size(m) == 2);
+	CHECK_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
 		   "mkfs.ext4 -E stride=16,stripe_width=64 -b 4096 -O inline_data,bigalloc -C 65536 /dev/md0");
-	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
+	CHECK_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
 		   "mkfs.xfs -d su=65536,sw=4 /dev/md0");
-	EXPECT(json_array_size(json_object_get(json_array_get(m, 0), "from")) == 6);
+	CHECK(json_array_size(json_object_get(json_array_get(m, 0), "from")) == 6);
 	/* b.bs2's -b 4096 overrides b.bs's 1024, and the merge says so. */
-	EXPECT_STR(json_string_value(json_array_get(json_object_get(json_array_get(m, 0), "notes"), 0)),
+	CHECK_STR(json_string_value(json_array_get(json_object_get(json_array_get(m, 0), "notes"), 0)),
 		   "Takes -b 4096 (b.bs2) over -b 1024 (b.bs): mkfs honours one value.");
-	EXPECT(json_object_get(json_array_get(m, 1), "notes") == NULL);
+	CHECK(json_object_get(json_array_get(m, 1), "notes") == NULL);
 	json_decref(m);
 	facts_free(f);
 
@@ -408,12 +390,12 @@ static void test_merge(void)
 	fj = "{\"device\": {\"path\": \"/dev/md0\"}, \"fs\": {\"type\": \"xfs\", \"block_size\": 1024}}";
 	f = facts_from_json(fj, strlen(fj), "t", &err);
 	m = rules_merge_mkfs(recs, f);
-	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
+	CHECK_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
 		   "mkfs.xfs -d su=65536,sw=4 -b size=1024 -f /dev/md0");
-	EXPECT_STR(json_string_value(json_array_get(json_object_get(json_array_get(m, 1), "notes"), 0)),
+	CHECK_STR(json_string_value(json_array_get(json_object_get(json_array_get(m, 1), "notes"), 0)),
 		   "Keeps -b size=1024, the block size of the filesystem found (fs.block_size), which the "
 		   "advice was worked out for.");
-	EXPECT_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
+	CHECK_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
 		   "mkfs.ext4 -E stride=16,stripe_width=64 -b 4096 -O inline_data,bigalloc -C 65536 /dev/md0");
 	json_decref(m);
 	json_decref(recs);
@@ -425,8 +407,8 @@ static void test_strip(void)
 	char s[] = "a\x1b[31mb\tc\r\nd\x7f\xc2\x9b" "e\xc3\xa9";
 	size_t n = rules_strip_controls(s, strlen(s));
 
-	EXPECT_STR(s, "a[31mb\tc\nde\xc3\xa9");
-	EXPECT(n == strlen("a[31mb\tc\nde\xc3\xa9"));
+	CHECK_STR(s, "a[31mb\tc\nde\xc3\xa9");
+	CHECK(n == strlen("a[31mb\tc\nde\xc3\xa9"));
 }
 
 int main(void)
@@ -438,7 +420,7 @@ int main(void)
 	test_build_added();
 	test_merge();
 	test_strip();
-	if (failures)
-		fprintf(stderr, "%d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	if (check_failures)
+		fprintf(stderr, "%d failure(s)\n", check_failures);
+	return CHECK_DONE();
 }
