@@ -471,19 +471,28 @@ static void build_nocow(const struct setting *s, struct setting_ctx *c)
 	free(q);
 }
 
+/* tune2fs with the setting's option on the facts' device: the value to apply, and the current
+ * value, when known, to revert. The option is `KEY VALUE` (-m 5) or, extended, `-E KEY=VALUE`. */
+static void add_tune2fs(const struct setting *s, struct setting_ctx *c, bool is_extended)
+{
+	const json_t *values[] = {c->value, c->current};
+	json_t *lists[] = {c->apply, c->revert};
+	char *dev = settings_device_word(c->facts);
+
+	for (size_t i = 0; i < 2 && values[i]; i++) {
+		char *v = value_text(values[i]);
+
+		add_cmd(lists[i], "tune2fs %s%s%s%s %s", is_extended ? "-E " : "", s->key, is_extended ? "=" : " ",
+			v, dev);
+		free(v);
+	}
+	free(dev);
+}
+
 /* An ext2/3/4 superblock parameter that tune2fs changes on a mounted filesystem (-m, -r). */
 static void build_tune2fs(const struct setting *s, struct setting_ctx *c)
 {
-	char *dev = settings_device_word(c->facts), *v = value_text(c->value);
-
-	add_cmd(c->apply, "tune2fs %s %s %s", s->key, v, dev);
-	if (c->current) {
-		free(v);
-		v = value_text(c->current);
-		add_cmd(c->revert, "tune2fs %s %s %s", s->key, v, dev);
-	}
-	free(dev);
-	free(v);
+	add_tune2fs(s, c, false);
 }
 
 static void build_timer(const struct setting *s, struct setting_ctx *c)
@@ -506,20 +515,8 @@ static void build_advice(const struct setting *s, struct setting_ctx *c)
  * does not, the next mount does. 0 clears it. */
 static void build_tune2fs_ext(const struct setting *s, struct setting_ctx *c)
 {
-	char *dev, *v;
-
-	if (!is_ext_target(s, c))
-		return;
-	dev = settings_device_word(c->facts);
-	v = value_text(c->value);
-	add_cmd(c->apply, "tune2fs -E %s=%s %s", s->key, v, dev);
-	if (c->current) {
-		free(v);
-		v = value_text(c->current);
-		add_cmd(c->revert, "tune2fs -E %s=%s %s", s->key, v, dev);
-	}
-	free(dev);
-	free(v);
+	if (is_ext_target(s, c))
+		add_tune2fs(s, c, true);
 }
 
 /* How each mkfs setting is spelled for each filesystem: flag and the prefix of the value. */
