@@ -301,6 +301,13 @@ end
 local TB4 = 4000787030016
 local GB480 = 480103981056
 
+-- A blank disk of `size` bytes for `files` files of `mean` bytes, with the sources of a vector
+-- whose workload is assumed.
+local function blank_disk(size, files, mean, sources)
+	return {device = {size_bytes = size}, workload = {files_total = files, file_size_mean_bytes = mean},
+		sources = sources}
+end
+
 -- The ext4 of the vectors: 4 KiB blocks and 256-byte inodes, its inode count and size, and what
 -- a case changes.
 local function ext4(inode_count, size, extra)
@@ -369,8 +376,7 @@ not judged here.]],
 				size_bytes = 16 * GiB}},
 			expect = {{name = "inode_size_128", severity = "suggest", recommended = 256}}},
 		{name = "new 480 GB disk for 40 M small files: -i",
-			facts = {device = {size_bytes = GB480}, workload = {files_total = 40000000,
-				file_size_mean_bytes = 6000}},
+			facts = blank_disk(GB480, 40000000, 6000),
 			expect = {{name = "ratio_for_small_files", severity = "warn", setting = "mkfs.inode_ratio",
 				recommended = 8192}}},
 		{name = "member of a mounted bcachefs: no mkfs",
@@ -381,14 +387,10 @@ not judged here.]],
 			facts = {device = {size_bytes = TB4}, workload = {file_size_mean_bytes = 2048}},
 			expect = {{name = "ratio_for_small_files", setting = "mkfs.inode_ratio", recommended = 4096}}},
 		{name = "smallfiles preset on a blank 18 TB disk: no -T largefile for 5 KB files",
-			facts = {device = {size_bytes = 18000207937536}, workload = {files_total = 1000000,
-				file_size_mean_bytes = 5250},
-				sources = assumed("preset")},
+			facts = blank_disk(18000207937536, 1000000, 5250, assumed("preset")),
 			expect = {}},
 		{name = "blank 4 GiB, smallfiles preset: does not fit (info), inodes for the 524,288 that fit, not 1.5 M",
-			facts = {device = {size_bytes = 4 * GiB}, workload = {files_total = 1000000,
-				file_size_mean_bytes = 5250},
-				sources = assumed("preset")},
+			facts = blank_disk(4 * GiB, 1000000, 5250, assumed("preset")),
 			expect = {{name = "capacity_exceeded", severity = "info"},
 				{name = "ratio_for_small_files", severity = "info", setting = "mkfs.inode_ratio", recommended = 8192}}},
 		{name = "1 GiB ext4 facing 7.5 M stated files of 100 bytes: an -i mke2fs accepts (not -N 7500000), warn",
@@ -409,13 +411,10 @@ not judged here.]],
 				sources = assumed("default")},
 			expect = {}},
 		{name = "new 18 TB disk for 19,000 video files: larger ratio",
-			facts = {device = {size_bytes = 18000207937536}, workload = {files_total = 19000,
-				file_size_mean_bytes = 900 * MiB}},
+			facts = blank_disk(18000207937536, 19000, 900 * MiB),
 			expect = {{name = "largefile_ratio", severity = "suggest", recommended = 4194304}}},
 		{name = "new 1 TB disk, general default preset: nothing",
-			facts = {device = {size_bytes = 1000204886016}, workload = {files_total = 1000000,
-				file_size_mean_bytes = 16384},
-				sources = assumed("default")},
+			facts = blank_disk(1000204886016, 1000000, 16384, assumed("default")),
 			expect = {}},
 		{name = "sampled tree of lock files: inline_data",
 			facts = {device = {size_bytes = 256 * GiB}, workload = {files_total = 2000000,
