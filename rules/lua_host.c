@@ -316,6 +316,17 @@ static int f_is_blank(lua_State *L)
 	return 1;
 }
 
+/* is_freebsd(): the facts describe a FreeBSD target (host.target_os); the one test every rule
+ * that advises only one of the two systems makes. */
+static int f_is_freebsd(lua_State *L)
+{
+	const struct sandbox *sb = sandbox_of(L);
+	const json_t *os = sb->facts ? facts_get(sb->facts, "host.target_os") : NULL;
+
+	lua_pushboolean(L, json_is_string(os) && !strcmp(json_string_value(os), "freebsd"));
+	return 1;
+}
+
 static int f_is_integer(lua_State *L)
 {
 	lua_pushboolean(L, lua_isinteger(L, 1));
@@ -498,6 +509,7 @@ void lua_host_open(lua_State *L)
 				       {"is_integer", f_is_integer},
 				       {"is_ext", f_is_ext},
 				       {"is_blank", f_is_blank},
+				       {"is_freebsd", f_is_freebsd},
 				       {"positive", f_positive},
 				       {"is_assumed", f_is_assumed},
 				       {"present", f_present},

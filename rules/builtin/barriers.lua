@@ -49,8 +49,7 @@ end
 local function check(facts)
 	local out = {}
 	local f = facts.fs
-	local host = facts.host or {}
-	if host.target_os == "freebsd" or f.mount_options == nil then return out end
+	if fstune.is_freebsd() or f.mount_options == nil then return out end
 	if f.type == "xfs" then
 		if is_nobarrier(f) or has(f.mount_options, "barrier") or has(f.super_options, "barrier") then
 			xfs(facts, f, out)

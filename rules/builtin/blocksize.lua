@@ -222,7 +222,7 @@ local function recs_new_fs(facts, fam, out)
 end
 
 local function check(facts)
-	if facts.host and facts.host.target_os == "freebsd" then return {} end
+	if fstune.is_freebsd() then return {} end
 	local out = {}
 	local fs, dev = facts.fs, facts.device
 	local phys = dev and pos(dev.physical_block_size)

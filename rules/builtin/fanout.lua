@@ -63,7 +63,7 @@ local function check(facts)
 	end
 
 	local d = facts.device
-	local linux = (facts.host or {}).target_os ~= "freebsd" -- UFS readdir is in directory order
+	local linux = not fstune.is_freebsd() -- UFS readdir is in directory order
 	if linux and (f.type == nil or is_ext(f.type)) and dmax >= 1000 and spinning(facts, d) then
 		out[#out + 1] = {name = "inode_order_backup", severity = "info", confidence = 0.5,
 			title = "back up this tree in inode order: hash-order readdir makes a rotating disk seek",

@@ -268,8 +268,7 @@ end
 
 local function check(facts)
 	local out = {}
-	local host = facts.host
-	if host == nil or host.target_os ~= "freebsd" then return out end
+	if not fstune.is_freebsd() then return out end
 	rec_newfs(facts, out)
 	rec_nbuf(facts, out)
 	rec_dirs(facts, out)

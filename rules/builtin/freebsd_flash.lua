@@ -18,8 +18,8 @@ end
 
 local function check(facts)
 	local out = {}
-	local host, d, f = facts.host, facts.device, facts.fs
-	if host.target_os ~= "freebsd" or d == nil or not is_flash(d) then return out end
+	local d, f = facts.device, facts.fs
+	if not fstune.is_freebsd() or d == nil or not is_flash(d) then return out end
 	local dev = d.path or (d.name and ("/dev/" .. d.name)) or "/dev/ada0p2"
 	if fstune.is_blank() then
 		out[1] = {name = "newfs_flash_flags", severity = "suggest", confidence = 0.7,

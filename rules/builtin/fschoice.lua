@@ -14,8 +14,7 @@ local TRADEOFFS = "Trade-offs either way: ext4 can be shrunk (offline) and fixes
 
 local function check(facts)
 	local out = {}
-	local host = facts.host or {}
-	if host.target_os == "freebsd" then return out end
+	if fstune.is_freebsd() then return out end
 	local f = facts.fs
 	if not fstune.is_blank() then return out end
 	local d = facts.device

@@ -277,11 +277,10 @@ end
 
 local function check(facts)
 	local out = {}
-	local host = facts.host or {}
 	local f = facts.fs
 	local d = facts.device
 	local new_size = d and fstune.positive(d.size_bytes) or nil
-	if host.target_os == "freebsd" then
+	if fstune.is_freebsd() then
 		if fstune.is_blank() and new_size then rec_freebsd(facts, new_size, out) end
 		return out
 	end

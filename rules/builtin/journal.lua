@@ -141,7 +141,7 @@ end
 local function check(facts)
 	local out = {}
 	local f = facts.fs
-	if not fstune.is_ext(f.type) or (facts.host and facts.host.target_os == "freebsd") then return out end
+	if not fstune.is_ext(f.type) or fstune.is_freebsd() then return out end
 	if not fstune.contains(f.features, "has_journal") then
 		rec_no_journal(facts, f, out)
 		return out

@@ -26,7 +26,7 @@ end
 local function check(facts)
 	local out = {}
 	local d = facts.device
-	if d == nil or (facts.host and facts.host.target_os == "freebsd") then return out end
+	if d == nil or fstune.is_freebsd() then return out end
 	local level = d.md_level
 	if level ~= "raid4" and level ~= "raid5" and level ~= "raid6" then return out end
 	local why, key = write_heavy(facts.workload)

@@ -210,8 +210,7 @@ local function check(facts)
 	local out = {}
 	local f = facts.fs
 	if f == nil or f.mount_options == nil then return out end
-	local host = facts.host or {}
-	if host.target_os == "freebsd" then return out end
+	if fstune.is_freebsd() then return out end
 	local w = facts.workload
 	rec_atime(facts, f, w, out)
 	rec_lazytime(f, w, out)

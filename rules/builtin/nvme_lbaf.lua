@@ -14,7 +14,7 @@ local SOURCES = {
 local function check(facts)
 	local out = {}
 	local d = facts.device
-	if d == nil or d.transport ~= "nvme" or (facts.host and facts.host.target_os == "freebsd") then
+	if d == nil or d.transport ~= "nvme" or fstune.is_freebsd() then
 		return out
 	end
 	local lbs, pbs = fstune.positive(d.logical_block_size), fstune.positive(d.physical_block_size)

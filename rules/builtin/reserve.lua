@@ -144,12 +144,11 @@ end
 
 local function check(facts)
 	local out = {}
-	local host = facts.host or {}
 	local f = facts.fs
 	if f and f.type then
 		if is_ext(f.type) then rec_existing_reserve(f, out) end
 		rec_full(f, out)
-	elseif facts.device and host.target_os ~= "freebsd" and fstune.is_blank() then
+	elseif facts.device and not fstune.is_freebsd() and fstune.is_blank() then
 		rec_new_reserve(facts.device, out)
 	end
 	return out

@@ -66,7 +66,7 @@ end
 local function check(facts)
 	local out = {}
 	local d = facts.device
-	if d == nil or (facts.host and facts.host.target_os == "freebsd") then return out end
+	if d == nil or fstune.is_freebsd() then return out end
 	local z = d.zoned
 	if z == "host-managed" or z == "host-aware" then
 		host_zoned(facts, d, z, out)

@@ -68,6 +68,7 @@ local function check(facts)
   eq(fstune.pow2_floor((1 << 60) - 1), 1 << 59, "pow2_floor 2^60-1, above a double's precision")
   eq(fstune.pow2_floor(math.huge), 1 << 62, "pow2_floor inf")
   eq(fstune.pow2_floor(0 / 0), 1, "pow2_floor nan")
+  eq(fstune.is_freebsd(), false, "is_freebsd of a Linux server's facts")
   local big = {}
   for i = 1, 100000 do big[i] = "fs.type" end
   eq(#fstune.present(big), 100000, "present of a long list")
