@@ -1,5 +1,5 @@
 /* Helpers shared by the probes: errno to unavailable status, one-value reads into facts, the name
- * of a device number. */
+ * of a device number and the whole disk of a partition. */
 #include "config.h"
 
 #include <errno.h>
@@ -76,4 +76,22 @@ char *probe_devno_name(unsigned major, unsigned minor)
 	name = xstrdup(slash ? slash + 1 : canon);
 	free(canon);
 	return name;
+}
+
+char *probe_whole_disk(const char *name)
+{
+	char *canon, *slash, *disk;
+
+	if (!path_exists("/sys/class/block/%s/partition", name))
+		return xstrdup(name);
+	canon = path_canonical("/sys/class/block/%s", name);
+	if (!canon)
+		return xstrdup(name);
+	slash = strrchr(canon, '/');
+	if (slash)
+		*slash = '\0';
+	slash = strrchr(canon, '/');
+	disk = xstrdup(slash ? slash + 1 : name);
+	free(canon);
+	return disk;
 }

@@ -18,25 +18,6 @@
 
 #define SYSBLK "/sys/class/block/"
 
-/* The whole disk of `name`: itself, or for a partition the parent directory in sysfs. */
-static char *disk_of(const char *name, bool is_part)
-{
-	char *canon, *slash, *disk;
-
-	if (!is_part)
-		return xstrdup(name);
-	canon = path_canonical(SYSBLK "%s", name);
-	if (!canon)
-		return xstrdup(name);
-	slash = strrchr(canon, '/');
-	if (slash)
-		*slash = '\0';
-	slash = strrchr(canon, '/');
-	disk = xstrdup(slash ? slash + 1 : canon);
-	free(canon);
-	return disk;
-}
-
 /* True when some component of `path` is `prefix` followed by digits only ("ata3", "host0"). */
 static bool has_numbered_component(const char *path, const char *prefix)
 {
@@ -270,7 +251,7 @@ static void device_collect(const struct probe_target *t, struct facts *f)
 		return;
 	}
 	is_part = path_exists(SYSBLK "%s/partition", name);
-	disk = disk_of(name, is_part);
+	disk = probe_whole_disk(name);
 	facts_set_string(f, "device.path", t->dev_path, "sysfs");
 	facts_set_string(f, "device.name", name, "sysfs");
 	facts_set_string(f, "device.disk", disk, "sysfs");
