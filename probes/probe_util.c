@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,6 +77,15 @@ char *probe_devno_name(unsigned major, unsigned minor)
 	name = xstrdup(slash ? slash + 1 : canon);
 	free(canon);
 	return name;
+}
+
+bool probe_devno_of(const char *name, unsigned *major, unsigned *minor)
+{
+	char *devno = path_read_string("/sys/class/block/%s/dev", name);
+	bool ok = devno && sscanf(devno, "%u:%u", major, minor) == 2;
+
+	free(devno);
+	return ok;
 }
 
 char *probe_whole_disk(const char *name)

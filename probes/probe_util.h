@@ -29,6 +29,10 @@ bool probe_read_string(struct facts *f, const char *key, const char *source, boo
  * lists no such device; caller frees. */
 char *probe_devno_name(unsigned major, unsigned minor);
 
+/* The device number of the kernel block device `name`, from /sys/class/block/NAME/dev. False when
+ * the kernel (or the capture) lists no such device or the file is not MAJOR:MINOR. */
+bool probe_devno_of(const char *name, unsigned *major, unsigned *minor);
+
 /* The whole disk of the kernel block device `name`: itself, or for a partition the parent
  * directory of its sysfs entry (sda1 -> sda, nvme0n1p2 -> nvme0n1). Caller frees. */
 char *probe_whole_disk(const char *name);
