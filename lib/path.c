@@ -113,12 +113,12 @@ static char *vresolve(const char *fmt, va_list ap)
 
 /* Every entry point takes its path as printf arguments after `fmt`: this resolves them into `p`,
  * which the caller frees. */
-#define RESOLVE_ARGS(p, fmt)               \
-	do {                               \
-		va_list ap_;               \
-		va_start(ap_, fmt);        \
+#define RESOLVE_ARGS(p, fmt)                \
+	do {                                \
+		va_list ap_;                \
+		va_start(ap_, fmt);         \
 		(p) = vresolve((fmt), ap_); \
-		va_end(ap_);               \
+		va_end(ap_);                \
 	} while (0)
 
 /* Frees a resolved path, keeping the errno of the call that used it for the caller. */
