@@ -111,42 +111,50 @@ static char *vresolve(const char *fmt, va_list ap)
 	return full;
 }
 
+/* Every entry point takes its path as printf arguments after `fmt`: this resolves them into `p`,
+ * which the caller frees. */
+#define RESOLVE_ARGS(p, fmt)                \
+	do {                                \
+		va_list ap_;                \
+		va_start(ap_, fmt);         \
+		(p) = vresolve((fmt), ap_); \
+		va_end(ap_);                \
+	} while (0)
+
+/* Frees a resolved path, keeping the errno of the call that used it for the caller. */
+static void free_path(char *p)
+{
+	int saved = errno;
+
+	free(p);
+	errno = saved;
+}
+
 char *path_resolve(const char *fmt, ...)
 {
-	va_list ap;
 	char *p;
 
-	va_start(ap, fmt);
-	p = vresolve(fmt, ap);
-	va_end(ap);
+	RESOLVE_ARGS(p, fmt);
 	return p;
 }
 
 int path_open(int flags, const char *fmt, ...)
 {
-	va_list ap;
 	char *p;
-	int fd, saved;
+	int fd;
 
-	va_start(ap, fmt);
-	p = vresolve(fmt, ap);
-	va_end(ap);
+	RESOLVE_ARGS(p, fmt);
 	fd = open(p, flags | O_CLOEXEC);
-	saved = errno;
-	free(p);
-	errno = saved;
-	return fd < 0 ? -saved : fd;
+	free_path(p);
+	return fd < 0 ? -errno : fd;
 }
 
 bool path_exists(const char *fmt, ...)
 {
-	va_list ap;
 	char *p;
 	bool ok;
 
-	va_start(ap, fmt);
-	p = vresolve(fmt, ap);
-	va_end(ap);
+	RESOLVE_ARGS(p, fmt);
 	ok = access(p, F_OK) == 0;
 	free(p);
 	return ok;
@@ -154,18 +162,12 @@ bool path_exists(const char *fmt, ...)
 
 DIR *path_opendir(const char *fmt, ...)
 {
-	va_list ap;
 	char *p;
 	DIR *d;
-	int saved;
 
-	va_start(ap, fmt);
-	p = vresolve(fmt, ap);
-	va_end(ap);
+	RESOLVE_ARGS(p, fmt);
 	d = opendir(p);
-	saved = errno;
-	free(p);
-	errno = saved;
+	free_path(p);
 	return d;
 }
 
@@ -205,91 +207,75 @@ static char *read_all(const char *p)
 
 char *path_read_string(const char *fmt, ...)
 {
-	va_list ap;
 	char *p, *s;
-	int saved;
 
-	va_start(ap, fmt);
-	p = vresolve(fmt, ap);
-	va_end(ap);
+	RESOLVE_ARGS(p, fmt);
 	s = read_all(p);
-	saved = errno;
-	free(p);
-	errno = saved;
+	free_path(p);
 	return s;
 }
 
-static int parse_s64(const char *s, long long *out)
+/* The decimal integers of sysfs and procfs files: 0, or -errno (-EINVAL when the file holds anything
+ * else, as "-1" does for the unsigned parser: strtoull would wrap it). */
+static int parse_s64(const char *s, void *out)
 {
 	char *end;
 
 	errno = 0;
-	*out = strtoll(s, &end, 10);
+	*(long long *)out = strtoll(s, &end, 10);
 	if (errno)
 		return -errno;
-	if (end == s || *end != '\0')
-		return -EINVAL;
-	return 0;
+	return end == s || *end != '\0' ? -EINVAL : 0;
+}
+
+static int parse_u64(const char *s, void *out)
+{
+	char *end;
+
+	errno = 0;
+	*(uint64_t *)out = strtoull(s, &end, 10);
+	if (errno)
+		return -errno;
+	return end == s || *end != '\0' || s[0] == '-' ? -EINVAL : 0;
+}
+
+/* Reads the file at the resolved path `p` (freed here) and parses it into `out`. */
+static int read_number(char *p, int (*parse)(const char *s, void *out), void *out)
+{
+	char *s = read_all(p);
+	int rc = s ? parse(s, out) : -errno;
+
+	free(s);
+	free(p);
+	return rc;
 }
 
 int path_read_s64(long long *out, const char *fmt, ...)
 {
-	va_list ap;
-	char *p, *s;
-	int rc;
+	char *p;
 
-	va_start(ap, fmt);
-	p = vresolve(fmt, ap);
-	va_end(ap);
-	s = read_all(p);
-	rc = s ? parse_s64(s, out) : -errno;
-	free(s);
-	free(p);
-	return rc;
+	RESOLVE_ARGS(p, fmt);
+	return read_number(p, parse_s64, out);
 }
 
 int path_read_u64(uint64_t *out, const char *fmt, ...)
 {
-	va_list ap;
-	char *p, *s, *end;
-	int rc = 0;
+	char *p;
 
-	va_start(ap, fmt);
-	p = vresolve(fmt, ap);
-	va_end(ap);
-	s = read_all(p);
-	if (!s) {
-		rc = -errno;
-	} else {
-		errno = 0;
-		*out = strtoull(s, &end, 10);
-		if (errno)
-			rc = -errno;
-		else if (end == s || *end != '\0' || s[0] == '-')
-			rc = -EINVAL;
-	}
-	free(s);
-	free(p);
-	return rc;
+	RESOLVE_ARGS(p, fmt);
+	return read_number(p, parse_u64, out);
 }
 
 char *path_readlink(const char *fmt, ...)
 {
-	va_list ap;
 	char *p, buf[PATH_MAX];
 	ssize_t n;
-	int saved;
 
-	va_start(ap, fmt);
-	p = vresolve(fmt, ap);
-	va_end(ap);
+	RESOLVE_ARGS(p, fmt);
 	n = readlink(p, buf, sizeof(buf) - 1);
-	saved = errno;
-	free(p);
-	if (n < 0) {
-		errno = saved;
+	free_path(p);
+	if (n < 0)
 		return NULL;
-	}
 	buf[n] = '\0';
 	return xstrdup(buf);
 }
@@ -335,13 +321,10 @@ char **path_list_block(size_t *n)
 
 char *path_canonical(const char *fmt, ...)
 {
-	va_list ap;
 	char *p, *real;
 	size_t plen;
 
-	va_start(ap, fmt);
-	p = vresolve(fmt, ap);
-	va_end(ap);
+	RESOLVE_ARGS(p, fmt);
 	real = realpath(p, NULL);
 	free(p);
 	if (!real)

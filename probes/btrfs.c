@@ -176,23 +176,14 @@ static void set_super_values(const struct probe_target *t, struct facts *f,
 static void collect_super(const struct probe_target *t, struct facts *f)
 {
 	struct btrfs_super_info sb;
-	unsigned char *buf;
 	char reason[600];
-	ssize_t n;
-	int fd;
+	size_t n;
+	unsigned char *buf = fs_read_content(t, f, btrfs_keys, "the btrfs superblock", BTRFS_SUPER_SIZE,
+					     BTRFS_SUPER_OFFSET, &n);
 
-	if (fs_content_unreachable(t, f, btrfs_keys, "the btrfs superblock"))
+	if (!buf)
 		return;
-	fd = fs_open_content(t, f, btrfs_keys);
-	if (fd < 0)
-		return;
-	buf = xmalloc(BTRFS_SUPER_SIZE);
-	n = fs_pread_full(fd, buf, BTRFS_SUPER_SIZE, BTRFS_SUPER_OFFSET);
-	close(fd);
-	if (n < 0) {
-		snprintf(reason, sizeof(reason), "reading %s: %s", fs_content_path(t), strerror((int)-n));
-		fs_mark_unavailable(f, btrfs_keys, FACTS_FAILED, reason);
-	} else if (btrfs_super_parse(buf, (size_t)n, &sb) != BTRFS_SUPER_OK) {
+	if (btrfs_super_parse(buf, n, &sb) != BTRFS_SUPER_OK) {
 		snprintf(reason, sizeof(reason), "btrfs superblock of %s: %s", fs_content_path(t), sb.why);
 		fs_mark_unavailable(f, btrfs_keys, FACTS_FAILED, reason);
 	} else {

@@ -1,12 +1,12 @@
 /* Parses and sanity-checks a btrfs superblock from a byte buffer (see btrfs_super.h). Offsets are
  * those of struct btrfs_super_block (btrfs-progs kernel-shared/uapi/btrfs_tree.h); the checks follow
  * the kernel's btrfs_validate_super() where they concern the fields reported here. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "probes/btrfs_super.h"
 #include "probes/fs_crc32c.h"
+#include "probes/ondisk.h"
 
 #define SB_CSUM_SIZE 32          /* the checksum field at offset 0 */
 #define SB_OFF_FSID 0x20
@@ -26,34 +26,11 @@
 #define SB_LABEL_SIZE 256
 #define BTRFS_MAX_NODESIZE 65536
 #define BTRFS_MAX_DEVICES 65536  /* far beyond any real filesystem: beyond it the field is garbage */
-/* A fuzzer cannot forge CRCs: in a fuzzing build a mismatch is ignored, so that what follows the
- * check is explored too. */
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-#define CRC_ENFORCED 0
-#else
-#define CRC_ENFORCED 1
-#endif
 
 static const char btrfs_magic[8] = {'_', 'B', 'H', 'R', 'f', 'S', '_', 'M'};
 
-static uint16_t le16(const unsigned char *p) { return (uint16_t)(p[1] << 8 | p[0]); }
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-static uint64_t le64(const unsigned char *p) { return (uint64_t)le32(p + 4) << 32 | le32(p); }
-
-static enum btrfs_super_result damaged(struct btrfs_super_info *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static enum btrfs_super_result damaged(struct btrfs_super_info *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(out->why, sizeof(out->why), fmt, ap);
-	va_end(ap);
-	return BTRFS_SUPER_DAMAGED;
-}
+/* Says in out->why what is wrong, as the parser's answer. */
+#define damaged(out, ...) (snprintf((out)->why, sizeof((out)->why), __VA_ARGS__), BTRFS_SUPER_DAMAGED)
 
 static bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 

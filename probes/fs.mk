@@ -1,7 +1,7 @@
 # Filesystem and storage-stack probes, their tests and fuzz targets.
 libfstune_probes_a_SOURCES += \
 	probes/fs_common.c probes/fs_common.h \
-	probes/fs_crc32c.c probes/fs_crc32c.h \
+	probes/fs_crc32c.c probes/fs_crc32c.h probes/ondisk.h \
 	probes/blkid.c \
 	probes/ext2fs.c \
 	probes/xfs_super.c probes/xfs_super.h probes/xfs.c \

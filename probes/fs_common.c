@@ -112,6 +112,32 @@ ssize_t fs_pread_full(int fd, void *buf, size_t len, off_t offset)
 	return (ssize_t)done;
 }
 
+unsigned char *fs_read_content(const struct probe_target *t, struct facts *f, const char *const *names,
+			       const char *what, size_t len, off_t offset, size_t *got)
+{
+	unsigned char *buf;
+	char reason[600];
+	ssize_t n;
+	int fd;
+
+	if (fs_content_unreachable(t, f, names, what))
+		return NULL;
+	fd = fs_open_content(t, f, names);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(len);
+	n = fs_pread_full(fd, buf, len, offset);
+	close(fd);
+	if (n < 0) {
+		snprintf(reason, sizeof(reason), "reading %s: %s", fs_content_path(t), strerror((int)-n));
+		fs_mark_unavailable(f, names, FACTS_FAILED, reason);
+		free(buf);
+		return NULL;
+	}
+	*got = (size_t)n;
+	return buf;
+}
+
 bool fs_check_size(const struct probe_target *t, struct facts *f, unsigned long long size,
 		   const char *what)
 {

@@ -38,6 +38,13 @@ int fs_open_content(const struct probe_target *t, struct facts *f, const char *c
 /* Reads up to `len` bytes at `offset`; returns the count read (short at end of file) or -errno. */
 ssize_t fs_pread_full(int fd, void *buf, size_t len, off_t offset);
 
+/* The content probes' read of an on-disk structure, `what` ("the XFS superblock"): up to `len`
+ * bytes at `offset` of the content path, in a buffer the caller frees, their count in *got (short at
+ * end of file). NULL when they cannot be read, with `names` marked as fs_content_unreachable,
+ * fs_open_content or a failed read says. */
+unsigned char *fs_read_content(const struct probe_target *t, struct facts *f, const char *const *names,
+			       const char *what, size_t len, off_t offset, size_t *got);
+
 /* When the filesystem says it is `size` bytes but its image or device holds fewer, marks
  * fs.size_bytes failed (a truncated image or a damaged superblock) and returns false. `what` names
  * the source ("the XFS superblock"). Unknown content sizes pass. */

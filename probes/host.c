@@ -157,19 +157,13 @@ static bool cpuinfo_has_hypervisor(const char *cpuinfo)
 static void probe_virtualization(struct facts *f, const char *cpuinfo)
 {
 	const char *virt = dmi_virt();
-	char *hv;
 
 	if (virt) {
 		facts_set_string(f, "host.virtualization", virt, "sysfs");
 		return;
 	}
-	hv = path_read_string("/sys/hypervisor/type");
-	if (hv && *hv) {
-		facts_set_string(f, "host.virtualization", hv, "sysfs");
-		free(hv);
+	if (probe_read_string(f, "host.virtualization", "sysfs", false, "/sys/hypervisor/type"))
 		return;
-	}
-	free(hv);
 	if (!cpuinfo) {
 		facts_set_unavailable(f, "host.virtualization", FACTS_NOT_FOUND,
 				      "no DMI, no /sys/hypervisor/type and no /proc/cpuinfo");

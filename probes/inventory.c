@@ -17,6 +17,7 @@
 #include "fstune/inventory.h"
 #include "fstune/path.h"
 #include "probes/mountinfo.h"
+#include "probes/probe_util.h"
 #include "probes/registry.h"
 
 #define SYSBLK "/sys/class/block/"
@@ -125,14 +126,12 @@ static void fill_from_probe(struct inventory_row *r)
 
 static const struct mountinfo_entry *mount_of(const struct mountinfo *mi, const char *name)
 {
-	char *devno = path_read_string(SYSBLK "%s/dev", name);
 	unsigned major, minor;
 	const struct mountinfo_entry *m = NULL;
 	char src[300];
 
-	if (devno && sscanf(devno, "%u:%u", &major, &minor) == 2)
+	if (probe_devno_of(name, &major, &minor))
 		m = mountinfo_by_devno(mi, major, minor);
-	free(devno);
 	if (m)
 		return m;
 	/* btrfs mounts show an anonymous device number: match the source instead. */

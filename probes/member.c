@@ -219,16 +219,13 @@ static bool find_via_holders(const char *name, const struct mountinfo *mi, struc
 	if (depth > MAX_DEPTH || !(d = path_opendir("/sys/class/block/%s/holders", name)))
 		return false;
 	while (!found && (e = readdir(d))) {
-		char *devno;
 		unsigned maj, min;
 		const struct mountinfo_entry *me = NULL;
 
 		if (e->d_name[0] == '.')
 			continue;
-		devno = path_read_string("/sys/class/block/%s/dev", e->d_name);
-		if (devno && sscanf(devno, "%u:%u", &maj, &min) == 2)
+		if (probe_devno_of(e->d_name, &maj, &min))
 			me = mountinfo_by_devno(mi, maj, min);
-		free(devno);
 		if (me) {
 			DIR *s = path_opendir("/sys/class/block/%s/slaves", e->d_name);
 			struct dirent *se;

@@ -1,8 +1,9 @@
 /* Helpers shared by the probes: errno to unavailable status, one-value reads into facts, the name
- * of a device number. */
+ * of a device number and the whole disk of a partition. */
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,4 +77,31 @@ char *probe_devno_name(unsigned major, unsigned minor)
 	name = xstrdup(slash ? slash + 1 : canon);
 	free(canon);
 	return name;
+}
+
+bool probe_devno_of(const char *name, unsigned *major, unsigned *minor)
+{
+	char *devno = path_read_string("/sys/class/block/%s/dev", name);
+	bool ok = devno && sscanf(devno, "%u:%u", major, minor) == 2;
+
+	free(devno);
+	return ok;
+}
+
+char *probe_whole_disk(const char *name)
+{
+	char *canon, *slash, *disk;
+
+	if (!path_exists("/sys/class/block/%s/partition", name))
+		return xstrdup(name);
+	canon = path_canonical("/sys/class/block/%s", name);
+	if (!canon)
+		return xstrdup(name);
+	slash = strrchr(canon, '/');
+	if (slash)
+		*slash = '\0';
+	slash = strrchr(canon, '/');
+	disk = xstrdup(slash ? slash + 1 : name);
+	free(canon);
+	return disk;
 }

@@ -1,5 +1,5 @@
 /* Small helpers shared by the probes: turning a failed read into an "unavailable" fact with the
- * right status, and reading one sysfs/procfs value straight into a fact. */
+ * right status, reading one sysfs/procfs value straight into a fact, and naming block devices. */
 #ifndef FSTUNE_PROBES_PROBE_UTIL_H
 #define FSTUNE_PROBES_PROBE_UTIL_H
 
@@ -28,5 +28,13 @@ bool probe_read_string(struct facts *f, const char *key, const char *source, boo
  * number is the kernel's own answer; a mount source string can be anything). NULL when the kernel
  * lists no such device; caller frees. */
 char *probe_devno_name(unsigned major, unsigned minor);
+
+/* The device number of the kernel block device `name`, from /sys/class/block/NAME/dev. False when
+ * the kernel (or the capture) lists no such device or the file is not MAJOR:MINOR. */
+bool probe_devno_of(const char *name, unsigned *major, unsigned *minor);
+
+/* The whole disk of the kernel block device `name`: itself, or for a partition the parent
+ * directory of its sysfs entry (sda1 -> sda, nvme0n1p2 -> nvme0n1). Caller frees. */
+char *probe_whole_disk(const char *name);
 
 #endif

@@ -97,25 +97,6 @@ static void collect_leaves(const char *dev, int depth, struct names *leaves)
 	names_free(&slaves);
 }
 
-/* The whole disk of a kernel block device name: itself, or the parent of a partition. */
-static char *whole_disk(const char *dev)
-{
-	char *canon, *slash, *parent;
-
-	if (!path_exists(SYSBLK "%s/partition", dev))
-		return xstrdup(dev);
-	canon = path_canonical(SYSBLK "%s", dev);
-	if (!canon)
-		return xstrdup(dev);
-	slash = strrchr(canon, '/');
-	if (slash)
-		*slash = '\0';
-	slash = strrchr(canon, '/');
-	parent = xstrdup(slash ? slash + 1 : dev);
-	free(canon);
-	return parent;
-}
-
 /* The raid4/5/6 stripe cache, in stripes of one page per member device; only those levels have it. */
 static void set_md_stripe_cache(struct facts *f, const char *disk)
 {
@@ -257,7 +238,7 @@ static void set_members_and_hidden(struct facts *f, const char *disk)
 	if (leaves.n) {
 		facts_set_strings(f, "device.members", (const char *const *)leaves.v, leaves.n, "sysfs");
 		for (size_t i = 0; i < leaves.n && !hidden; i++) {
-			char *leaf_disk = whole_disk(leaves.v[i]);
+			char *leaf_disk = probe_whole_disk(leaves.v[i]);
 
 			hidden = hides_topology(leaf_disk);
 			free(leaf_disk);

@@ -18,25 +18,6 @@
 
 #define SYSBLK "/sys/class/block/"
 
-/* The whole disk of `name`: itself, or for a partition the parent directory in sysfs. */
-static char *disk_of(const char *name, bool is_part)
-{
-	char *canon, *slash, *disk;
-
-	if (!is_part)
-		return xstrdup(name);
-	canon = path_canonical(SYSBLK "%s", name);
-	if (!canon)
-		return xstrdup(name);
-	slash = strrchr(canon, '/');
-	if (slash)
-		*slash = '\0';
-	slash = strrchr(canon, '/');
-	disk = xstrdup(slash ? slash + 1 : canon);
-	free(canon);
-	return disk;
-}
-
 /* True when some component of `path` is `prefix` followed by digits only ("ata3", "host0"). */
 static bool has_numbered_component(const char *path, const char *prefix)
 {
@@ -158,21 +139,32 @@ static bool read_int(struct facts *f, const char *dev, const char *file, const c
 	return probe_read_int(f, fkey, mult, "sysfs", required, path);
 }
 
+/* Reads the 0/1 file SYSBLK<dev>/<file> into the bool device.<key>, unavailable when unreadable. */
+static void read_flag(struct facts *f, const char *dev, const char *file, const char *key)
+{
+	char path[512], fkey[128];
+	long long v;
+	int rc;
+
+	snprintf(path, sizeof(path), SYSBLK "%s/%s", dev, file);
+	snprintf(fkey, sizeof(fkey), "device.%s", key);
+	rc = path_read_s64(&v, "%s", path);
+	if (rc == 0)
+		facts_set_bool(f, fkey, v != 0, "sysfs");
+	else
+		probe_unavailable_errno(f, fkey, -rc, path);
+}
+
 static void read_queue(struct facts *f, const char *disk)
 {
 	static const char *const ints[] = {"logical_block_size", "physical_block_size", "minimum_io_size",
 					   "optimal_io_size",    "discard_granularity", "read_ahead_kb"};
 	static const char *const extra[] = {"discard_max_bytes", "max_sectors_kb"};
 	char file[128], path[512];
-	long long rot, nr;
+	long long nr;
 	int rc;
 
-	snprintf(path, sizeof(path), SYSBLK "%s/queue/rotational", disk);
-	rc = path_read_s64(&rot, "%s", path);
-	if (rc == 0)
-		facts_set_bool(f, "device.rotational", rot != 0, "sysfs");
-	else
-		probe_unavailable_errno(f, "device.rotational", -rc, path);
+	read_flag(f, disk, "queue/rotational", "rotational");
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
 		snprintf(file, sizeof(file), "queue/%s", ints[i]);
 		read_int(f, disk, file, ints[i], 1, true);
@@ -234,21 +226,14 @@ static void read_identity(struct facts *f, const char *disk, bool has_device, bo
 
 static void read_loop(struct facts *f, const char *disk)
 {
-	long long dio;
 	char path[512];
-	int rc;
 
 	if (!path_exists(SYSBLK "%s/loop", disk)) {
 		facts_set_unavailable(f, "device.loop_direct_io", FACTS_NOT_APPLICABLE,
 				      "%s is not attached to a file", disk);
 		return;
 	}
-	snprintf(path, sizeof(path), SYSBLK "%s/loop/dio", disk);
-	rc = path_read_s64(&dio, "%s", path);
-	if (rc == 0)
-		facts_set_bool(f, "device.loop_direct_io", dio != 0, "sysfs");
-	else
-		probe_unavailable_errno(f, "device.loop_direct_io", -rc, path);
+	read_flag(f, disk, "loop/dio", "loop_direct_io");
 	snprintf(path, sizeof(path), SYSBLK "%s/loop/backing_file", disk);
 	probe_read_string(f, "device.loop_backing_file", "sysfs", false, path);
 }
@@ -270,7 +255,7 @@ static void device_collect(const struct probe_target *t, struct facts *f)
 		return;
 	}
 	is_part = path_exists(SYSBLK "%s/partition", name);
-	disk = disk_of(name, is_part);
+	disk = probe_whole_disk(name);
 	facts_set_string(f, "device.path", t->dev_path, "sysfs");
 	facts_set_string(f, "device.name", name, "sysfs");
 	facts_set_string(f, "device.disk", disk, "sysfs");

@@ -191,7 +191,6 @@ static int resolve_sysroot(struct probe_target *t, struct fst_error *err)
 
 	if (name) {
 		unsigned maj, min;
-		char *dev;
 		const struct mountinfo_entry *e;
 
 		if (!*name || !path_exists("/sys/class/block/%s", name))
@@ -200,14 +199,10 @@ static int resolve_sysroot(struct probe_target *t, struct fst_error *err)
 					     "sys/dev/block); under --sysroot TARGET is a device name or an "
 					     "absolute path",
 					     name, path_sysroot());
-		dev = path_read_string("/sys/class/block/%s/dev", name);
-		if (!dev || sscanf(dev, "%u:%u", &maj, &min) != 2) {
-			free(dev);
+		if (!probe_devno_of(name, &maj, &min))
 			return fst_error_set(err, FST_EXIT_USAGE,
 					     "%s/sys/class/block/%s/dev is missing or not MAJOR:MINOR",
 					     path_sysroot(), name);
-		}
-		free(dev);
 		t->kind = TARGET_BLOCKDEV;
 		t->path = xasprintf("/dev/%s", name);
 		t->dev_path = xstrdup(t->path);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "lib/xalloc.h"
 #include "fstune/probe.h"
@@ -49,25 +48,14 @@ static void xfs_collect(const struct probe_target *t, struct facts *f)
 	const char *type = fs_type(t, f);
 	struct xfs_super_info sb;
 	unsigned char *buf;
-	ssize_t n;
-	int fd;
+	size_t n;
 
 	if (fs_branch_absent(f) || !type || strcmp(type, "xfs") != 0)
 		return;
-	if (fs_content_unreachable(t, f, xfs_keys, "the XFS superblock"))
+	buf = fs_read_content(t, f, xfs_keys, "the XFS superblock", XFS_SUPER_READ_SIZE, 0, &n);
+	if (!buf)
 		return;
-	fd = fs_open_content(t, f, xfs_keys);
-	if (fd < 0)
-		return;
-	buf = xmalloc(XFS_SUPER_READ_SIZE);
-	n = fs_pread_full(fd, buf, XFS_SUPER_READ_SIZE, 0);
-	close(fd);
-	if (n < 0) {
-		char reason[600];
-
-		snprintf(reason, sizeof(reason), "reading %s: %s", fs_content_path(t), strerror((int)-n));
-		fs_mark_unavailable(f, xfs_keys, FACTS_FAILED, reason);
-	} else if (xfs_super_parse(buf, (size_t)n, &sb) != XFS_SUPER_OK) {
+	if (xfs_super_parse(buf, n, &sb) != XFS_SUPER_OK) {
 		char reason[600];
 
 		/* blkid (or the mount) said XFS, so a superblock we cannot accept is damage */

@@ -1,11 +1,11 @@
 /* Parses and sanity-checks the XFS primary superblock from a byte buffer (see xfs_super.h). The
  * checks follow the kernel's xfs_validate_sb_common(), so that what we call sane is what the kernel
  * would mount; field offsets are those of struct xfs_dsb in xfs_format.h. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "probes/fs_crc32c.h"
+#include "probes/ondisk.h"
 #include "probes/xfs_super.h"
 
 #define XFS_SB_MAGIC 0x58465342u /* "XFSB" */
@@ -15,36 +15,8 @@
 #define XFS_MIN_AG_BLOCKS 64
 #define XFS_MAX_AG_BLOCKS 0x7fffffffu
 #define XFS_MAX_AG_COUNT 0x7fffffffu
-/* A fuzzer cannot forge CRCs: in a fuzzing build a mismatch is ignored, so that what follows the
- * check is explored too. */
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-#define CRC_ENFORCED 0
-#else
-#define CRC_ENFORCED 1
-#endif
-
-static uint16_t be16(const unsigned char *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static uint64_t be64(const unsigned char *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
-static enum xfs_super_result damaged(struct xfs_super_info *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static enum xfs_super_result damaged(struct xfs_super_info *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(out->why, sizeof(out->why), fmt, ap);
-	va_end(ap);
-	return XFS_SUPER_DAMAGED;
-}
+/* Says in out->why what is wrong, as the parser's answer. */
+#define damaged(out, ...) (snprintf((out)->why, sizeof((out)->why), __VA_ARGS__), XFS_SUPER_DAMAGED)
 
 /* True when `value` is exactly 2^log with log in [lo, hi]. */
 static bool pow2_matches(uint32_t value, unsigned log, unsigned lo, unsigned hi)

@@ -96,14 +96,12 @@ run_status 2 "$FSTUNE" undo --live --last
 
 # Not root: apply and undo refuse (4) before probing or planning, and say how to see the plan;
 # --dry-run works as any user.
-setpriv --reuid=65534 --regid=65534 --clear-groups -- test -x "$FSTUNE" ||
-	skip "user nobody cannot execute $FSTUNE (a directory above it is private)"
-chmod 755 "$TMP"
+require_nobody
 for cmd in "apply ${RULES[*]} --yes $TMP" "undo --last"; do
 	# shellcheck disable=SC2086 # the words of $cmd are meant to split
-	run_status 4 setpriv --reuid=65534 --regid=65534 --clear-groups -- "$FSTUNE" $cmd
+	run_status 4 as_nobody "$FSTUNE" $cmd
 	grep -q "changes the running system .*: run it as root; --dry-run shows what it would do" "$TMP/err" ||
 		fail "$cmd as nobody: $(cat "$TMP/err")"
 done
-run_status 0 setpriv --reuid=65534 --regid=65534 --clear-groups -- "$FSTUNE" apply "${RULES[@]}" --yes --dry-run "$TMP"
+run_status 0 as_nobody "$FSTUNE" apply "${RULES[@]}" --yes --dry-run "$TMP"
 echo ok

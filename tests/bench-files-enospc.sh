@@ -19,11 +19,7 @@ fill_mid() {
 	env "$@" "$FSTUNE" bench --json --tests "$test" --runtime 60 --busy-check 0 --files 400 --file-size 1000-60000 \
 		"$full" >"$TMP/out" 2>"$TMP/err" &
 	local pid=$!
-	for _ in $(seq 400); do
-		compgen -G "$full/.fstune-bench.*/$test/$marker" >/dev/null && break
-		sleep 0.05
-	done
-	compgen -G "$full/.fstune-bench.*/$test/$marker" >/dev/null || { kill "$pid" 2>/dev/null || true; fail "$test: no $marker appeared: $(cat "$TMP/err")"; }
+	wait_for_glob 20 "$full/.fstune-bench.*/$test/$marker" || { kill "$pid" 2>/dev/null || true; fail "$test: no $marker appeared: $(cat "$TMP/err")"; }
 	dd if=/dev/zero of="$full/filler" bs=64k 2>/dev/null || true # until ENOSPC
 	timeout 60 tail --pid="$pid" -f /dev/null || { kill "$pid" 2>/dev/null || true; fail "$test: ENOSPC did not end the run"; }
 	wait "$pid" || st=$?

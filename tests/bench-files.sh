@@ -107,11 +107,7 @@ cancel_mid() {
 	"$FSTUNE" bench --tests "$test" --runtime 60 --busy-check 0 --files 200000 --files-per-dir 100 \
 		--file-size 1000-2000 "$d" >"$TMP/cout" 2>"$TMP/cerr" &
 	local pid=$!
-	for _ in $(seq 400); do
-		compgen -G "$d/.fstune-bench.*/$test/$marker" >/dev/null && break
-		sleep 0.05
-	done
-	compgen -G "$d/.fstune-bench.*/$test/$marker" >/dev/null || { kill "$pid" 2>/dev/null || true; fail "$test: no $marker appeared: $(cat "$TMP/err")"; }
+	wait_for_glob 20 "$d/.fstune-bench.*/$test/$marker" || { kill "$pid" 2>/dev/null || true; fail "$test: no $marker appeared: $(cat "$TMP/err")"; }
 	kill -s "$sig" "$pid"
 	timeout 60 tail --pid="$pid" -f /dev/null || fail "$test: still running 60 s after SIG$sig"
 	wait "$pid" || st=$?

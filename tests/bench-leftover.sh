@@ -12,11 +12,7 @@ touch "$TMP/outside/keep"
 "$FSTUNE" bench --tests metadata --runtime 60 --busy-check 0 --files 200000 --files-per-dir 100 \
 	--file-size 1000-2000 "$d" >/dev/null 2>"$TMP/kerr" &
 pid=$!
-for _ in $(seq 400); do
-	compgen -G "$d/.fstune-bench.*/metadata/d1/*" >/dev/null && break
-	sleep 0.05
-done
-compgen -G "$d/.fstune-bench.*/metadata/d1/*" >/dev/null || { kill "$pid"; fail "no metadata files appeared: $(cat "$TMP/kerr")"; }
+wait_for_glob 20 "$d/.fstune-bench.*/metadata/d1/*" || { kill "$pid"; fail "no metadata files appeared: $(cat "$TMP/kerr")"; }
 kill -s KILL "$pid"
 wait "$pid" 2>/dev/null || true
 left=$(find "$d" -maxdepth 1 -name '.fstune-bench.*')

@@ -13,11 +13,7 @@ start_bench() {
 	"$FSTUNE" bench --tests "${1:-rand_read_4k_qd1}" --size 16M --runtime 60 --warmup 0 --busy-check 0 "$d" \
 		>"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	for _ in $(seq 200); do
-		[ -n "$(find "$d" -maxdepth 1 -name '.fstune-bench.*')" ] && break
-		sleep 0.05
-	done
-	[ -n "$(find "$d" -maxdepth 1 -name '.fstune-bench.*')" ] || fail "no scratch directory appeared"
+	wait_for_glob 10 "$d/.fstune-bench.*" || fail "no scratch directory appeared"
 	sleep 0.5 # into the measurement
 }
 

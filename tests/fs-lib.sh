@@ -10,6 +10,22 @@ probe_json() {
 	cp "$TMP/out" "$out"
 }
 
+# probe_mounted TYPE IMAGE [mount options...]: IMAGE on a loop device, mounted, probed through its
+# directory into $TMP/mounted.json. Sets dev, mnt and j (that file), and checks what every mounted
+# filesystem must report: its type, its mount point and the loop device under it.
+probe_mounted() {
+	local type=$1 img=$2
+	shift 2
+	require_loop
+	dev=$(attach_loop "$img")
+	mnt=$(mount_tmp "$dev" "$@")
+	j=$TMP/mounted.json
+	probe_json "$j" "$mnt"
+	want "$j" .fs.type "\"$type\""
+	want "$j" .fs.mount_point "\"$mnt\""
+	want "$j" .device.name "\"${dev#/dev/}\""
+}
+
 # want FILE FILTER EXPECTED [WHAT]: jq -c FILTER on FILE must print EXPECTED exactly.
 want() {
 	local got

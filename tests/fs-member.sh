@@ -40,11 +40,11 @@ probe_json "$TMP/a.json" "$a"
 want "$TMP/a.json" .fs.member_of.mount_point "\"$mnt\""
 
 # Without root the signature cannot be read, but the kernel's member list needs no privilege.
-if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups -- test -x "$FSTUNE"; then
-	run_status 0 setpriv --reuid=65534 --regid=65534 --clear-groups -- "$FSTUNE" probe "$b" --format json
+if command -v setpriv >/dev/null && as_nobody test -x "$FSTUNE"; then
+	run_status 0 as_nobody "$FSTUNE" probe "$b" --format json
 	want "$TMP/out" .fs.member_of.mount_point "\"$mnt\"" "as nobody"
 	want "$TMP/out" '[.fs.type, .sources["fs.type"]]' '["btrfs","sysfs"]' "as nobody"
-	run_status 0 setpriv --reuid=65534 --regid=65534 --clear-groups -- "$FSTUNE" report --no-system-rules \
+	run_status 0 as_nobody "$FSTUNE" report --no-system-rules \
 		--format json "$b"
 	want "$TMP/out" '[.recommendations[] | select(.setting // "" | startswith("mkfs."))] | length' 0 \
 		"report as nobody: mkfs recommendations on a member"

@@ -5,11 +5,8 @@
 . "$FSTUNE_SRCDIR/tests/fs-lib.sh"
 private_mount_ns "$@"
 require_loop
-require_cmd jq mkfs.ext4 setpriv
-
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
-as_nobody test -x "$FSTUNE" || skip "user nobody cannot execute $FSTUNE (a directory above it is private)"
-chmod 0755 "$TMP"
+require_cmd jq mkfs.ext4
+require_nobody
 
 make_image "$TMP/ext4.img" 64M
 mkfs.ext4 -q -F -b 2048 -I 512 "$TMP/ext4.img"

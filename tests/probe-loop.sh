@@ -27,19 +27,15 @@ jq_eq "$TMP/sec4k.json" '.vm.bdi.max_ratio | type' number "4k loop"
 
 # The same device as lsblk sees it.
 if command -v lsblk >/dev/null 2>&1; then
-	read -r lsec psec minio optio align ra rota sched rq gran size < <(lsblk -b -dn \
-		-o LOG-SEC,PHY-SEC,MIN-IO,OPT-IO,ALIGNMENT,RA,ROTA,SCHED,RQ-SIZE,DISC-GRAN,SIZE "$dev")
-	jq_eq "$TMP/sec4k.json" .device.logical_block_size "$lsec" "lsblk LOG-SEC"
-	jq_eq "$TMP/sec4k.json" .device.physical_block_size "$psec" "lsblk PHY-SEC"
-	jq_eq "$TMP/sec4k.json" .device.minimum_io_size "$minio" "lsblk MIN-IO"
-	jq_eq "$TMP/sec4k.json" .device.optimal_io_size "$optio" "lsblk OPT-IO"
-	jq_eq "$TMP/sec4k.json" .device.alignment_offset "$align" "lsblk ALIGNMENT"
-	jq_eq "$TMP/sec4k.json" .device.read_ahead_kb "$ra" "lsblk RA"
-	jq_eq "$TMP/sec4k.json" .device.rotational "$([ "$rota" = 1 ] && echo true || echo false)" "lsblk ROTA"
-	jq_eq "$TMP/sec4k.json" .device.scheduler "$sched" "lsblk SCHED"
-	jq_eq "$TMP/sec4k.json" .device.nr_requests "$rq" "lsblk RQ-SIZE"
-	jq_eq "$TMP/sec4k.json" .device.discard_granularity "$gran" "lsblk DISC-GRAN"
-	jq_eq "$TMP/sec4k.json" .device.size_bytes "$size" "lsblk SIZE"
+	# lsblk's column of each device key, one column a call: an empty one cannot shift the others.
+	for pair in LOG-SEC:logical_block_size PHY-SEC:physical_block_size MIN-IO:minimum_io_size \
+		OPT-IO:optimal_io_size ALIGNMENT:alignment_offset RA:read_ahead_kb ROTA:rotational \
+		SCHED:scheduler RQ-SIZE:nr_requests DISC-GRAN:discard_granularity SIZE:size_bytes; do
+		col=${pair%%:*}
+		read -r val < <(lsblk -b -dn -o "$col" "$dev")
+		[ "$col" != ROTA ] || val=$([ "$val" = 1 ] && echo true || echo false)
+		jq_eq "$TMP/sec4k.json" ".device.${pair#*:}" "$val" "lsblk $col"
+	done
 fi
 
 # Direct I/O off is reported as such.

@@ -5,12 +5,8 @@
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
-require_cmd jq mkfs.ext4 setpriv
-
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
-
-as_nobody test -x "$FSTUNE" || skip "user nobody cannot execute $FSTUNE (a directory above it is private)"
-chmod 0755 "$TMP" # nobody must reach the mount point below it
+require_cmd jq mkfs.ext4
+require_nobody
 make_image "$TMP/ext4.img" 64M
 dev=$(attach_loop "$TMP/ext4.img")
 mkfs.ext4 -q -F "$dev"

@@ -132,11 +132,7 @@ run_status 2 "${R[@]}" --bench none --workload nosuch "$mnt"
 sigint_run() {
 	"${R[@]}" "$@" --json "$mnt" >"$TMP/sig.out" 2>"$TMP/sig.err" &
 	pid=$!
-	for _ in $(seq 200); do
-		[ -n "$(find "$mnt" -maxdepth 1 -name '.fstune-bench.*')" ] && break
-		sleep 0.05
-	done
-	[ -n "$(find "$mnt" -maxdepth 1 -name '.fstune-bench.*')" ] || fail "$*: no scratch directory appeared"
+	wait_for_glob 10 "$mnt/.fstune-bench.*" || fail "$*: no scratch directory appeared"
 	sleep 0.3
 	kill -INT "$pid"
 	timeout 20 tail --pid="$pid" -f /dev/null || fail "SIGINT: still running after 20 s"

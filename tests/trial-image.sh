@@ -77,11 +77,7 @@ for sig in INT TERM; do
 	"$FSTUNE" trial --image "$img" --candidates 'ext4:-b 1024;ext4:-b 4096' --workload source-tree \
 		--files 80000 --repeat 20 >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	for _ in $(seq 300); do
-		[ -n "$(find "$TMP" -maxdepth 1 -name 'fstune-trial.*')" ] && break
-		sleep 0.1
-	done
-	[ -n "$(find "$TMP" -maxdepth 1 -name 'fstune-trial.*')" ] || fail "the trial never mounted: $(cat "$TMP/err")"
+	wait_for_glob 30 "$TMP/fstune-trial.*" || fail "the trial never mounted: $(cat "$TMP/err")"
 	sleep 1
 	kill -s "$sig" "$pid"
 	st=0

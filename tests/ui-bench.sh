@@ -7,13 +7,8 @@
 # a busy device is warned about and asked for; Advice shows the measured number a recommendation
 # rests on; the full suite draws the small-versus-large curve; on an unmounted
 # device only the read tests are offered, and the screen says so.
-. "$FSTUNE_SRCDIR/tests/lib/common.sh"
-private_mount_ns "$@"
-. "$FSTUNE_SRCDIR/tests/lib/tmux.sh"
-. "$FSTUNE_SRCDIR/tests/ui-lib.sh"
+. "$FSTUNE_SRCDIR/tests/lib/ui-loop.sh"
 . "$FSTUNE_SRCDIR/tests/bench/lib.sh"
-require_loop
-require_tmux
 require_cmd jq mkfs.ext4
 
 SHORT=(--runtime 0.3 --warmup 0.1 --busy-check 0 --size 32M)
@@ -30,12 +25,7 @@ name=${dev#/dev/}
 ui_to_bench() {
 	local cols=$1 rows=$2
 	shift 2
-	tmux_start "$cols" "$rows" "$FSTUNE" --no-system-rules --rules-dir "$FSTUNE_SRCDIR/tests/rules/needs-bench" "${SHORT[@]}" "$@"
-	tmux_wait "Target:"
-	tmux_wait "$name"
-	tmux_select "$CURSOR" "$name"
-	tmux_keys Enter
-	tmux_wait "Workload:"
+	ui_open_target "$cols" "$rows" "$name" --rules-dir "$FSTUNE_SRCDIR/tests/rules/needs-bench" "${SHORT[@]}" "$@"
 	tmux_select "$CURSOR" "general"
 	tmux_keys Enter
 	tmux_wait "Detected:"

@@ -13,12 +13,7 @@ root="$FSTUNE_SRCDIR/tests/fixtures/sysroot/simple-nvme"
 
 # detected COLS ROWS: the wizard on nvme0n1p2 (/home), on its Detected screen.
 detected() {
-	tmux_start "$1" "$2" "$FSTUNE" --no-system-rules --sysroot "$root"
-	tmux_wait "Target:"
-	tmux_wait "nvme0n1p2"
-	tmux_select "$CURSOR" "nvme0n1p2"
-	tmux_keys Enter
-	tmux_wait "Workload:"
+	ui_open_target "$1" "$2" nvme0n1p2 --sysroot "$root"
 	tmux_keys Enter
 	tmux_wait "Detected:"
 }

@@ -106,18 +106,26 @@ ui_compare_with_report() {
 	diff -u "$TMP/a.json" "$TMP/b.json" >&2 || fail "the wizard's JSON differs from fstune report --facts"
 }
 
+# ui_open_target COLS ROWS ROW [fstune options...]: a new COLSxROWS wizard without the system's
+# rules, ROW of the Target screen chosen; it waits on the Workload step.
+ui_open_target() {
+	local cols=$1 rows=$2 row=$3
+	shift 3
+	tmux_start "$cols" "$rows" "$FSTUNE" --no-system-rules "$@"
+	tmux_wait "Target:"
+	tmux_wait "$row"
+	tmux_select "$CURSOR" "$row"
+	tmux_keys Enter
+	tmux_wait "Workload:"
+}
+
 # ui_walk ROW FACT_KEY FACT_VALUE REC_ID COMMAND [fstune options...]: the whole walk. ROW is text
 # of the Target row to pick; FACT_KEY/FACT_VALUE one line of Detected; REC_ID the recommendation to
 # open ("-": the first one, whatever the rules found), whose detail must show COMMAND.
 ui_walk() {
 	local row=$1 key=$2 value=$3 rec=$4 cmd=$5 status
 	shift 5
-	tmux_start 80 24 "$FSTUNE" --no-system-rules "$@"
-	tmux_wait "Target:"
-	tmux_wait "$row"
-	tmux_select "$CURSOR" "$row"
-	tmux_keys Enter
-	tmux_wait "Workload:"
+	ui_open_target 80 24 "$row" "$@"
 	tmux_select "$CURSOR" "smallfiles"
 	tmux_keys Enter
 	tmux_wait "Detected:"

@@ -19,6 +19,18 @@ start() {
 	tmux_wait "Target:"
 }
 
+# start_at_save: a new wizard walked through every step to the Save screen, where the file-name prompt opens.
+start_at_save() {
+	start
+	tmux_keys Enter
+	tmux_wait "Workload:"
+	tmux_keys Enter
+	tmux_wait "Detected:"
+	ui_detected_to_advice
+	tmux_keys s
+	tmux_wait "Save:"
+}
+
 # ends WANT_STATUS HOW: the wizard ended with WANT_STATUS and the terminal is as it was.
 ends() {
 	local want=$1 how=$2 got
@@ -48,14 +60,7 @@ kill -TERM "$(tmux_program_pid)"
 ends 143 "SIGTERM"
 
 # SIGHUP while a prompt (a curses form on a panel) is up: the cursor is visible then.
-start
-tmux_keys Enter
-tmux_wait "Workload:"
-tmux_keys Enter
-tmux_wait "Detected:"
-ui_detected_to_advice
-tmux_keys s
-tmux_wait "Save:"
+start_at_save
 tmux_keys Enter
 tmux_wait "Save the report as"
 kill -HUP "$(tmux_program_pid)"
@@ -87,14 +92,7 @@ ends 0 "q after resizing"
 
 # A resize while the prompt (a form on a panel) is up rebuilds it, keeping the text typed so far,
 # UTF-8 included; the file is then saved under that name.
-start
-tmux_keys Enter
-tmux_wait "Workload:"
-tmux_keys Enter
-tmux_wait "Detected:"
-ui_detected_to_advice
-tmux_keys s
-tmux_wait "Save:"
+start_at_save
 tmux_select "$CURSOR" "markdown"
 tmux_keys Enter
 tmux_wait "Save the report as"

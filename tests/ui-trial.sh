@@ -3,12 +3,7 @@
 # blocks, the reformat advice (4096-byte blocks) is tried against the filesystem's defaults by the real
 # `fstune trial` on a 1 GiB image beside it, with the terminal handed over and given back; the advice
 # then shows the trial's verdict, and nothing of the trial is left (image, loop device, mount).
-. "$FSTUNE_SRCDIR/tests/lib/common.sh"
-private_mount_ns "$@"
-. "$FSTUNE_SRCDIR/tests/lib/tmux.sh"
-. "$FSTUNE_SRCDIR/tests/ui-lib.sh"
-require_loop
-require_tmux
+. "$FSTUNE_SRCDIR/tests/lib/ui-loop.sh"
 require_cmd mkfs.ext2
 
 make_image "$TMP/ext2.img" 3G

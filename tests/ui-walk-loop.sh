@@ -4,12 +4,7 @@
 # size 2048, the dir_index recommendation opens with its tune2fs command, and the saved JSON equals
 # `fstune report --facts` on the same facts. Then the same walk with --facts on that filesystem's
 # probed facts.
-. "$FSTUNE_SRCDIR/tests/lib/common.sh"
-private_mount_ns "$@"
-. "$FSTUNE_SRCDIR/tests/lib/tmux.sh"
-. "$FSTUNE_SRCDIR/tests/ui-lib.sh"
-require_loop
-require_tmux
+. "$FSTUNE_SRCDIR/tests/lib/ui-loop.sh"
 require_cmd jq mkfs.ext4
 
 make_image "$TMP/ext4.img" 256M

@@ -5,12 +5,7 @@
 # workload with its values; "sample" on a generated tree shows its known file count, its size
 # histogram and the tail waste; an observation of the device joins the sample; Esc stops a sample
 # (partial); Ctrl-C during a sample ends the wizard with the terminal restored.
-. "$FSTUNE_SRCDIR/tests/lib/common.sh"
-private_mount_ns "$@"
-. "$FSTUNE_SRCDIR/tests/lib/tmux.sh"
-. "$FSTUNE_SRCDIR/tests/ui-lib.sh"
-require_loop
-require_tmux
+. "$FSTUNE_SRCDIR/tests/lib/ui-loop.sh"
 require_cmd jq mkfs.ext4 python3
 
 # 1. --facts with its own workload: kept, and the rules judge it.
@@ -60,12 +55,7 @@ for i, size in enumerate([100] * 300 + [3000] * 200 + [10000] * 100):
         f.write(b"x" * size)
 PY
 
-tmux_start 80 24 "$FSTUNE" --no-system-rules
-tmux_wait "Target:"
-tmux_wait "$name"
-tmux_select "$CURSOR" "$name"
-tmux_keys Enter
-tmux_wait "Workload:"
+ui_open_target 80 24 "$name"
 tmux_select "$CURSOR" "custom"
 tmux_keys Enter
 tmux_wait "Custom workload"
@@ -158,12 +148,7 @@ ui_sample_held() {
 	sleep 0.2 # the key (or Ctrl-C's SIGINT) waits for the held process: it is read when it goes on
 	kill -CONT "$pid"
 }
-tmux_start 80 24 "$FSTUNE" --no-system-rules
-tmux_wait "Target:"
-tmux_wait "$name"
-tmux_select "$CURSOR" "$name"
-tmux_keys Enter
-tmux_wait "Workload:"
+ui_open_target 80 24 "$name"
 # Esc stops the sampler: what it saw is kept, marked partial.
 ui_sample_held "$mnt/big" Escape
 tmux_wait "Sample: $mnt/big"

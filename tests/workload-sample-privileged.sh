@@ -37,7 +37,7 @@ assert_eq "$(json_get "$TMP/out" .workload.file_size_max_bytes)" 500 "no file of
 
 # As nobody: secret/ cannot be opened (1 denied), listonly/'s two files cannot be stat-ed (2 denied);
 # neither stops the walk, and the status stays 0.
-run_status 0 setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+run_status 0 as_nobody \
 	"$FSTUNE" workload --json --sample "$tree"
 assert_eq "$(json_get "$TMP/out" .workload.files_total)" 1 "files seen by nobody"
 assert_eq "$(json_get "$TMP/out" .workload.bytes_total)" 100 "bytes seen by nobody"

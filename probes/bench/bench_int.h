@@ -53,7 +53,8 @@ struct bench_engine_ops {
 	int (*commit)(struct bench_engine *e);
 	/* Waits for at least `min` completions and stores up to `max` in `out`. Count or -errno. */
 	int (*getevents)(struct bench_engine *e, unsigned min, struct bench_io **out, unsigned max);
-	/* Frees the engine; every queued I/O must have been reaped first (the driver drains). */
+	/* Frees the state init made; called once, only after init succeeded, and every queued I/O must
+	 * have been reaped first (the driver drains; it clears priv after). */
 	void (*cleanup)(struct bench_engine *e);
 	/* A virtual clock (null engine); NULL: CLOCK_MONOTONIC. */
 	uint64_t (*now_ns)(struct bench_engine *e);

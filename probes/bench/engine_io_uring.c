@@ -157,11 +157,8 @@ static void uring_cleanup(struct bench_engine *e)
 {
 	struct uring *u = e->priv;
 
-	if (!u)
-		return;
 	io_uring_queue_exit(&u->ring);
 	free(u);
-	e->priv = NULL;
 }
 
 const struct bench_engine_ops bench_engine_io_uring = {

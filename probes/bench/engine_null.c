@@ -92,12 +92,9 @@ static void null_cleanup(struct bench_engine *e)
 {
 	struct null_engine *z = e->priv;
 
-	if (!z)
-		return;
 	free(z->flight);
 	free(z->done_at);
 	free(z);
-	e->priv = NULL;
 }
 
 static uint64_t null_now(struct bench_engine *e)

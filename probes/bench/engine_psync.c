@@ -82,11 +82,8 @@ static void psync_cleanup(struct bench_engine *e)
 {
 	struct psync *p = e->priv;
 
-	if (!p)
-		return;
 	free(p->done);
 	free(p);
-	e->priv = NULL;
 }
 
 const struct bench_engine_ops bench_engine_psync = {

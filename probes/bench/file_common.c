@@ -333,6 +333,18 @@ void file_workload_get(const struct facts *f, struct file_workload *out)
 		out->io_size = 4096;
 }
 
+uint64_t file_count_capped(const struct file_workload *w, uint64_t cap)
+{
+	return w->files_total > cap ? cap : w->files_total ? w->files_total : 1;
+}
+
+uint64_t file_count_fit_inodes(uint64_t files, const struct file_workload *w, const struct file_space *sp)
+{
+	if (sp->inodes < files + files / w->files_per_dir + 1)
+		return sp->inodes * w->files_per_dir / (w->files_per_dir + 1);
+	return files;
+}
+
 void file_set_real(struct file_run *r, const char *leaf, double v)
 {
 	char *k = key(r, leaf);

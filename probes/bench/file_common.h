@@ -114,6 +114,10 @@ struct file_workload {
 	bool sizes_said, files_said, per_dir_said, io_size_said;
 };
 void file_workload_get(const struct facts *f, struct file_workload *out);
+/* The workload's file count for a test that makes at most `cap` files; 1 when it says none. */
+uint64_t file_count_capped(const struct file_workload *w, uint64_t cap);
+/* `files`, or fewer: as many as `sp`'s inodes hold with a directory for every w->files_per_dir. */
+uint64_t file_count_fit_inodes(uint64_t files, const struct file_workload *w, const struct file_space *sp);
 
 /* Result setters of bench.<test>.<leaf>, source "bench" (rates rounded to 0.001). */
 void file_set_real(struct file_run *r, const char *leaf, double v);

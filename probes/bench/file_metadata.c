@@ -112,13 +112,12 @@ int bench_file_metadata_run(struct bench_ctx *ctx, const struct bench_test_def *
 	memset(&m, 0, sizeof m);
 	m.r = &r;
 	file_workload_get(f, &w);
-	m.files = w.files_total > FILES_CAP ? FILES_CAP : w.files_total ? w.files_total : 1;
+	m.files = file_count_capped(&w, FILES_CAP);
 	want = m.files < FILES_MIN ? m.files : FILES_MIN; /* fewer than this: no room to measure */
 	file_space_get(&r, SPACE_SHARE, &sp);
 	if (sp.bytes / PER_FILE_BYTES < m.files)
 		m.files = sp.bytes / PER_FILE_BYTES;
-	if (sp.inodes < m.files + m.files / w.files_per_dir + 1)
-		m.files = sp.inodes * w.files_per_dir / (w.files_per_dir + 1);
+	m.files = file_count_fit_inodes(m.files, &w, &sp);
 	{
 		/* every file made is unlinked within the bound too */
 		double cap = file_unlink_rate(&r) * file_secs(file_phase_ns(&r));

@@ -187,7 +187,7 @@ static void params_default(const struct facts *f, struct pm_params *p)
 		return;
 	p->origin = "workload";
 	if (w.files_said)
-		p->files = w.files_total > FILES_CAP ? FILES_CAP : w.files_total ? (uint32_t)w.files_total : 1;
+		p->files = (uint32_t)file_count_capped(&w, FILES_CAP);
 	if (w.sizes_said) {
 		p->size_low = w.size_min > SIZE_CAP ? SIZE_CAP : w.size_min ? (uint32_t)w.size_min : 1;
 		p->size_high = w.size_max > SIZE_CAP ? SIZE_CAP : (uint32_t)w.size_max;

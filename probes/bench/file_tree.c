@@ -237,10 +237,9 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 	t.r = &r;
 	file_workload_get(f, &w);
 	file_space_get(&r, SPACE_SHARE, &sp);
-	max_files = w.files_total > FILES_CAP ? FILES_CAP : w.files_total ? w.files_total : 1;
+	max_files = file_count_capped(&w, FILES_CAP);
 	want = max_files < FILES_MIN ? max_files : FILES_MIN; /* fewer than this: no room to measure */
-	if (sp.inodes < max_files + max_files / w.files_per_dir + 1)
-		max_files = sp.inodes * w.files_per_dir / (w.files_per_dir + 1);
+	max_files = file_count_fit_inodes(max_files, &w, &sp);
 	t.max_bytes = sp.bytes < BYTES_CAP ? sp.bytes : BYTES_CAP;
 	{
 		/* the tree is removed afterwards: as many files as unlinking takes the time bound for */

@@ -381,6 +381,7 @@ static void worker_teardown(struct worker *w)
 {
 	if (w->eng.priv)
 		w->job->ops->cleanup(&w->eng);
+	w->eng.priv = NULL;
 	/* the loop drains every I/O; if the engine failed with I/Os still queued, the kernel may yet
 	 * write into their buffers after the ring is gone: keep them (a deliberate, one-off leak) */
 	if (w->in_flight)

@@ -70,6 +70,29 @@ private_mount_ns() {
 	fi
 }
 
+# as_nobody CMD...: runs CMD as the unprivileged user nobody, without supplementary groups.
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+
+# require_nobody: the test runs fstune as nobody, so nobody must be able to execute it (a private
+# directory above the build tree stops that: a skip) and to reach the test's files below $TMP.
+require_nobody() {
+	require_cmd setpriv
+	as_nobody test -x "$FSTUNE" || skip "user nobody cannot execute $FSTUNE (a directory above it is private)"
+	chmod 0755 "$TMP"
+}
+
+# wait_for_glob SECONDS PATTERN: polls every 0.05 s, for SECONDS at the most, until the shell pattern
+# PATTERN names a file (a dot file too, where the pattern spells the dot). Returns 1 if none showed:
+# the caller says what that means.
+wait_for_glob() {
+	local i
+	for ((i = 0; i < $1 * 20; i++)); do
+		compgen -G "$2" >/dev/null && return 0
+		sleep 0.05
+	done
+	compgen -G "$2" >/dev/null
+}
+
 # make_image FILE SIZE: a sparse file.
 make_image() { truncate -s "$2" "$1"; }
 

@@ -125,17 +125,11 @@ static void test_order(void)
 
 static void test_names(void)
 {
-	char *s;
-
-	s = owners_sysctl_normalize("vm/dirty_ratio");
-	CHECK_STR(s, "vm.dirty_ratio");
-	free(s);
-	s = owners_sysctl_normalize("net/ipv4/conf/eth0.100/rp_filter");
-	CHECK_STR(s, "net.ipv4.conf.eth0/100.rp_filter");
-	free(s);
-	s = owners_sysctl_normalize("net.ipv4.conf.eth0/100.rp_filter");
-	CHECK_STR(s, "net.ipv4.conf.eth0/100.rp_filter");
-	free(s);
+	CHECK_STR_FREE(owners_sysctl_normalize("vm/dirty_ratio"), "vm.dirty_ratio");
+	CHECK_STR_FREE(owners_sysctl_normalize("net/ipv4/conf/eth0.100/rp_filter"),
+		       "net.ipv4.conf.eth0/100.rp_filter");
+	CHECK_STR_FREE(owners_sysctl_normalize("net.ipv4.conf.eth0/100.rp_filter"),
+		       "net.ipv4.conf.eth0/100.rp_filter");
 	CHECK_STR(owners_sysctl_setting("vm/vfs_cache_pressure"), "sysctl.vm.vfs_cache_pressure");
 	CHECK(owners_sysctl_setting("vm.swappiness") == NULL);
 	/* every sysctl the probe knows is a setting of the table and a key of the schema */

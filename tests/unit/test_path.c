@@ -24,12 +24,8 @@ int main(void)
 
 	CHECK(!path_exists("/sys/class/block"));
 	/* a whole disk through sys/block, a partition through its sys/dev/block link */
-	s = path_read_string("/sys/class/block/sdc/dev");
-	CHECK_STR(s, "8:32");
-	free(s);
-	s = path_read_string("/sys/class/block/sdc2/dev");
-	CHECK_STR(s, "8:34");
-	free(s);
+	CHECK_STR_FREE(path_read_string("/sys/class/block/sdc/dev"), "8:32");
+	CHECK_STR_FREE(path_read_string("/sys/class/block/sdc2/dev"), "8:34");
 	CHECK(path_exists("/sys/class/block/sdc1/partition"));
 	CHECK(!path_exists("/sys/class/block/sdc3"));
 	CHECK(!path_exists("/sys/class/block/sd"));

@@ -156,15 +156,9 @@ static void test_helpers(void)
 
 	CHECK_STR(t, "on");
 	free(t);
-	t = report_fact_value("device.rotational", json_false());
-	CHECK_STR(t, "no");
-	free(t);
-	t = report_fact_value("fs.mount_options", v);
-	CHECK_STR(t, "a, b");
-	free(t);
-	t = report_setting_value("x", NULL);
-	CHECK_STR(t, "(not set)");
-	free(t);
+	CHECK_STR_FREE(report_fact_value("device.rotational", json_false()), "no");
+	CHECK_STR_FREE(report_fact_value("fs.mount_options", v), "a, b");
+	CHECK_STR_FREE(report_setting_value("x", NULL), "(not set)");
 	/* a setting's value in its unit, as facts are shown: never a bare byte count, never "16384%" */
 	{
 		static const struct {
@@ -184,9 +178,7 @@ static void test_helpers(void)
 		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 			json_t *n = json_integer(units[i].value);
 
-			t = report_setting_value(units[i].setting, n);
-			CHECK_STR(t, units[i].want);
-			free(t);
+			CHECK_STR_FREE(report_setting_value(units[i].setting, n), units[i].want);
 			json_decref(n);
 		}
 	}

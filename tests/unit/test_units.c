@@ -77,7 +77,7 @@ static void test_exit_merge(void)
 static void test_sysroot(void)
 {
 	char dir[] = "/tmp/fstune-unit.XXXXXX";
-	char *p, *s;
+	char *p;
 	long long n;
 	FILE *fp;
 
@@ -99,12 +99,8 @@ static void test_sysroot(void)
 	path_set_sysroot(dir);
 	CHECK(path_is_sysroot());
 	CHECK(path_read_s64(&n, "/sys/%s/size", "sda") == 0 && n == 1953525168LL);
-	s = path_read_string("/sys/devices/sda/size");
-	CHECK_STR(s, "1953525168");
-	free(s);
-	s = path_canonical("/sys/sda");
-	CHECK_STR(s, "/sys/devices/sda");
-	free(s);
+	CHECK_STR_FREE(path_read_string("/sys/devices/sda/size"), "1953525168");
+	CHECK_STR_FREE(path_canonical("/sys/sda"), "/sys/devices/sda");
 	CHECK(path_read_s64(&n, "/sys/missing") == -ENOENT);
 	CHECK(path_exists("/sys/sda/size"));
 	path_set_sysroot(NULL);
