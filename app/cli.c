@@ -83,6 +83,31 @@ int cli_common_option(struct cli_common *c, int opt, const char *arg, const char
 	}
 }
 
+int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p)
+{
+	int opt, status = FST_EXIT_OK;
+
+	optind = 1;
+	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", p->opts, NULL)) != -1) {
+		int rc = cli_common_option(c, opt, optarg, p->usage);
+
+		if (rc < 0)
+			status = FST_EXIT_USAGE;
+		else if (rc == 0)
+			status = p->own(p->arg, opt, optarg);
+	}
+	return status;
+}
+
+int cli_one_operand(int argc, char **argv, const char *command, const char *what, const char **operand)
+{
+	if (optind < argc)
+		*operand = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error(command, "one %s at most; '%s' is one too many", what, argv[optind]);
+	return FST_EXIT_OK;
+}
+
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
 	va_list ap;
@@ -111,6 +136,16 @@ int cli_common_apply(const struct cli_common *c)
 		path_set_sysroot(c->sysroot);
 	}
 	return FST_EXIT_OK;
+}
+
+int cli_common_start(const struct cli_common *c, struct cli_output **out)
+{
+	int status = cli_common_apply(c);
+
+	*out = NULL;
+	if (status == FST_EXIT_OK && !(*out = cli_output_open(c)))
+		status = FST_EXIT_USAGE;
+	return status;
 }
 
 struct cli_output {

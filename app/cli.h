@@ -53,6 +53,26 @@ extern const char cli_common_help[];
  * prints `usage` to stdout and exits 0. */
 int cli_common_option(struct cli_common *c, int opt, const char *optarg_value, const char *usage);
 
+/* A command's own option (any getopt result that is not a common flag): returns FST_EXIT_OK, or a
+ * status after printing the usage error (for an option it does not take, "unexpected option"). */
+typedef int (*cli_own_fn)(void *arg, int opt, const char *value);
+
+/* What one command's getopt loop reads. */
+struct cli_parser {
+	const struct option *opts; /* the long options, ending with a zero entry */
+	const char *usage;         /* --help prints it, then cli_common_help, and exits 0 */
+	cli_own_fn own;
+	void *arg;                 /* passed to `own` */
+};
+
+/* The getopt loop of every command: each result goes to cli_common_option, then to `own`. Returns
+ * FST_EXIT_OK or the first error's status; optind is left at the first operand. */
+int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p);
+
+/* The one optional operand after the options (TARGET, JOURNAL: `what`), into *operand (left as it
+ * is when there is none). FST_EXIT_OK, or FST_EXIT_USAGE after naming the one too many. */
+int cli_one_operand(int argc, char **argv, const char *command, const char *what, const char **operand);
+
 /* Prints "fstune: <message>" and a pointer to the options of `command` ("bench"; NULL for the
  * wizard) on stderr. Returns FST_EXIT_USAGE, so a parser can `return cli_usage_error(...)`. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -61,11 +81,15 @@ int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((fo
  * prints the error and returns FST_EXIT_USAGE. Call after option parsing, before probing. */
 int cli_common_apply(const struct cli_common *c);
 
+struct cli_output;
+/* The start of a command that writes: cli_common_apply, then --output opened into *out. FST_EXIT_OK,
+ * or FST_EXIT_USAGE after printing the error (*out is then NULL). */
+int cli_common_start(const struct cli_common *c, struct cli_output **out);
+
 /* The one atomic writer of a report or listing: a file is written to a temporary name beside it
  * (mode as a plain create would give) and renamed into place when committed, so a failed run leaves
  * no half-written file; a device, FIFO or socket is written in place; NULL or "-" is stdout.
  * cli_output_open_path returns NULL with `err` set (FST_EXIT_USAGE). */
-struct cli_output;
 struct cli_output *cli_output_open_path(const char *path, struct fst_error *err);
 FILE *cli_output_stream(struct cli_output *o);
 /* Commits (rename) when `commit`, else removes the temporary. FST_EXIT_OK, or FST_EXIT_USAGE with

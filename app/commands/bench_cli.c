@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/commands/bench_cli.h"
+#include "app/commands/workload_cli.h"
 #include "fstune/units.h"
 #include "lib/xalloc.h"
 
@@ -33,9 +35,9 @@ const struct bench_param *bench_cli_param(int opt, int val_base)
 	return &bench_params[opt - val_base];
 }
 
-size_t bench_cli_params_help(char *s, size_t cap, size_t len, const char *const *skip)
+static void params_help(FILE *out, const char *const *skip)
 {
-	for (size_t i = 0; i < bench_n_params && len < cap; i++) {
+	for (size_t i = 0; i < bench_n_params; i++) {
 		const struct bench_param *p = &bench_params[i];
 		bool is_skipped = p->type == BENCH_PARAM_SUITE;
 		char opt[64];
@@ -45,10 +47,29 @@ size_t bench_cli_params_help(char *s, size_t cap, size_t len, const char *const 
 		if (is_skipped)
 			continue;
 		snprintf(opt, sizeof opt, "--%s %s", p->name, p->arg);
-		len += (size_t)snprintf(s + len, cap - len, "  %-28s %s (default %s)\n", opt, p->help,
-					*p->def ? p->def : "none");
+		fprintf(out, "  %-28s %s (default %s)\n", opt, p->help, *p->def ? p->def : "none");
 	}
-	return len < cap ? len : cap - 1;
+}
+
+char *bench_cli_usage(const char *head, const char *const *skip, bool with_tests)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		abort();
+	fputs(head, out);
+	params_help(out, skip);
+	if (with_tests) {
+		fputs("\nTests (quick suite marked *):\n", out);
+		for (size_t i = 0; i < bench_n_tests; i++)
+			fprintf(out, "  %-20s %s %s\n", bench_tests[i].name,
+				bench_tests[i].suites & BENCH_SUITE_QUICK ? "*" : " ", bench_tests[i].summary);
+	}
+	fprintf(out, "\n%s\n", workload_cli_help);
+	fclose(out);
+	return text;
 }
 
 void bench_cli_progress_text(char *buf, size_t len, const char *test, double fraction,

@@ -1,5 +1,5 @@
 /* The benchmark parameter table (bench_params[], declared once in probes/bench) as getopt options,
- * shared by `fstune bench` and `fstune report`. */
+ * shared by `fstune bench`, `fstune report`, `fstune trial` and the wizard. */
 #ifndef FSTUNE_APP_BENCH_CLI_H
 #define FSTUNE_APP_BENCH_CLI_H
 
@@ -17,10 +17,11 @@ struct option *bench_cli_options(const struct option *fixed, size_t n_fixed, int
 /* The benchmark parameter that getopt result `opt` names, or NULL when it names none. */
 const struct bench_param *bench_cli_param(int opt, int val_base);
 
-/* Appends to `s` (capacity `cap`, `len` bytes used) one usage line per benchmark parameter, from the
- * table, leaving out the suite and the parameters named in `skip` (NULL-terminated; may be NULL).
- * Returns the new length (at most cap - 1: the text is cut, never overrun). */
-size_t bench_cli_params_help(char *s, size_t cap, size_t len, const char *const *skip);
+/* The usage text of a command that takes the benchmark parameters and the workload flags: `head`,
+ * one line per benchmark parameter from the table (leaving out the suite and the parameters named in
+ * `skip`, NULL-terminated; may be NULL), the list of tests when `with_tests`, then the workload
+ * flags. Caller frees. */
+char *bench_cli_usage(const char *head, const char *const *skip, bool with_tests);
 
 /* The progress line of `fstune bench` and `fstune report` on a terminal: the test, how far, its
  * live rate and, once they settle, p50 and p99. Writes at most `len` bytes into `buf`. */

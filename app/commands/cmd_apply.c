@@ -121,18 +121,16 @@ static int parse_args(int argc, char **argv, struct apply_args *a)
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{NULL, 0, NULL, 0},
 	};
-	struct option *opts = xmalloc(sizeof fixed);
 	char *usage = xasprintf("%s%s\n", usage_text, workload_cli_help);
-	int status;
+	int status = workload_cli_parse(argc, argv, &a->common,
+					&(struct cli_parser){.opts = fixed, .usage = usage, .own = own_option, .arg = a},
+					&a->spec, &a->has_workload);
 
-	memcpy(opts, fixed, sizeof fixed);
-	status = workload_cli_parse(argc, argv, opts, usage, &a->common, &a->spec, &a->has_workload, own_option, a);
+	free(usage);
+	if (status == FST_EXIT_OK)
+		status = cli_one_operand(argc, argv, "apply", "TARGET", &a->target);
 	if (status != FST_EXIT_OK)
 		return status;
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
 	if (a->report && a->facts)
 		return usage_error("--report and --facts exclude each other");
 	if ((a->report || a->facts) && a->has_workload)

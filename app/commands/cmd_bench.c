@@ -56,22 +56,23 @@ struct bench_args {
 
 #define usage_error(...) cli_usage_error("bench", __VA_ARGS__)
 
-/* The usage text: the fixed head, then one line per parameter from the table, then the tests. */
-static char *usage_text(void)
+static int own_option(void *arg, int opt, const char *value)
 {
-	size_t cap = 8192, len = 0, i;
-	char *s = xmalloc(cap);
+	struct bench_args *a = arg;
+	const struct bench_param *param = bench_cli_param(opt, OPT_PARAM_BASE);
+	struct fst_error err = FST_ERROR_INIT;
 
-	len += (size_t)snprintf(s + len, cap - len, "%s", usage_head);
-	len = bench_cli_params_help(s, cap, len, NULL);
-	len += (size_t)snprintf(s + len, cap - len, "\nTests (quick suite marked *):\n");
-	for (i = 0; i < bench_n_tests && len < cap; i++)
-		len += (size_t)snprintf(s + len, cap - len, "  %-20s %s %s\n", bench_tests[i].name,
-					bench_tests[i].suites & BENCH_SUITE_QUICK ? "*" : " ",
-					bench_tests[i].summary);
-	if (len < cap)
-		snprintf(s + len, cap - len, "\n");
-	return s;
+	if (opt == OPT_QUICK || opt == OPT_FULL)
+		a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
+	else if (opt == OPT_FIO_COMMANDS)
+		a->fio_commands = true;
+	else if (opt == OPT_CLEAN)
+		a->clean = true;
+	else if (!param)
+		return usage_error("unexpected option");
+	else if (bench_param_set(&a->cfg, param, value, &err) != FST_EXIT_OK)
+		return usage_error("%s", err.msg);
+	return FST_EXIT_OK;
 }
 
 static int parse_args(int argc, char **argv, struct bench_args *a)
@@ -85,54 +86,17 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 		{"clean", no_argument, NULL, OPT_CLEAN},
 	};
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, true);
-	char *usage = usage_text();
-	struct fst_error err = FST_ERROR_INIT;
-	int opt, status = FST_EXIT_OK;
+	char *usage = bench_cli_usage(usage_head, NULL, true);
+	int status = workload_cli_parse(argc, argv, &a->common,
+					&(struct cli_parser){.opts = opts, .usage = usage, .own = own_option, .arg = a},
+					&a->spec, &a->has_workload);
 
-	optind = 1;
-	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc;
-
-		if (opt == 'h' || opt == CLI_OPT_HELP) {
-			fputs(usage, stdout);
-			fputs(workload_cli_help, stdout);
-			fputs("\n", stdout);
-			fputs(cli_common_help, stdout);
-			free(usage);
-			free(opts);
-			exit(FST_EXIT_OK);
-		}
-		rc = cli_common_option(&a->common, opt, optarg, usage);
-		if (rc == 0) {
-			rc = workload_option(&a->spec, opt, optarg);
-			if (rc > 0)
-				a->has_workload = true;
-		}
-		if (rc < 0) {
-			status = FST_EXIT_USAGE;
-		} else if (rc == 0) {
-			const struct bench_param *param = bench_cli_param(opt, OPT_PARAM_BASE);
-
-			if (opt == OPT_QUICK || opt == OPT_FULL)
-				a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
-			else if (opt == OPT_FIO_COMMANDS)
-				a->fio_commands = true;
-			else if (opt == OPT_CLEAN)
-				a->clean = true;
-			else if (!param)
-				status = usage_error("unexpected option");
-			else if (bench_param_set(&a->cfg, param, optarg, &err) != FST_EXIT_OK)
-				status = usage_error("%s", err.msg);
-		}
-	}
-	free(usage);
 	free(opts);
+	free(usage);
+	if (status == FST_EXIT_OK)
+		status = cli_one_operand(argc, argv, "bench", "TARGET", &a->target);
 	if (status != FST_EXIT_OK)
 		return status;
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
 	if (a->common.sysroot)
 		return usage_error("--sysroot: benchmarks measure the live machine; a captured one cannot be "
 				   "benchmarked");

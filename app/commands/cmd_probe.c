@@ -33,6 +33,17 @@ struct probe_args {
 
 #define usage_error(...) cli_usage_error("probe", __VA_ARGS__)
 
+static int own_option(void *arg, int opt, const char *value)
+{
+	struct probe_args *a = arg;
+
+	(void)value;
+	if (opt != OPT_SOURCES)
+		return usage_error("unexpected option");
+	a->show_sources = true;
+	return FST_EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, struct probe_args *a)
 {
 	static const struct option opts[] = {
@@ -40,26 +51,12 @@ static int parse_args(int argc, char **argv, struct probe_args *a)
 		{"sources", no_argument, NULL, OPT_SOURCES},
 		{NULL, 0, NULL, 0},
 	};
-	int opt;
+	int status = cli_parse(argc, argv, &a->common,
+			       &(struct cli_parser){.opts = opts, .usage = usage_text, .own = own_option, .arg = a});
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc = cli_common_option(&a->common, opt, optarg, usage_text);
-
-		if (rc < 0)
-			return FST_EXIT_USAGE;
-		if (rc > 0)
-			continue;
-		if (opt == OPT_SOURCES)
-			a->show_sources = true;
-		else
-			return usage_error("unexpected option");
-	}
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
-	return FST_EXIT_OK;
+	if (status != FST_EXIT_OK)
+		return status;
+	return cli_one_operand(argc, argv, "probe", "TARGET", &a->target);
 }
 
 static bool render(const struct probe_args *a, const struct facts *f, FILE *out)
@@ -93,9 +90,7 @@ int cmd_probe(int argc, char **argv)
 	int status = parse_args(argc, argv, &a);
 
 	if (status == FST_EXIT_OK)
-		status = cli_common_apply(&a.common);
-	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
-		status = FST_EXIT_USAGE;
+		status = cli_common_start(&a.common, &out);
 	if (status == FST_EXIT_OK && !(s = session_from_target(a.target, &err))) {
 		fst_error_print(&err);
 		status = err.status != FST_EXIT_OK ? err.status : FST_EXIT_USAGE;

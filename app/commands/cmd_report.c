@@ -95,20 +95,6 @@ static int parse_bench(struct report_args *a, const char *arg)
 	return FST_EXIT_OK;
 }
 
-/* The usage text: the fixed part, one line per benchmark parameter from the table (the suite is
- * --bench here), the workload flags. Caller frees. */
-static char *usage_build(void)
-{
-	size_t cap = 8192, len = 0;
-	char *u = xmalloc(cap);
-
-	len += (size_t)snprintf(u + len, cap - len, "%s", usage_text);
-	len = bench_cli_params_help(u, cap, len, NULL);
-	if (len < cap)
-		snprintf(u + len, cap - len, "\n%s\n", workload_cli_help);
-	return u;
-}
-
 /* Checks of the flags against each other, once all are known. */
 static int check_combinations(struct report_args *a)
 {
@@ -213,15 +199,17 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
-	int status = workload_cli_parse(argc, argv, opts, usage_build(), &a->common, &a->spec, NULL,
-					own_option, a);
+	char *usage = bench_cli_usage(usage_text, NULL, false);
+	int status = workload_cli_parse(argc, argv, &a->common,
+					&(struct cli_parser){.opts = opts, .usage = usage, .own = own_option, .arg = a},
+					&a->spec, NULL);
 
+	free(opts);
+	free(usage);
+	if (status == FST_EXIT_OK)
+		status = cli_one_operand(argc, argv, "report", "TARGET", &a->target);
 	if (status != FST_EXIT_OK)
 		return status;
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
 	return check_combinations(a);
 }
 
@@ -413,9 +401,7 @@ int cmd_report(int argc, char **argv)
 	bench_config_init(&a.cfg);
 	status = parse_args(argc, argv, &a);
 	if (status == FST_EXIT_OK)
-		status = cli_common_apply(&a.common);
-	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
-		status = FST_EXIT_USAGE;
+		status = cli_common_start(&a.common, &out);
 	if (status == FST_EXIT_OK) {
 		pre = make_session(&a, &s, &err);
 		if (!s) {

@@ -79,20 +79,6 @@ struct trial_args {
 
 #define usage_error(...) cli_usage_error("trial", __VA_ARGS__)
 
-static char *usage_build(void)
-{
-	/* the span is automatic, the device is the trial's own, the tests follow the workload */
-	static const char *const skip[] = {"size", "busy-check", "tests", NULL};
-	size_t cap = 8192, len = 0;
-	char *u = xmalloc(cap);
-
-	len += (size_t)snprintf(u + len, cap - len, "%s", usage_text);
-	len = bench_cli_params_help(u, cap, len, skip);
-	if (len < cap)
-		snprintf(u + len, cap - len, "\n%s\n", workload_cli_help);
-	return u;
-}
-
 static int parse_own(void *arg_, int opt, const char *arg)
 {
 	struct trial_args *a = arg_;
@@ -161,9 +147,16 @@ static int parse_args(int argc, char **argv, struct trial_args *a)
 		{"destroy-data", required_argument, NULL, OPT_DESTROY_DATA},
 		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
 	};
+	/* the span is automatic, the device is the trial's own, the tests follow the workload */
+	static const char *const skip[] = {"size", "busy-check", "tests", NULL};
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
-	int status = workload_cli_parse(argc, argv, opts, usage_build(), &a->common, &a->spec, NULL, parse_own, a);
+	char *usage = bench_cli_usage(usage_text, skip, false);
+	int status = workload_cli_parse(argc, argv, &a->common,
+					&(struct cli_parser){.opts = opts, .usage = usage, .own = parse_own, .arg = a},
+					&a->spec, NULL);
 
+	free(opts);
+	free(usage);
 	if (status != FST_EXIT_OK)
 		return status;
 	if (optind < argc)

@@ -30,6 +30,14 @@ struct workload_args {
 
 #define usage_error(...) cli_usage_error("workload", __VA_ARGS__)
 
+static int own_option(void *arg, int opt, const char *value)
+{
+	(void)arg;
+	(void)opt;
+	(void)value;
+	return usage_error("unexpected option");
+}
+
 static int parse_args(int argc, char **argv, struct workload_args *a)
 {
 	static const struct option opts[] = {
@@ -38,25 +46,14 @@ static int parse_args(int argc, char **argv, struct workload_args *a)
 		{NULL, 0, NULL, 0},
 	};
 	char usage[4096];
-	int opt;
+	int status;
 
 	snprintf(usage, sizeof(usage), "%s%s\n", usage_text, workload_cli_help);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc = cli_common_option(&a->common, opt, optarg, usage);
-
-		if (rc == 0)
-			rc = workload_option(&a->spec, opt, optarg);
-		if (rc < 0)
-			return FST_EXIT_USAGE;
-		if (rc == 0)
-			return usage_error("unexpected option");
-	}
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
-	return FST_EXIT_OK;
+	status = workload_cli_parse(argc, argv, &a->common,
+				    &(struct cli_parser){.opts = opts, .usage = usage, .own = own_option}, &a->spec, NULL);
+	if (status != FST_EXIT_OK)
+		return status;
+	return cli_one_operand(argc, argv, "workload", "TARGET", &a->target);
 }
 
 /* One progress line on a terminal, rewritten in place; nothing when stderr is not a terminal. */
@@ -135,9 +132,7 @@ int cmd_workload(int argc, char **argv)
 	int status = parse_args(argc, argv, &a);
 
 	if (status == FST_EXIT_OK)
-		status = cli_common_apply(&a.common);
-	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
-		status = FST_EXIT_USAGE;
+		status = cli_common_start(&a.common, &out);
 	if (status != FST_EXIT_OK) {
 		cli_output_close(out, false);
 		return status;
