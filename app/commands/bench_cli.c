@@ -7,6 +7,7 @@
 
 #include "app/commands/bench_cli.h"
 #include "app/commands/workload_cli.h"
+#include "fstune/status.h"
 #include "fstune/units.h"
 #include "lib/xalloc.h"
 
@@ -51,7 +52,7 @@ static void params_help(FILE *out, const char *const *skip)
 	}
 }
 
-char *bench_cli_usage(const char *head, const char *const *skip, bool with_tests)
+static char *usage_build(const char *head, const char *const *skip, bool with_tests)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -70,6 +71,39 @@ char *bench_cli_usage(const char *head, const char *const *skip, bool with_tests
 	fprintf(out, "\n%s\n", workload_cli_help);
 	fclose(out);
 	return text;
+}
+
+/* A benchmark parameter, else the command's own option. */
+static int param_option(void *arg, int opt, const char *value)
+{
+	const struct bench_cli_command *cmd = arg;
+	const struct bench_param *p = bench_cli_param(opt, cmd->param_base);
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (!p)
+		return cmd->own(cmd->arg, opt, value);
+	if (p->type == BENCH_PARAM_TESTS && cmd->tests_refused)
+		return cli_usage_error(cmd->name, "--tests: %s", cmd->tests_refused);
+	if (bench_param_set(cmd->cfg, p, value, &err) != FST_EXIT_OK)
+		return cli_usage_error(cmd->name, "%s", err.msg);
+	if (cmd->first_param && !*cmd->first_param)
+		*cmd->first_param = p->name;
+	return FST_EXIT_OK;
+}
+
+int bench_cli_parse(int argc, char **argv, const struct bench_cli_command *cmd, struct cli_common *c,
+		    struct workload_spec *w, bool *has_workload)
+{
+	struct option *opts = bench_cli_options(cmd->fixed, cmd->n_fixed, cmd->param_base, cmd->is_bench);
+	char *usage = usage_build(cmd->usage_head, cmd->skip, cmd->is_bench);
+	int status = workload_cli_parse(argc, argv, c,
+					&(struct cli_parser){.opts = opts, .usage = usage, .own = param_option,
+							     .arg = (void *)cmd},
+					w, has_workload);
+
+	free(opts);
+	free(usage);
+	return status;
 }
 
 void bench_cli_progress_text(char *buf, size_t len, const char *test, double fraction,

@@ -59,19 +59,16 @@ struct bench_args {
 static int own_option(void *arg, int opt, const char *value)
 {
 	struct bench_args *a = arg;
-	const struct bench_param *param = bench_cli_param(opt, OPT_PARAM_BASE);
-	struct fst_error err = FST_ERROR_INIT;
 
+	(void)value;
 	if (opt == OPT_QUICK || opt == OPT_FULL)
 		a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
 	else if (opt == OPT_FIO_COMMANDS)
 		a->fio_commands = true;
 	else if (opt == OPT_CLEAN)
 		a->clean = true;
-	else if (!param)
+	else
 		return usage_error("unexpected option");
-	else if (bench_param_set(&a->cfg, param, value, &err) != FST_EXIT_OK)
-		return usage_error("%s", err.msg);
 	return FST_EXIT_OK;
 }
 
@@ -85,14 +82,13 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 		{"fio-commands", no_argument, NULL, OPT_FIO_COMMANDS},
 		{"clean", no_argument, NULL, OPT_CLEAN},
 	};
-	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, true);
-	char *usage = bench_cli_usage(usage_head, NULL, true);
-	int status = workload_cli_parse(argc, argv, &a->common,
-					&(struct cli_parser){.opts = opts, .usage = usage, .own = own_option, .arg = a},
-					&a->spec, &a->has_workload);
+	const struct bench_cli_command cmd = {
+		.name = "bench", .fixed = fixed, .n_fixed = sizeof fixed / sizeof fixed[0],
+		.param_base = OPT_PARAM_BASE, .is_bench = true, .usage_head = usage_head, .cfg = &a->cfg,
+		.own = own_option, .arg = a,
+	};
+	int status = bench_cli_parse(argc, argv, &cmd, &a->common, &a->spec, &a->has_workload);
 
-	free(opts);
-	free(usage);
 	if (status == FST_EXIT_OK)
 		status = cli_one_operand(argc, argv, "bench", "TARGET", &a->target);
 	if (status != FST_EXIT_OK)

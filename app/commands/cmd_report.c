@@ -133,47 +133,7 @@ static int check_combinations(struct report_args *a)
 	return FST_EXIT_OK;
 }
 
-/* One option of report's own (not common, not workload). */
-static int parse_own(struct report_args *a, int opt)
-{
-	struct fst_error err = FST_ERROR_INIT;
-
-	const struct bench_param *p = bench_cli_param(opt, OPT_PARAM_BASE);
-
-	if (p) {
-		if (bench_param_set(&a->cfg, p, optarg, &err) != FST_EXIT_OK)
-			return usage_error("%s", err.msg);
-		if (!a->bench_param)
-			a->bench_param = p->name;
-		return FST_EXIT_OK;
-	}
-	if (rules_cli_option(&a->ro, opt, OPT_RULES_DIR, optarg))
-		return FST_EXIT_OK;
-	switch (opt) {
-	case OPT_BENCH:
-		if (parse_bench(a, optarg) != FST_EXIT_OK)
-			return FST_EXIT_USAGE;
-		break;
-	case OPT_FACTS:
-		a->facts = optarg;
-		break;
-	case OPT_FAIL_ON:
-		if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "critical") != 0)
-			return usage_error("unknown --fail-on '%s': use warn or critical", optarg);
-		a->fail_on = optarg;
-		break;
-	case OPT_STRICT:
-		a->is_strict = true;
-		break;
-	case OPT_SCRIPTS:
-		a->scripts_dir = optarg;
-		break;
-	default:
-		return usage_error("unexpected option");
-	}
-	return FST_EXIT_OK;
-}
-
+/* One option of report's own (not common, not workload, not a benchmark parameter). */
 static int own_option(void *arg, int opt, const char *value)
 {
 	struct report_args *a = arg;
@@ -181,7 +141,31 @@ static int own_option(void *arg, int opt, const char *value)
 
 	if (rc != 0)
 		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
-	return parse_own(a, opt); /* it reads optarg */
+	if (rules_cli_option(&a->ro, opt, OPT_RULES_DIR, value))
+		return FST_EXIT_OK;
+	switch (opt) {
+	case OPT_BENCH:
+		if (parse_bench(a, value) != FST_EXIT_OK)
+			return FST_EXIT_USAGE;
+		break;
+	case OPT_FACTS:
+		a->facts = value;
+		break;
+	case OPT_FAIL_ON:
+		if (strcmp(value, "warn") != 0 && strcmp(value, "critical") != 0)
+			return usage_error("unknown --fail-on '%s': use warn or critical", value);
+		a->fail_on = value;
+		break;
+	case OPT_STRICT:
+		a->is_strict = true;
+		break;
+	case OPT_SCRIPTS:
+		a->scripts_dir = value;
+		break;
+	default:
+		return usage_error("unexpected option");
+	}
+	return FST_EXIT_OK;
 }
 
 static int parse_args(int argc, char **argv, struct report_args *a)
@@ -198,14 +182,13 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
-	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
-	char *usage = bench_cli_usage(usage_text, NULL, false);
-	int status = workload_cli_parse(argc, argv, &a->common,
-					&(struct cli_parser){.opts = opts, .usage = usage, .own = own_option, .arg = a},
-					&a->spec, NULL);
+	const struct bench_cli_command cmd = {
+		.name = "report", .fixed = fixed, .n_fixed = sizeof fixed / sizeof fixed[0],
+		.param_base = OPT_PARAM_BASE, .usage_head = usage_text, .cfg = &a->cfg,
+		.first_param = &a->bench_param, .own = own_option, .arg = a,
+	};
+	int status = bench_cli_parse(argc, argv, &cmd, &a->common, &a->spec, NULL);
 
-	free(opts);
-	free(usage);
 	if (status == FST_EXIT_OK)
 		status = cli_one_operand(argc, argv, "report", "TARGET", &a->target);
 	if (status != FST_EXIT_OK)

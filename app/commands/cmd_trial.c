@@ -82,18 +82,9 @@ struct trial_args {
 static int parse_own(void *arg_, int opt, const char *arg)
 {
 	struct trial_args *a = arg_;
-	const struct bench_param *p = bench_cli_param(opt, OPT_PARAM_BASE);
-	struct fst_error err = FST_ERROR_INIT;
 	char *end;
 	unsigned long n;
 
-	if (p) {
-		if (p->type == BENCH_PARAM_TESTS)
-			return usage_error("--tests: a trial's tests follow the workload (--workload)");
-		if (bench_param_set(&a->cfg, p, arg, &err) != FST_EXIT_OK)
-			return usage_error("%s", err.msg);
-		return FST_EXIT_OK;
-	}
 	switch (opt) {
 	case OPT_DEVICE:
 		a->device = arg;
@@ -149,14 +140,14 @@ static int parse_args(int argc, char **argv, struct trial_args *a)
 	};
 	/* the span is automatic, the device is the trial's own, the tests follow the workload */
 	static const char *const skip[] = {"size", "busy-check", "tests", NULL};
-	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
-	char *usage = bench_cli_usage(usage_text, skip, false);
-	int status = workload_cli_parse(argc, argv, &a->common,
-					&(struct cli_parser){.opts = opts, .usage = usage, .own = parse_own, .arg = a},
-					&a->spec, NULL);
+	const struct bench_cli_command cmd = {
+		.name = "trial", .fixed = fixed, .n_fixed = sizeof fixed / sizeof fixed[0],
+		.param_base = OPT_PARAM_BASE, .usage_head = usage_text, .skip = skip,
+		.tests_refused = "a trial's tests follow the workload (--workload)", .cfg = &a->cfg,
+		.own = parse_own, .arg = a,
+	};
+	int status = bench_cli_parse(argc, argv, &cmd, &a->common, &a->spec, NULL);
 
-	free(opts);
-	free(usage);
 	if (status != FST_EXIT_OK)
 		return status;
 	if (optind < argc)
