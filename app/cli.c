@@ -83,12 +83,35 @@ int cli_common_option(struct cli_common *c, int opt, const char *arg, const char
 	}
 }
 
+size_t cli_options_count(const struct option *opts)
+{
+	size_t n = 0;
+
+	while (opts && opts[n].name)
+		n++;
+	return n;
+}
+
+struct option *cli_options_join(const struct option *first, const struct option *then)
+{
+	size_t n_first = cli_options_count(first), n_then = cli_options_count(then);
+	struct option *opts = xcalloc(n_first + n_then + 1, sizeof *opts);
+
+	if (n_first)
+		memcpy(opts, first, n_first * sizeof *opts);
+	if (n_then)
+		memcpy(opts + n_first, then, n_then * sizeof *opts);
+	return opts;
+}
+
 int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p)
 {
+	static const struct option common[] = {CLI_COMMON_OPTIONS, {NULL, 0, NULL, 0}};
+	struct option *opts = cli_options_join(common, p->opts);
 	int opt, status = FST_EXIT_OK;
 
 	optind = 1;
-	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", p->opts, NULL)) != -1) {
+	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
 		int rc = cli_common_option(c, opt, optarg, p->usage);
 
 		if (rc < 0)
@@ -96,6 +119,7 @@ int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_pars
 		else if (rc == 0)
 			status = p->own(p->arg, opt, optarg);
 	}
+	free(opts);
 	return status;
 }
 

@@ -21,8 +21,8 @@ struct cli_common {
 	bool can_openmetrics;  /* set by a command before parsing: --format openmetrics is accepted */
 };
 
-/* Long options of the common flags, to be copied first into a command's own option array
- * (CLI_COMMON_OPTIONS expands to the array members). Their `val`s are >= CLI_OPT_BASE. */
+/* Long options of the common flags: cli_parse puts them before a command's own (CLI_COMMON_OPTIONS
+ * expands to the array members, for a parser of its own). Their `val`s are >= CLI_OPT_BASE. */
 enum {
 	CLI_OPT_BASE = 0x1000,
 	CLI_OPT_FORMAT = CLI_OPT_BASE,
@@ -59,15 +59,23 @@ typedef int (*cli_own_fn)(void *arg, int opt, const char *value);
 
 /* What one command's getopt loop reads. */
 struct cli_parser {
-	const struct option *opts; /* the long options, ending with a zero entry */
+	const struct option *opts; /* the command's own long options, ending with a zero entry; NULL:
+	                            * none (then `own` is never called and may be NULL) */
 	const char *usage;         /* --help prints it, then cli_common_help, and exits 0 */
 	cli_own_fn own;
 	void *arg;                 /* passed to `own` */
 };
 
-/* The getopt loop of every command: each result goes to cli_common_option, then to `own`. Returns
- * FST_EXIT_OK or the first error's status; optind is left at the first operand. */
+/* The getopt loop of every command: the common flags' options, then the command's; each result goes
+ * to cli_common_option, then to `own`. Returns FST_EXIT_OK or the first error's status; optind is
+ * left at the first operand. */
 int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p);
+
+/* The entries of two option arrays (each ending with a zero entry, or NULL for none) in one new
+ * array, `first`'s first (getopt_long takes the first of two same names). Caller frees. */
+struct option *cli_options_join(const struct option *first, const struct option *then);
+/* How many entries an option array has before its zero entry (0 for NULL). */
+size_t cli_options_count(const struct option *opts);
 
 /* The one optional operand after the options (TARGET, JOURNAL: `what`), into *operand (left as it
  * is when there is none). FST_EXIT_OK, or FST_EXIT_USAGE after naming the one too many. */

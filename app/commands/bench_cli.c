@@ -94,7 +94,8 @@ static int param_option(void *arg, int opt, const char *value)
 int bench_cli_parse(int argc, char **argv, const struct bench_cli_command *cmd, struct cli_common *c,
 		    struct workload_spec *w, bool *has_workload)
 {
-	struct option *opts = bench_cli_options(cmd->fixed, cmd->n_fixed, cmd->param_base, cmd->is_bench);
+	struct option *opts = bench_cli_options(cmd->opts, cli_options_count(cmd->opts), cmd->param_base,
+						cmd->is_bench);
 	char *usage = usage_build(cmd->usage_head, cmd->skip, cmd->is_bench);
 	int status = workload_cli_parse(argc, argv, c,
 					&(struct cli_parser){.opts = opts, .usage = usage, .own = param_option,

@@ -23,9 +23,7 @@ const struct bench_param *bench_cli_param(int opt, int val_base);
  * report, trial). */
 struct bench_cli_command {
 	const char *name;           /* "report": for the usage errors */
-	const struct option *fixed; /* its own long options (the common and workload ones first); no
-	                             * zero entry: the parameters' follow */
-	size_t n_fixed;
+	const struct option *opts;  /* its own long options, ending with a zero entry */
 	int param_base;             /* the parameters' option values start here */
 	bool is_bench;              /* fstune bench: the suite is a parameter, the usage lists the tests */
 	const char *usage_head;     /* the usage before the parameters' lines */
@@ -37,8 +35,9 @@ struct bench_cli_command {
 	void *arg;                  /* passed to `own` */
 };
 
-/* workload_cli_parse for such a command: its options, then the parameters' (set in `cmd->cfg`); its
- * usage: the head, one line per parameter from the table, the tests for bench, the workload flags. */
+/* workload_cli_parse for such a command: its own options, then the parameters' (set in `cmd->cfg`);
+ * its usage: the head, one line per parameter from the table, the tests for bench, the workload
+ * flags. */
 int bench_cli_parse(int argc, char **argv, const struct bench_cli_command *cmd, struct cli_common *c,
 		    struct workload_spec *w, bool *has_workload);
 

@@ -109,9 +109,7 @@ static int own_option(void *arg, int opt, const char *value)
 
 static int parse_args(int argc, char **argv, struct apply_args *a)
 {
-	static const struct option fixed[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
+	static const struct option opts[] = {
 		APPLY_CLI_OPTIONS(APPLY_CLI_OPT_BASE),
 		{"report", required_argument, NULL, OPT_REPORT},
 		{"facts", required_argument, NULL, OPT_FACTS},
@@ -123,7 +121,7 @@ static int parse_args(int argc, char **argv, struct apply_args *a)
 	};
 	char *usage = xasprintf("%s%s\n", usage_text, workload_cli_help);
 	int status = workload_cli_parse(argc, argv, &a->common,
-					&(struct cli_parser){.opts = fixed, .usage = usage, .own = own_option, .arg = a},
+					&(struct cli_parser){.opts = opts, .usage = usage, .own = own_option, .arg = a},
 					&a->spec, &a->has_workload);
 
 	free(usage);

@@ -74,18 +74,16 @@ static int own_option(void *arg, int opt, const char *value)
 
 static int parse_args(int argc, char **argv, struct bench_args *a)
 {
-	static const struct option fixed[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
+	static const struct option opts[] = {
 		{"quick", no_argument, NULL, OPT_QUICK},
 		{"full", no_argument, NULL, OPT_FULL},
 		{"fio-commands", no_argument, NULL, OPT_FIO_COMMANDS},
 		{"clean", no_argument, NULL, OPT_CLEAN},
+		{NULL, 0, NULL, 0},
 	};
 	const struct bench_cli_command cmd = {
-		.name = "bench", .fixed = fixed, .n_fixed = sizeof fixed / sizeof fixed[0],
-		.param_base = OPT_PARAM_BASE, .is_bench = true, .usage_head = usage_head, .cfg = &a->cfg,
-		.own = own_option, .arg = a,
+		.name = "bench", .opts = opts, .param_base = OPT_PARAM_BASE, .is_bench = true,
+		.usage_head = usage_head, .cfg = &a->cfg, .own = own_option, .arg = a,
 	};
 	int status = bench_cli_parse(argc, argv, &cmd, &a->common, &a->spec, &a->has_workload);
 

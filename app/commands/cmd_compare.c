@@ -71,7 +71,6 @@ static int own_option(void *arg, int opt, const char *value)
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
 	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 		{NULL, 0, NULL, 0},

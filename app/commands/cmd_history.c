@@ -110,7 +110,6 @@ static int own_option(void *arg, int opt, const char *value)
 int cmd_history(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
 		{"root", required_argument, NULL, OPT_ROOT},
 		{NULL, 0, NULL, 0},
 	};

@@ -47,7 +47,6 @@ static int own_option(void *arg, int opt, const char *value)
 static int parse_args(int argc, char **argv, struct probe_args *a)
 {
 	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
 		{"sources", no_argument, NULL, OPT_SOURCES},
 		{NULL, 0, NULL, 0},
 	};

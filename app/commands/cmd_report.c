@@ -170,9 +170,7 @@ static int own_option(void *arg, int opt, const char *value)
 
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
-	static const struct option fixed[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
+	static const struct option opts[] = {
 		{"bench", required_argument, NULL, OPT_BENCH},
 		{"facts", required_argument, NULL, OPT_FACTS},
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
@@ -180,12 +178,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"scripts", required_argument, NULL, OPT_SCRIPTS},
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
+		{NULL, 0, NULL, 0},
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
 	const struct bench_cli_command cmd = {
-		.name = "report", .fixed = fixed, .n_fixed = sizeof fixed / sizeof fixed[0],
-		.param_base = OPT_PARAM_BASE, .usage_head = usage_text, .cfg = &a->cfg,
-		.first_param = &a->bench_param, .own = own_option, .arg = a,
+		.name = "report", .opts = opts, .param_base = OPT_PARAM_BASE, .usage_head = usage_text,
+		.cfg = &a->cfg, .first_param = &a->bench_param, .own = own_option, .arg = a,
 	};
 	int status = bench_cli_parse(argc, argv, &cmd, &a->common, &a->spec, NULL);
 

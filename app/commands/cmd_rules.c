@@ -54,7 +54,6 @@ static int own_option(void *arg, int opt, const char *value)
 static int parse_args(int argc, char **argv, struct rules_args *a)
 {
 	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{NULL, 0, NULL, 0},
 	};

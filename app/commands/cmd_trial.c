@@ -125,9 +125,7 @@ static int parse_own(void *arg_, int opt, const char *arg)
 
 static int parse_args(int argc, char **argv, struct trial_args *a)
 {
-	static const struct option fixed[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
+	static const struct option opts[] = {
 		{"device", required_argument, NULL, OPT_DEVICE},
 		{"image", required_argument, NULL, OPT_IMAGE},
 		/* before the benchmark parameters, so it wins over their --size (the test span, automatic here) */
@@ -137,14 +135,14 @@ static int parse_args(int argc, char **argv, struct trial_args *a)
 		{"time-budget", required_argument, NULL, OPT_TIME_BUDGET},
 		{"destroy-data", required_argument, NULL, OPT_DESTROY_DATA},
 		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		{NULL, 0, NULL, 0},
 	};
 	/* the span is automatic, the device is the trial's own, the tests follow the workload */
 	static const char *const skip[] = {"size", "busy-check", "tests", NULL};
 	const struct bench_cli_command cmd = {
-		.name = "trial", .fixed = fixed, .n_fixed = sizeof fixed / sizeof fixed[0],
-		.param_base = OPT_PARAM_BASE, .usage_head = usage_text, .skip = skip,
-		.tests_refused = "a trial's tests follow the workload (--workload)", .cfg = &a->cfg,
-		.own = parse_own, .arg = a,
+		.name = "trial", .opts = opts, .param_base = OPT_PARAM_BASE, .usage_head = usage_text,
+		.skip = skip, .tests_refused = "a trial's tests follow the workload (--workload)",
+		.cfg = &a->cfg, .own = parse_own, .arg = a,
 	};
 	int status = bench_cli_parse(argc, argv, &cmd, &a->common, &a->spec, NULL);
 

@@ -57,7 +57,6 @@ static int own_option(void *arg, int opt, const char *value)
 static int parse_args(int argc, char **argv, struct undo_args *a)
 {
 	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
 		APPLY_CLI_OPTIONS(APPLY_CLI_OPT_BASE),
 		{"last", no_argument, NULL, OPT_LAST},
 		{"force", no_argument, NULL, OPT_FORCE},

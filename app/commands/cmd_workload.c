@@ -28,29 +28,14 @@ struct workload_args {
 	const char *target;
 };
 
-#define usage_error(...) cli_usage_error("workload", __VA_ARGS__)
-
-static int own_option(void *arg, int opt, const char *value)
-{
-	(void)arg;
-	(void)opt;
-	(void)value;
-	return usage_error("unexpected option");
-}
-
+/* The common and the workload flags are all it takes. */
 static int parse_args(int argc, char **argv, struct workload_args *a)
 {
-	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
 	char usage[4096];
 	int status;
 
 	snprintf(usage, sizeof(usage), "%s%s\n", usage_text, workload_cli_help);
-	status = workload_cli_parse(argc, argv, &a->common,
-				    &(struct cli_parser){.opts = opts, .usage = usage, .own = own_option}, &a->spec, NULL);
+	status = workload_cli_parse(argc, argv, &a->common, &(struct cli_parser){.usage = usage}, &a->spec, NULL);
 	if (status != FST_EXIT_OK)
 		return status;
 	return cli_one_operand(argc, argv, "workload", "TARGET", &a->target);

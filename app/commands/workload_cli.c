@@ -93,10 +93,11 @@ static int workload_own(void *arg, int opt, const char *value)
 int workload_cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p,
 		       struct workload_spec *w, bool *has_workload)
 {
+	static const struct option workload[] = {WORKLOAD_CLI_OPTIONS, {NULL, 0, NULL, 0}};
 	struct workload_parse wp = {p, w, has_workload};
-	struct cli_parser both = *p;
+	struct cli_parser both = {cli_options_join(workload, p->opts), p->usage, workload_own, &wp};
+	int status = cli_parse(argc, argv, c, &both);
 
-	both.own = workload_own;
-	both.arg = &wp;
-	return cli_parse(argc, argv, c, &both);
+	free((void *)both.opts);
+	return status;
 }

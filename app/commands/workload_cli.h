@@ -1,7 +1,7 @@
 /* The workload flags of DESIGN.md's common flags (--workload, its overrides, --sample, --observe),
  * declared once for every command that takes them: report, bench, trial, apply, the wizard and
- * `fstune workload`. Copy WORKLOAD_CLI_OPTIONS into the command's long options and parse with
- * workload_cli_parse (the wizard offers each getopt result to workload_option itself). */
+ * `fstune workload`. A command parses them with workload_cli_parse; the wizard copies
+ * WORKLOAD_CLI_OPTIONS into its long options and offers each getopt result to workload_option. */
 #ifndef FSTUNE_APP_WORKLOAD_CLI_H
 #define FSTUNE_APP_WORKLOAD_CLI_H
 
@@ -51,8 +51,8 @@ extern const char workload_cli_help[];
  * flag, or -1 after printing the one-line usage error (the command then exits FST_EXIT_USAGE). */
 int workload_option(struct workload_spec *w, int opt, const char *optarg_value);
 
-/* cli_parse with the workload flags offered between the common flags and the command's own
- * (`p->own`); *has_workload (when not NULL) is set when one was given. */
+/* cli_parse with the workload flags between the common flags and the command's own (their options
+ * and their handling); *has_workload (when not NULL) is set when one was given. */
 int workload_cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p,
 		       struct workload_spec *w, bool *has_workload);
 
