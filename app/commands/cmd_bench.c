@@ -11,7 +11,6 @@
 #include "app/render/bench_table.h"
 #include "app/cli.h"
 #include "app/commands/workload_cli.h"
-#include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/probe.h"
 #include "fstune/status.h"

@@ -17,7 +17,6 @@
 #include "app/render/scripts.h"
 #include "app/session/session.h"
 #include "app/commands/workload_cli.h"
-#include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/status.h"
 #include "fstune/workload.h"
