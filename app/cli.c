@@ -104,6 +104,18 @@ struct option *cli_options_join(const struct option *first, const struct option 
 	return opts;
 }
 
+/* A CLI_STRING or CLI_FLAG row's value stored in its field; false for any other option. */
+static bool field_store(void *fields, int opt, const char *value)
+{
+	if (opt >= CLI_OPT_FLAG_BASE)
+		*(bool *)((char *)fields + (opt - CLI_OPT_FLAG_BASE)) = true;
+	else if (opt >= CLI_OPT_STRING_BASE)
+		*(const char **)((char *)fields + (opt - CLI_OPT_STRING_BASE)) = value;
+	else
+		return false;
+	return true;
+}
+
 int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p)
 {
 	static const struct option common[] = {CLI_COMMON_OPTIONS, {NULL, 0, NULL, 0}};
@@ -116,7 +128,7 @@ int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_pars
 
 		if (rc < 0)
 			status = FST_EXIT_USAGE;
-		else if (rc == 0)
+		else if (rc == 0 && !field_store(p->fields ? p->fields : p->arg, opt, optarg))
 			status = p->own(p->arg, opt, optarg);
 	}
 	free(opts);

@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "fstune/error.h"
@@ -45,6 +46,22 @@ enum {
 	{"target-os", required_argument, NULL, CLI_OPT_TARGET_OS},  \
 	{"help", no_argument, NULL, CLI_OPT_HELP}
 
+/* An option that only records what was given is one row of a command's option array:
+ * CLI_STRING(name, struct, field) keeps its argument in a `const char *` field of the command's
+ * argument struct, CLI_FLAG(name, struct, field) sets a `bool` field; cli_parse stores them, so they
+ * need no option value of the command's and no case in its `own`. Their getopt values carry the
+ * kind and the field's offset (the _Generic term refuses a field of another type). */
+enum {
+	CLI_OPT_STRING_BASE = 0x100000,
+	CLI_OPT_FLAG_BASE = 0x200000,
+};
+#define CLI_FIELD_OFFSET(type, field, field_type) \
+	((int)offsetof(type, field) + 0 * (int)sizeof(_Generic(((type *)0)->field, field_type: 1)))
+#define CLI_STRING(name, type, field) \
+	{(name), required_argument, NULL, CLI_OPT_STRING_BASE + CLI_FIELD_OFFSET(type, field, const char *)}
+#define CLI_FLAG(name, type, field) \
+	{(name), no_argument, NULL, CLI_OPT_FLAG_BASE + CLI_FIELD_OFFSET(type, field, bool)}
+
 /* Usage text of the common flags, for each command's --help. */
 extern const char cli_common_help[];
 
@@ -64,10 +81,12 @@ struct cli_parser {
 	const char *usage;         /* --help prints it, then cli_common_help, and exits 0 */
 	cli_own_fn own;
 	void *arg;                 /* passed to `own` */
+	void *fields;              /* the command's argument struct, where CLI_STRING and CLI_FLAG rows
+	                            * write; NULL: `arg` (a parser that wraps `own` sets it) */
 };
 
 /* The getopt loop of every command: the common flags' options, then the command's; each result goes
- * to cli_common_option, then to `own`. Returns FST_EXIT_OK or the first error's status; optind is
+ * to cli_common_option, then to its CLI_STRING or CLI_FLAG field, else to `own`. Returns FST_EXIT_OK or the first error's status; optind is
  * left at the first operand. */
 int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p);
 

@@ -99,7 +99,7 @@ int bench_cli_parse(int argc, char **argv, const struct bench_cli_command *cmd, 
 	char *usage = usage_build(cmd->usage_head, cmd->skip, cmd->is_bench);
 	int status = workload_cli_parse(argc, argv, c,
 					&(struct cli_parser){.opts = opts, .usage = usage, .own = param_option,
-							     .arg = (void *)cmd},
+							     .arg = (void *)cmd, .fields = cmd->arg},
 					w, has_workload);
 
 	free(opts);

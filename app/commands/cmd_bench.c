@@ -20,8 +20,6 @@
 enum {
 	OPT_QUICK = CLI_OPT_COMMAND_BASE,
 	OPT_FULL,
-	OPT_FIO_COMMANDS,
-	OPT_CLEAN,
 	OPT_PARAM_BASE, /* the parameter table's options follow, one per entry */
 };
 
@@ -60,14 +58,9 @@ static int own_option(void *arg, int opt, const char *value)
 	struct bench_args *a = arg;
 
 	(void)value;
-	if (opt == OPT_QUICK || opt == OPT_FULL)
-		a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
-	else if (opt == OPT_FIO_COMMANDS)
-		a->fio_commands = true;
-	else if (opt == OPT_CLEAN)
-		a->clean = true;
-	else
+	if (opt != OPT_QUICK && opt != OPT_FULL)
 		return usage_error("unexpected option");
+	a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
 	return FST_EXIT_OK;
 }
 
@@ -76,8 +69,8 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 	static const struct option opts[] = {
 		{"quick", no_argument, NULL, OPT_QUICK},
 		{"full", no_argument, NULL, OPT_FULL},
-		{"fio-commands", no_argument, NULL, OPT_FIO_COMMANDS},
-		{"clean", no_argument, NULL, OPT_CLEAN},
+		CLI_FLAG("fio-commands", struct bench_args, fio_commands),
+		CLI_FLAG("clean", struct bench_args, clean),
 		{NULL, 0, NULL, 0},
 	};
 	const struct bench_cli_command cmd = {

@@ -9,10 +9,6 @@
 #include "app/session/session.h"
 #include "fstune/status.h"
 
-enum {
-	OPT_SOURCES = CLI_OPT_COMMAND_BASE,
-};
-
 static const char usage_text[] =
 	"Usage: fstune probe [options] [TARGET]\n"
 	"\n"
@@ -33,25 +29,14 @@ struct probe_args {
 
 #define usage_error(...) cli_usage_error("probe", __VA_ARGS__)
 
-static int own_option(void *arg, int opt, const char *value)
-{
-	struct probe_args *a = arg;
-
-	(void)value;
-	if (opt != OPT_SOURCES)
-		return usage_error("unexpected option");
-	a->show_sources = true;
-	return FST_EXIT_OK;
-}
-
 static int parse_args(int argc, char **argv, struct probe_args *a)
 {
 	static const struct option opts[] = {
-		{"sources", no_argument, NULL, OPT_SOURCES},
+		CLI_FLAG("sources", struct probe_args, show_sources),
 		{NULL, 0, NULL, 0},
 	};
 	int status = cli_parse(argc, argv, &a->common,
-			       &(struct cli_parser){.opts = opts, .usage = usage_text, .own = own_option, .arg = a});
+			       &(struct cli_parser){.opts = opts, .usage = usage_text, .arg = a});
 
 	if (status != FST_EXIT_OK)
 		return status;

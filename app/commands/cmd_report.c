@@ -23,14 +23,11 @@
 
 enum {
 	OPT_BENCH = CLI_OPT_COMMAND_BASE,
-	OPT_FACTS,
 	OPT_RULES_DIR,
 	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
 	OPT_FAIL_ON,
-	OPT_STRICT,
 	OPT_ACCEPT,
 	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
-	OPT_SCRIPTS,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow, one per entry */
 };
 
@@ -147,19 +144,10 @@ static int own_option(void *arg, int opt, const char *value)
 		if (parse_bench(a, value) != FST_EXIT_OK)
 			return FST_EXIT_USAGE;
 		break;
-	case OPT_FACTS:
-		a->facts = value;
-		break;
 	case OPT_FAIL_ON:
 		if (strcmp(value, "warn") != 0 && strcmp(value, "critical") != 0)
 			return usage_error("unknown --fail-on '%s': use warn or critical", value);
 		a->fail_on = value;
-		break;
-	case OPT_STRICT:
-		a->is_strict = true;
-		break;
-	case OPT_SCRIPTS:
-		a->scripts_dir = value;
 		break;
 	default:
 		return usage_error("unexpected option");
@@ -171,11 +159,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option opts[] = {
 		{"bench", required_argument, NULL, OPT_BENCH},
-		{"facts", required_argument, NULL, OPT_FACTS},
+		CLI_STRING("facts", struct report_args, facts),
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
-		{"strict", no_argument, NULL, OPT_STRICT},
-		{"scripts", required_argument, NULL, OPT_SCRIPTS},
+		CLI_FLAG("strict", struct report_args, is_strict),
+		CLI_STRING("scripts", struct report_args, scripts_dir),
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 		{NULL, 0, NULL, 0},
 	};

@@ -29,14 +29,9 @@
 #define IMAGE_MIN (1ull << 30) /* mkfs.xfs refuses under 300 MB, and with a stripe set 512 MiB is too small */
 
 enum {
-	OPT_DEVICE = CLI_OPT_COMMAND_BASE,
-	OPT_IMAGE,
-	OPT_SIZE_IMAGE,
-	OPT_CANDIDATES,
+	OPT_SIZE_IMAGE = CLI_OPT_COMMAND_BASE,
 	OPT_REPEAT,
 	OPT_TIME_BUDGET,
-	OPT_DESTROY_DATA,
-	OPT_NO_SYSTEM_RULES,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow */
 };
 
@@ -86,25 +81,10 @@ static int parse_own(void *arg_, int opt, const char *arg)
 	unsigned long n;
 
 	switch (opt) {
-	case OPT_DEVICE:
-		a->device = arg;
-		break;
-	case OPT_IMAGE:
-		a->image = arg;
-		break;
 	case OPT_SIZE_IMAGE:
 		a->image_size_given = true;
 		if (!units_parse_size(arg, &a->image_size))
 			return usage_error("--size '%s': a size such as 1G or 2048M", arg);
-		break;
-	case OPT_CANDIDATES:
-		a->candidates = arg;
-		break;
-	case OPT_DESTROY_DATA:
-		a->destroy = arg;
-		break;
-	case OPT_NO_SYSTEM_RULES:
-		a->no_system_rules = true;
 		break;
 	case OPT_REPEAT:
 		errno = 0;
@@ -126,15 +106,15 @@ static int parse_own(void *arg_, int opt, const char *arg)
 static int parse_args(int argc, char **argv, struct trial_args *a)
 {
 	static const struct option opts[] = {
-		{"device", required_argument, NULL, OPT_DEVICE},
-		{"image", required_argument, NULL, OPT_IMAGE},
+		CLI_STRING("device", struct trial_args, device),
+		CLI_STRING("image", struct trial_args, image),
 		/* before the benchmark parameters, so it wins over their --size (the test span, automatic here) */
 		{"size", required_argument, NULL, OPT_SIZE_IMAGE},
-		{"candidates", required_argument, NULL, OPT_CANDIDATES},
+		CLI_STRING("candidates", struct trial_args, candidates),
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"time-budget", required_argument, NULL, OPT_TIME_BUDGET},
-		{"destroy-data", required_argument, NULL, OPT_DESTROY_DATA},
-		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		CLI_STRING("destroy-data", struct trial_args, destroy),
+		CLI_FLAG("no-system-rules", struct trial_args, no_system_rules),
 		{NULL, 0, NULL, 0},
 	};
 	/* the span is automatic, the device is the trial's own, the tests follow the workload */

@@ -13,9 +13,7 @@
 #include "lib/xalloc.h"
 
 enum {
-	OPT_LAST = CLI_OPT_COMMAND_BASE,
-	OPT_FORCE,
-	APPLY_CLI_OPT_BASE,
+	APPLY_CLI_OPT_BASE = CLI_OPT_COMMAND_BASE,
 };
 
 static const char usage_text[] =
@@ -43,23 +41,17 @@ static int own_option(void *arg, int opt, const char *value)
 	struct undo_args *a = arg;
 	int rc = apply_cli_option(&a->ac, opt, APPLY_CLI_OPT_BASE, value, "undo");
 
-	if (rc != 0)
-		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
-	if (opt == OPT_LAST)
-		a->is_last = true;
-	else if (opt == OPT_FORCE)
-		a->is_force = true;
-	else
+	if (rc == 0)
 		return cli_usage_error("undo", "unexpected option");
-	return FST_EXIT_OK;
+	return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
 }
 
 static int parse_args(int argc, char **argv, struct undo_args *a)
 {
 	static const struct option opts[] = {
 		APPLY_CLI_OPTIONS(APPLY_CLI_OPT_BASE),
-		{"last", no_argument, NULL, OPT_LAST},
-		{"force", no_argument, NULL, OPT_FORCE},
+		CLI_FLAG("last", struct undo_args, is_last),
+		CLI_FLAG("force", struct undo_args, is_force),
 		{NULL, 0, NULL, 0},
 	};
 	int status = cli_parse(argc, argv, &a->common,

@@ -95,7 +95,8 @@ int workload_cli_parse(int argc, char **argv, struct cli_common *c, const struct
 {
 	static const struct option workload[] = {WORKLOAD_CLI_OPTIONS, {NULL, 0, NULL, 0}};
 	struct workload_parse wp = {p, w, has_workload};
-	struct cli_parser both = {cli_options_join(workload, p->opts), p->usage, workload_own, &wp};
+	struct cli_parser both = {cli_options_join(workload, p->opts), p->usage, workload_own, &wp,
+				  p->fields ? p->fields : p->arg};
 	int status = cli_parse(argc, argv, c, &both);
 
 	free((void *)both.opts);
