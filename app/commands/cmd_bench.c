@@ -9,6 +9,7 @@
 
 #include "app/commands/bench_cli.h"
 #include "app/render/bench_table.h"
+#include "app/render/facts_render.h"
 #include "app/cli.h"
 #include "app/commands/workload_cli.h"
 #include "fstune/bench.h"
@@ -172,13 +173,8 @@ static int clean_leftovers(const struct probe_target *t, bool quiet)
 
 static int render(const struct bench_args *a, const struct facts *f, FILE *out)
 {
-	char *json;
-
 	if (a->common.format == CLI_FORMAT_JSON) {
-		json = facts_to_json(f);
-		fputs(json, out);
-		fputc('\n', out);
-		free(json);
+		facts_render_json(out, f, true);
 		return ferror(out) ? -1 : 0;
 	}
 	return bench_table_write(out, f, a->common.format == CLI_FORMAT_MARKDOWN, true);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "app/cli.h"
-#include "app/render/facts_render.h"
+#include "app/formats.h"
 #include "app/session/session.h"
 #include "fstune/status.h"
 
@@ -45,23 +45,7 @@ static int parse_args(int argc, char **argv, struct probe_args *a)
 
 static bool render(const struct probe_args *a, const struct facts *f, FILE *out)
 {
-	char *json;
-
-	switch (a->common.format) {
-	case CLI_FORMAT_JSON:
-		json = facts_to_json(f);
-		fputs(json, out);
-		fputc('\n', out);
-		free(json);
-		break;
-	case CLI_FORMAT_MARKDOWN:
-		facts_render_markdown(out, f, a->show_sources || a->common.verbose);
-		break;
-	case CLI_FORMAT_TEXT:
-	default:
-		facts_render_text(out, f, a->show_sources || a->common.verbose);
-		break;
-	}
+	output_format_of(a->common.format)->write_facts(out, f, a->show_sources || a->common.verbose);
 	return !ferror(out);
 }
 

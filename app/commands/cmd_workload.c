@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "app/cli.h"
-#include "app/render/facts_render.h"
+#include "app/formats.h"
 #include "app/commands/workload_cli.h"
 #include "fstune/status.h"
 #include "fstune/units.h"
@@ -130,17 +130,7 @@ int cmd_workload(int argc, char **argv)
 		return status;
 	}
 	warn_partial(&a, f);
-	if (a.common.format == CLI_FORMAT_JSON) {
-		char *json = facts_to_json(f);
-
-		fputs(json, cli_output_stream(out));
-		fputc('\n', cli_output_stream(out));
-		free(json);
-	} else if (a.common.format == CLI_FORMAT_MARKDOWN) {
-		facts_render_markdown(cli_output_stream(out), f, true);
-	} else {
-		facts_render_text(cli_output_stream(out), f, true);
-	}
+	output_format_of(a.common.format)->write_facts(cli_output_stream(out), f, true);
 	status = fst_exit_merge(status, cli_output_close(out, true));
 	facts_free(f);
 	return status;
