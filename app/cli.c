@@ -159,6 +159,12 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 	return FST_EXIT_USAGE;
 }
 
+int cli_error(const struct fst_error *err)
+{
+	fst_error_print(err);
+	return err->status != FST_EXIT_OK ? err->status : FST_EXIT_USAGE;
+}
+
 int cli_common_apply(const struct cli_common *c)
 {
 	struct stat st;

@@ -104,6 +104,10 @@ int cli_one_operand(int argc, char **argv, const char *command, const char *what
  * wizard) on stderr. Returns FST_EXIT_USAGE, so a parser can `return cli_usage_error(...)`. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Prints `err` (fst_error_print) and returns its status: FST_EXIT_USAGE when it set none, so a
+ * failed step whose callee said nothing still fails. */
+int cli_error(const struct fst_error *err);
+
 /* Applies the common flags that affect the whole process (--sysroot). Returns FST_EXIT_OK or
  * prints the error and returns FST_EXIT_USAGE. Call after option parsing, before probing. */
 int cli_common_apply(const struct cli_common *c);

@@ -197,12 +197,10 @@ int cmd_bench(int argc, char **argv)
 	a.spec = (struct workload_spec)WORKLOAD_SPEC_INIT;
 	bench_config_init(&a.cfg);
 	status = parse_args(argc, argv, &a);
-	if (status == FST_EXIT_OK && target_resolve(a.target, &t, &err) != FST_EXIT_OK) {
-		fst_error_print(&err);
-		status = err.status != FST_EXIT_OK ? err.status : FST_EXIT_USAGE;
-	} else if (status == FST_EXIT_OK) {
+	if (status == FST_EXIT_OK && target_resolve(a.target, &t, &err) != FST_EXIT_OK)
+		status = cli_error(&err);
+	else if (status == FST_EXIT_OK)
 		has_target = true;
-	}
 	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
 		status = FST_EXIT_USAGE;
 	if (status == FST_EXIT_OK && a.clean) {

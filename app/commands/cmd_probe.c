@@ -59,10 +59,8 @@ int cmd_probe(int argc, char **argv)
 
 	if (status == FST_EXIT_OK)
 		status = cli_common_start(&a.common, &out);
-	if (status == FST_EXIT_OK && !(s = session_from_target(a.target, &err))) {
-		fst_error_print(&err);
-		status = err.status != FST_EXIT_OK ? err.status : FST_EXIT_USAGE;
-	}
+	if (status == FST_EXIT_OK && !(s = session_from_target(a.target, &err)))
+		status = cli_error(&err);
 	if (status == FST_EXIT_OK) {
 		if (a.common.target_os)
 			session_set_target_os(s, a.common.target_os);

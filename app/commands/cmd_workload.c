@@ -71,9 +71,8 @@ static int collect(const struct workload_args *a, struct facts *f)
 
 	memset(&t, 0, sizeof(t));
 	if (has_target && target_resolve(a->target, &t, &err) != FST_EXIT_OK) {
-		fst_error_print(&err);
 		target_free(&t);
-		return err.status != FST_EXIT_OK ? err.status : FST_EXIT_USAGE;
+		return cli_error(&err);
 	}
 	if (is_tty) {
 		hooks.sample_progress = sample_progress;
