@@ -98,7 +98,7 @@ static void write_text(const json_t *list, FILE *fp, bool markdown)
 	}
 }
 
-/* --root, as apply's: the one flag of apply_cli history takes. */
+/* history's one option of its own is apply's --root: where the journals are. */
 static int own_option(void *arg, int opt, const char *value)
 {
 	if (opt != OPT_ROOT)

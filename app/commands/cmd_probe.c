@@ -27,8 +27,6 @@ struct probe_args {
 	bool show_sources;
 };
 
-#define usage_error(...) cli_usage_error("probe", __VA_ARGS__)
-
 static int parse_args(int argc, char **argv, struct probe_args *a)
 {
 	static const struct option opts[] = {
