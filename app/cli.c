@@ -83,6 +83,67 @@ int cli_common_option(struct cli_common *c, int opt, const char *arg, const char
 	}
 }
 
+size_t cli_options_count(const struct option *opts)
+{
+	size_t n = 0;
+
+	while (opts && opts[n].name)
+		n++;
+	return n;
+}
+
+struct option *cli_options_join(const struct option *first, const struct option *then)
+{
+	size_t n_first = cli_options_count(first), n_then = cli_options_count(then);
+	struct option *opts = xcalloc(n_first + n_then + 1, sizeof *opts);
+
+	if (n_first)
+		memcpy(opts, first, n_first * sizeof *opts);
+	if (n_then)
+		memcpy(opts + n_first, then, n_then * sizeof *opts);
+	return opts;
+}
+
+/* A CLI_STRING or CLI_FLAG row's value stored in its field; false for any other option. */
+static bool field_store(void *fields, int opt, const char *value)
+{
+	if (opt >= CLI_OPT_FLAG_BASE)
+		*(bool *)((char *)fields + (opt - CLI_OPT_FLAG_BASE)) = true;
+	else if (opt >= CLI_OPT_STRING_BASE)
+		*(const char **)((char *)fields + (opt - CLI_OPT_STRING_BASE)) = value;
+	else
+		return false;
+	return true;
+}
+
+int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p)
+{
+	static const struct option common[] = {CLI_COMMON_OPTIONS, {NULL, 0, NULL, 0}};
+	struct option *opts = cli_options_join(common, p->opts);
+	int opt, status = FST_EXIT_OK;
+
+	optind = 1;
+	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		int rc = cli_common_option(c, opt, optarg, p->usage);
+
+		if (rc < 0)
+			status = FST_EXIT_USAGE;
+		else if (rc == 0 && !field_store(p->fields ? p->fields : p->arg, opt, optarg))
+			status = p->own(p->arg, opt, optarg);
+	}
+	free(opts);
+	return status;
+}
+
+int cli_one_operand(int argc, char **argv, const char *command, const char *what, const char **operand)
+{
+	if (optind < argc)
+		*operand = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error(command, "one %s at most; '%s' is one too many", what, argv[optind]);
+	return FST_EXIT_OK;
+}
+
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
 	va_list ap;
@@ -98,6 +159,12 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 	return FST_EXIT_USAGE;
 }
 
+int cli_error(const struct fst_error *err)
+{
+	fst_error_print(err);
+	return err->status != FST_EXIT_OK ? err->status : FST_EXIT_USAGE;
+}
+
 int cli_common_apply(const struct cli_common *c)
 {
 	struct stat st;
@@ -111,6 +178,16 @@ int cli_common_apply(const struct cli_common *c)
 		path_set_sysroot(c->sysroot);
 	}
 	return FST_EXIT_OK;
+}
+
+int cli_common_start(const struct cli_common *c, struct cli_output **out)
+{
+	int status = cli_common_apply(c);
+
+	*out = NULL;
+	if (status == FST_EXIT_OK && !(*out = cli_output_open(c)))
+		status = FST_EXIT_USAGE;
+	return status;
 }
 
 struct cli_output {

@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "fstune/error.h"
@@ -21,8 +22,8 @@ struct cli_common {
 	bool can_openmetrics;  /* set by a command before parsing: --format openmetrics is accepted */
 };
 
-/* Long options of the common flags, to be copied first into a command's own option array
- * (CLI_COMMON_OPTIONS expands to the array members). Their `val`s are >= CLI_OPT_BASE. */
+/* Long options of the common flags: cli_parse puts them before a command's own (CLI_COMMON_OPTIONS
+ * expands to the array members, for a parser of its own). Their `val`s are >= CLI_OPT_BASE. */
 enum {
 	CLI_OPT_BASE = 0x1000,
 	CLI_OPT_FORMAT = CLI_OPT_BASE,
@@ -45,6 +46,22 @@ enum {
 	{"target-os", required_argument, NULL, CLI_OPT_TARGET_OS},  \
 	{"help", no_argument, NULL, CLI_OPT_HELP}
 
+/* An option that only records what was given is one row of a command's option array:
+ * CLI_STRING(name, struct, field) keeps its argument in a `const char *` field of the command's
+ * argument struct, CLI_FLAG(name, struct, field) sets a `bool` field; cli_parse stores them, so they
+ * need no option value of the command's and no case in its `own`. Their getopt values carry the
+ * kind and the field's offset (the _Generic term refuses a field of another type). */
+enum {
+	CLI_OPT_STRING_BASE = 0x100000,
+	CLI_OPT_FLAG_BASE = 0x200000,
+};
+#define CLI_FIELD_OFFSET(type, field, field_type) \
+	((int)offsetof(type, field) + 0 * (int)sizeof(_Generic(((type *)0)->field, field_type: 1)))
+#define CLI_STRING(name, type, field) \
+	{(name), required_argument, NULL, CLI_OPT_STRING_BASE + CLI_FIELD_OFFSET(type, field, const char *)}
+#define CLI_FLAG(name, type, field) \
+	{(name), no_argument, NULL, CLI_OPT_FLAG_BASE + CLI_FIELD_OFFSET(type, field, bool)}
+
 /* Usage text of the common flags, for each command's --help. */
 extern const char cli_common_help[];
 
@@ -53,19 +70,57 @@ extern const char cli_common_help[];
  * prints `usage` to stdout and exits 0. */
 int cli_common_option(struct cli_common *c, int opt, const char *optarg_value, const char *usage);
 
+/* A command's own option (any getopt result that is not a common flag): returns FST_EXIT_OK, or a
+ * status after printing the usage error (for an option it does not take, "unexpected option"). */
+typedef int (*cli_own_fn)(void *arg, int opt, const char *value);
+
+/* What one command's getopt loop reads. */
+struct cli_parser {
+	const struct option *opts; /* the command's own long options, ending with a zero entry; NULL:
+	                            * none (then `own` is never called and may be NULL) */
+	const char *usage;         /* --help prints it, then cli_common_help, and exits 0 */
+	cli_own_fn own;
+	void *arg;                 /* passed to `own` */
+	void *fields;              /* the command's argument struct, where CLI_STRING and CLI_FLAG rows
+	                            * write; NULL: `arg` (a parser that wraps `own` sets it) */
+};
+
+/* The getopt loop of every command: the common flags' options, then the command's; each result goes
+ * to cli_common_option, then to its CLI_STRING or CLI_FLAG field, else to `own`. Returns FST_EXIT_OK or the first error's status; optind is
+ * left at the first operand. */
+int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p);
+
+/* The entries of two option arrays (each ending with a zero entry, or NULL for none) in one new
+ * array, `first`'s first (getopt_long takes the first of two same names). Caller frees. */
+struct option *cli_options_join(const struct option *first, const struct option *then);
+/* How many entries an option array has before its zero entry (0 for NULL). */
+size_t cli_options_count(const struct option *opts);
+
+/* The one optional operand after the options (TARGET, JOURNAL: `what`), into *operand (left as it
+ * is when there is none). FST_EXIT_OK, or FST_EXIT_USAGE after naming the one too many. */
+int cli_one_operand(int argc, char **argv, const char *command, const char *what, const char **operand);
+
 /* Prints "fstune: <message>" and a pointer to the options of `command` ("bench"; NULL for the
  * wizard) on stderr. Returns FST_EXIT_USAGE, so a parser can `return cli_usage_error(...)`. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints `err` (fst_error_print) and returns its status: FST_EXIT_USAGE when it set none, so a
+ * failed step whose callee said nothing still fails. */
+int cli_error(const struct fst_error *err);
 
 /* Applies the common flags that affect the whole process (--sysroot). Returns FST_EXIT_OK or
  * prints the error and returns FST_EXIT_USAGE. Call after option parsing, before probing. */
 int cli_common_apply(const struct cli_common *c);
 
+struct cli_output;
+/* The start of a command that writes: cli_common_apply, then --output opened into *out. FST_EXIT_OK,
+ * or FST_EXIT_USAGE after printing the error (*out is then NULL). */
+int cli_common_start(const struct cli_common *c, struct cli_output **out);
+
 /* The one atomic writer of a report or listing: a file is written to a temporary name beside it
  * (mode as a plain create would give) and renamed into place when committed, so a failed run leaves
  * no half-written file; a device, FIFO or socket is written in place; NULL or "-" is stdout.
  * cli_output_open_path returns NULL with `err` set (FST_EXIT_USAGE). */
-struct cli_output;
 struct cli_output *cli_output_open_path(const char *path, struct fst_error *err);
 FILE *cli_output_stream(struct cli_output *o);
 /* Commits (rename) when `commit`, else removes the temporary. FST_EXIT_OK, or FST_EXIT_USAGE with

@@ -4,17 +4,19 @@
 #include <string.h>
 
 #include "app/formats.h"
+#include "app/render/facts_render.h"
 #include "app/render/report_render.h"
 
 const struct output_format output_formats[] = {
 	{CLI_FORMAT_TEXT, "text", NULL, "fstune-report.txt", "for reading: the same as fstune report", false,
-	 report_write_text},
+	 report_write_text, facts_render_text},
 	{CLI_FORMAT_MARKDOWN, "markdown", "md", "fstune-report.md", "for a ticket or a wiki page", false,
-	 report_write_markdown},
+	 report_write_markdown, facts_render_markdown},
 	{CLI_FORMAT_JSON, "json", NULL, "fstune-report.json",
-	 "fstune.report/1, for scripts; fstune report --facts reads it back", false, report_write_json},
+	 "fstune.report/1, for scripts; fstune report --facts reads it back", false, report_write_json,
+	 facts_render_json},
 	{CLI_FORMAT_OPENMETRICS, "openmetrics", NULL, "fstune.prom", "for node_exporter's textfile collector", true,
-	 report_write_openmetrics},
+	 report_write_openmetrics, NULL},
 };
 const size_t output_n_formats = sizeof output_formats / sizeof output_formats[0];
 

@@ -1,5 +1,6 @@
 /* The output formats, declared once: `--format` of every command parses its names from this table,
- * `fstune report` and the wizard's Save screen write a report through its writers. Adding a format is
+ * `fstune report` and the wizard's Save screen write a report through its writers, `fstune probe`
+ * and `fstune workload` the facts. Adding a format is
  * a row here (with its id in enum cli_format) and a report writer. */
 #ifndef FSTUNE_APP_FORMATS_H
 #define FSTUNE_APP_FORMATS_H
@@ -18,6 +19,8 @@ struct output_format {
 	const char *what;          /* one line for the Save screen */
 	bool is_report_only;       /* only `fstune report` (and the Save screen) writes it */
 	int (*write_report)(const struct session *s, FILE *out); /* 0, or -1 with errno set */
+	/* the facts alone (probe, workload); NULL for a report-only format */
+	void (*write_facts)(FILE *out, const struct facts *f, bool show_sources);
 };
 
 extern const struct output_format output_formats[];

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app/apply/apply.h"
+#include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 
 #define JOURNAL_SCHEMA "fstune.journal/1"
@@ -248,19 +249,6 @@ static bool is_one_of(const char *s, const char *const *list)
 	return false;
 }
 
-static bool is_string_array(const json_t *a)
-{
-	size_t i;
-	json_t *e;
-
-	if (!json_is_array(a))
-		return false;
-	json_array_foreach(a, i, e)
-		if (!json_is_string(e))
-			return false;
-	return true;
-}
-
 /* What is wrong with a change's fields, or NULL. */
 static const char *change_problem(const json_t *c)
 {
@@ -272,7 +260,8 @@ static const char *change_problem(const json_t *c)
 		return "\"id\" and \"setting\" must be strings";
 	if (!is_one_of(json_string_value(json_object_get(c, "state")), change_states))
 		return "\"state\" is not one fstune writes";
-	if (!is_string_array(json_object_get(c, "apply")) || !is_string_array(json_object_get(c, "revert")))
+	if (!facts_schema_matches(FACTS_T_STRLIST, json_object_get(c, "apply")) ||
+	    !facts_schema_matches(FACTS_T_STRLIST, json_object_get(c, "revert")))
 		return "\"apply\" and \"revert\" must be arrays of command lines";
 	if (!json_is_boolean(json_object_get(c, "live")))
 		return "\"live\" must be true or false";

@@ -2,9 +2,12 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/commands/bench_cli.h"
+#include "app/commands/workload_cli.h"
+#include "fstune/status.h"
 #include "fstune/units.h"
 #include "lib/xalloc.h"
 
@@ -33,9 +36,9 @@ const struct bench_param *bench_cli_param(int opt, int val_base)
 	return &bench_params[opt - val_base];
 }
 
-size_t bench_cli_params_help(char *s, size_t cap, size_t len, const char *const *skip)
+static void params_help(FILE *out, const char *const *skip)
 {
-	for (size_t i = 0; i < bench_n_params && len < cap; i++) {
+	for (size_t i = 0; i < bench_n_params; i++) {
 		const struct bench_param *p = &bench_params[i];
 		bool is_skipped = p->type == BENCH_PARAM_SUITE;
 		char opt[64];
@@ -45,10 +48,63 @@ size_t bench_cli_params_help(char *s, size_t cap, size_t len, const char *const 
 		if (is_skipped)
 			continue;
 		snprintf(opt, sizeof opt, "--%s %s", p->name, p->arg);
-		len += (size_t)snprintf(s + len, cap - len, "  %-28s %s (default %s)\n", opt, p->help,
-					*p->def ? p->def : "none");
+		fprintf(out, "  %-28s %s (default %s)\n", opt, p->help, *p->def ? p->def : "none");
 	}
-	return len < cap ? len : cap - 1;
+}
+
+static char *usage_build(const char *head, const char *const *skip, bool with_tests)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		abort();
+	fputs(head, out);
+	params_help(out, skip);
+	if (with_tests) {
+		fputs("\nTests (quick suite marked *):\n", out);
+		for (size_t i = 0; i < bench_n_tests; i++)
+			fprintf(out, "  %-20s %s %s\n", bench_tests[i].name,
+				bench_tests[i].suites & BENCH_SUITE_QUICK ? "*" : " ", bench_tests[i].summary);
+	}
+	fprintf(out, "\n%s\n", workload_cli_help);
+	fclose(out);
+	return text;
+}
+
+/* A benchmark parameter, else the command's own option. */
+static int param_option(void *arg, int opt, const char *value)
+{
+	const struct bench_cli_command *cmd = arg;
+	const struct bench_param *p = bench_cli_param(opt, cmd->param_base);
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (!p)
+		return cmd->own(cmd->arg, opt, value);
+	if (p->type == BENCH_PARAM_TESTS && cmd->tests_refused)
+		return cli_usage_error(cmd->name, "--tests: %s", cmd->tests_refused);
+	if (bench_param_set(cmd->cfg, p, value, &err) != FST_EXIT_OK)
+		return cli_usage_error(cmd->name, "%s", err.msg);
+	if (cmd->first_param && !*cmd->first_param)
+		*cmd->first_param = p->name;
+	return FST_EXIT_OK;
+}
+
+int bench_cli_parse(int argc, char **argv, const struct bench_cli_command *cmd, struct cli_common *c,
+		    struct workload_spec *w, bool *has_workload)
+{
+	struct option *opts = bench_cli_options(cmd->opts, cli_options_count(cmd->opts), cmd->param_base,
+						cmd->is_bench);
+	char *usage = usage_build(cmd->usage_head, cmd->skip, cmd->is_bench);
+	int status = workload_cli_parse(argc, argv, c,
+					&(struct cli_parser){.opts = opts, .usage = usage, .own = param_option,
+							     .arg = (void *)cmd, .fields = cmd->arg},
+					w, has_workload);
+
+	free(opts);
+	free(usage);
+	return status;
 }
 
 void bench_cli_progress_text(char *buf, size_t len, const char *test, double fraction,

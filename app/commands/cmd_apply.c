@@ -21,11 +21,8 @@
 #include "lib/xalloc.h"
 
 enum {
-	OPT_REPORT = CLI_OPT_COMMAND_BASE,
-	OPT_FACTS,
-	OPT_ONLY,
+	OPT_ONLY = CLI_OPT_COMMAND_BASE,
 	OPT_CLASS,
-	OPT_YES,
 	OPT_RULES_DIR,
 	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
 	APPLY_CLI_OPT_BASE, /* --root, --live, --dry-run (apply_cli.h) */
@@ -78,12 +75,6 @@ static int own_option(void *arg, int opt, const char *value)
 	if (rules_cli_option(&a->ro, opt, OPT_RULES_DIR, value))
 		return FST_EXIT_OK;
 	switch (opt) {
-	case OPT_REPORT:
-		a->report = value;
-		break;
-	case OPT_FACTS:
-		a->facts = value;
-		break;
 	case OPT_ONLY: {
 		char *copy = xstrdup(value), *save = NULL;
 
@@ -98,9 +89,6 @@ static int own_option(void *arg, int opt, const char *value)
 		if (apply_class_parse(value, &a->classes, &err) != FST_EXIT_OK)
 			return usage_error("%s", err.msg);
 		break;
-	case OPT_YES:
-		a->is_yes = true;
-		break;
 	default:
 		return usage_error("unexpected option");
 	}
@@ -109,30 +97,26 @@ static int own_option(void *arg, int opt, const char *value)
 
 static int parse_args(int argc, char **argv, struct apply_args *a)
 {
-	static const struct option fixed[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
+	static const struct option opts[] = {
 		APPLY_CLI_OPTIONS(APPLY_CLI_OPT_BASE),
-		{"report", required_argument, NULL, OPT_REPORT},
-		{"facts", required_argument, NULL, OPT_FACTS},
+		CLI_STRING("report", struct apply_args, report),
+		CLI_STRING("facts", struct apply_args, facts),
 		{"only", required_argument, NULL, OPT_ONLY},
 		{"class", required_argument, NULL, OPT_CLASS},
-		{"yes", no_argument, NULL, OPT_YES},
+		CLI_FLAG("yes", struct apply_args, is_yes),
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{NULL, 0, NULL, 0},
 	};
-	struct option *opts = xmalloc(sizeof fixed);
 	char *usage = xasprintf("%s%s\n", usage_text, workload_cli_help);
-	int status;
+	int status = workload_cli_parse(argc, argv, &a->common,
+					&(struct cli_parser){.opts = opts, .usage = usage, .own = own_option, .arg = a},
+					&a->spec, &a->has_workload);
 
-	memcpy(opts, fixed, sizeof fixed);
-	status = workload_cli_parse(argc, argv, opts, usage, &a->common, &a->spec, &a->has_workload, own_option, a);
+	free(usage);
+	if (status == FST_EXIT_OK)
+		status = cli_one_operand(argc, argv, "apply", "TARGET", &a->target);
 	if (status != FST_EXIT_OK)
 		return status;
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
 	if (a->report && a->facts)
 		return usage_error("--report and --facts exclude each other");
 	if ((a->report || a->facts) && a->has_workload)

@@ -9,9 +9,9 @@
 
 #include "app/commands/bench_cli.h"
 #include "app/render/bench_table.h"
+#include "app/render/facts_render.h"
 #include "app/cli.h"
 #include "app/commands/workload_cli.h"
-#include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/probe.h"
 #include "fstune/status.h"
@@ -21,8 +21,6 @@
 enum {
 	OPT_QUICK = CLI_OPT_COMMAND_BASE,
 	OPT_FULL,
-	OPT_FIO_COMMANDS,
-	OPT_CLEAN,
 	OPT_PARAM_BASE, /* the parameter table's options follow, one per entry */
 };
 
@@ -56,83 +54,36 @@ struct bench_args {
 
 #define usage_error(...) cli_usage_error("bench", __VA_ARGS__)
 
-/* The usage text: the fixed head, then one line per parameter from the table, then the tests. */
-static char *usage_text(void)
+static int own_option(void *arg, int opt, const char *value)
 {
-	size_t cap = 8192, len = 0, i;
-	char *s = xmalloc(cap);
+	struct bench_args *a = arg;
 
-	len += (size_t)snprintf(s + len, cap - len, "%s", usage_head);
-	len = bench_cli_params_help(s, cap, len, NULL);
-	len += (size_t)snprintf(s + len, cap - len, "\nTests (quick suite marked *):\n");
-	for (i = 0; i < bench_n_tests && len < cap; i++)
-		len += (size_t)snprintf(s + len, cap - len, "  %-20s %s %s\n", bench_tests[i].name,
-					bench_tests[i].suites & BENCH_SUITE_QUICK ? "*" : " ",
-					bench_tests[i].summary);
-	if (len < cap)
-		snprintf(s + len, cap - len, "\n");
-	return s;
+	(void)value;
+	if (opt != OPT_QUICK && opt != OPT_FULL)
+		return usage_error("unexpected option");
+	a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
+	return FST_EXIT_OK;
 }
 
 static int parse_args(int argc, char **argv, struct bench_args *a)
 {
-	static const struct option fixed[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
+	static const struct option opts[] = {
 		{"quick", no_argument, NULL, OPT_QUICK},
 		{"full", no_argument, NULL, OPT_FULL},
-		{"fio-commands", no_argument, NULL, OPT_FIO_COMMANDS},
-		{"clean", no_argument, NULL, OPT_CLEAN},
+		CLI_FLAG("fio-commands", struct bench_args, fio_commands),
+		CLI_FLAG("clean", struct bench_args, clean),
+		{NULL, 0, NULL, 0},
 	};
-	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, true);
-	char *usage = usage_text();
-	struct fst_error err = FST_ERROR_INIT;
-	int opt, status = FST_EXIT_OK;
+	const struct bench_cli_command cmd = {
+		.name = "bench", .opts = opts, .param_base = OPT_PARAM_BASE, .is_bench = true,
+		.usage_head = usage_head, .cfg = &a->cfg, .own = own_option, .arg = a,
+	};
+	int status = bench_cli_parse(argc, argv, &cmd, &a->common, &a->spec, &a->has_workload);
 
-	optind = 1;
-	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc;
-
-		if (opt == 'h' || opt == CLI_OPT_HELP) {
-			fputs(usage, stdout);
-			fputs(workload_cli_help, stdout);
-			fputs("\n", stdout);
-			fputs(cli_common_help, stdout);
-			free(usage);
-			free(opts);
-			exit(FST_EXIT_OK);
-		}
-		rc = cli_common_option(&a->common, opt, optarg, usage);
-		if (rc == 0) {
-			rc = workload_option(&a->spec, opt, optarg);
-			if (rc > 0)
-				a->has_workload = true;
-		}
-		if (rc < 0) {
-			status = FST_EXIT_USAGE;
-		} else if (rc == 0) {
-			const struct bench_param *param = bench_cli_param(opt, OPT_PARAM_BASE);
-
-			if (opt == OPT_QUICK || opt == OPT_FULL)
-				a->cfg.suite = opt == OPT_QUICK ? BENCH_SUITE_QUICK : BENCH_SUITE_FULL;
-			else if (opt == OPT_FIO_COMMANDS)
-				a->fio_commands = true;
-			else if (opt == OPT_CLEAN)
-				a->clean = true;
-			else if (!param)
-				status = usage_error("unexpected option");
-			else if (bench_param_set(&a->cfg, param, optarg, &err) != FST_EXIT_OK)
-				status = usage_error("%s", err.msg);
-		}
-	}
-	free(usage);
-	free(opts);
+	if (status == FST_EXIT_OK)
+		status = cli_one_operand(argc, argv, "bench", "TARGET", &a->target);
 	if (status != FST_EXIT_OK)
 		return status;
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
 	if (a->common.sysroot)
 		return usage_error("--sysroot: benchmarks measure the live machine; a captured one cannot be "
 				   "benchmarked");
@@ -222,13 +173,8 @@ static int clean_leftovers(const struct probe_target *t, bool quiet)
 
 static int render(const struct bench_args *a, const struct facts *f, FILE *out)
 {
-	char *json;
-
 	if (a->common.format == CLI_FORMAT_JSON) {
-		json = facts_to_json(f);
-		fputs(json, out);
-		fputc('\n', out);
-		free(json);
+		facts_render_json(out, f, true);
 		return ferror(out) ? -1 : 0;
 	}
 	return bench_table_write(out, f, a->common.format == CLI_FORMAT_MARKDOWN, true);
@@ -251,12 +197,10 @@ int cmd_bench(int argc, char **argv)
 	a.spec = (struct workload_spec)WORKLOAD_SPEC_INIT;
 	bench_config_init(&a.cfg);
 	status = parse_args(argc, argv, &a);
-	if (status == FST_EXIT_OK && target_resolve(a.target, &t, &err) != FST_EXIT_OK) {
-		fst_error_print(&err);
-		status = err.status != FST_EXIT_OK ? err.status : FST_EXIT_USAGE;
-	} else if (status == FST_EXIT_OK) {
+	if (status == FST_EXIT_OK && target_resolve(a.target, &t, &err) != FST_EXIT_OK)
+		status = cli_error(&err);
+	else if (status == FST_EXIT_OK)
 		has_target = true;
-	}
 	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
 		status = FST_EXIT_USAGE;
 	if (status == FST_EXIT_OK && a.clean) {

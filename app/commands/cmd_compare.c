@@ -53,35 +53,33 @@ struct input {
 
 #define usage_error(...) cli_usage_error("compare", __VA_ARGS__)
 
+static int own_option(void *arg, int opt, const char *value)
+{
+	struct compare_args *a = arg;
+	int rc = accepted_cli_option(&a->acc, opt, OPT_ACCEPT, value, "compare");
+
+	if (rc != 0)
+		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
+	if (opt != OPT_FAIL_ON)
+		return usage_error("unexpected option");
+	if (strcmp(value, "new-warn") != 0 && strcmp(value, "new-critical") != 0)
+		return usage_error("unknown --fail-on '%s': use new-warn or new-critical", value);
+	a->fail_on = value + strlen("new-");
+	return FST_EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
 	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 		{NULL, 0, NULL, 0},
 	};
-	int opt, rc;
+	int status = cli_parse(argc, argv, &a->common,
+			       &(struct cli_parser){.opts = opts, .usage = usage_text, .own = own_option, .arg = a});
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		rc = cli_common_option(&a->common, opt, optarg, usage_text);
-		if (rc == 0)
-			rc = accepted_cli_option(&a->acc, opt, OPT_ACCEPT, optarg, "compare");
-		if (rc < 0)
-			return FST_EXIT_USAGE;
-		if (rc > 0)
-			continue;
-		switch (opt) {
-		case OPT_FAIL_ON:
-			if (strcmp(optarg, "new-warn") != 0 && strcmp(optarg, "new-critical") != 0)
-				return usage_error("unknown --fail-on '%s': use new-warn or new-critical", optarg);
-			a->fail_on = optarg + strlen("new-");
-			break;
-		default:
-			return usage_error("unexpected option");
-		}
-	}
+	if (status != FST_EXIT_OK)
+		return status;
 	a->files = argv + optind;
 	a->n_files = (size_t)(argc - optind);
 	if (a->n_files < 2)

@@ -98,10 +98,18 @@ static void write_text(const json_t *list, FILE *fp, bool markdown)
 	}
 }
 
+/* history's one option of its own is apply's --root: where the journals are. */
+static int own_option(void *arg, int opt, const char *value)
+{
+	if (opt != OPT_ROOT)
+		return cli_usage_error("history", "unexpected option");
+	apply_cli_option(arg, 0, 0, value, "history");
+	return FST_EXIT_OK;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
 		{"root", required_argument, NULL, OPT_ROOT},
 		{NULL, 0, NULL, 0},
 	};
@@ -111,22 +119,13 @@ int cmd_history(int argc, char **argv)
 	json_t *paths, *list, *p;
 	char *dir;
 	size_t i;
-	int opt, status;
+	int status = cli_parse(argc, argv, &common,
+			       &(struct cli_parser){.opts = opts, .usage = usage_text, .own = own_option, .arg = &ac});
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc = cli_common_option(&common, opt, optarg, usage_text);
-
-		if (rc == 0 && opt == OPT_ROOT)
-			rc = apply_cli_option(&ac, 0, 0, optarg, "history");
-		else if (rc == 0)
-			return cli_usage_error("history", "unexpected option");
-		if (rc < 0)
-			return FST_EXIT_USAGE;
-	}
-	if (optind < argc)
-		return cli_usage_error("history", "no operand expected; '%s' is one too many", argv[optind]);
-	status = apply_cli_check(&ac, &(struct cli_common){.sysroot = common.sysroot}, "history");
+	if (status == FST_EXIT_OK && optind < argc)
+		status = cli_usage_error("history", "no operand expected; '%s' is one too many", argv[optind]);
+	if (status == FST_EXIT_OK)
+		status = apply_cli_check(&ac, &(struct cli_common){.sysroot = common.sysroot}, "history");
 	if (status != FST_EXIT_OK || !(out = cli_output_open(&common))) {
 		apply_cli_free(&ac);
 		return status != FST_EXIT_OK ? status : FST_EXIT_USAGE;

@@ -5,13 +5,9 @@
 #include <string.h>
 
 #include "app/cli.h"
-#include "app/render/facts_render.h"
+#include "app/formats.h"
 #include "app/session/session.h"
 #include "fstune/status.h"
-
-enum {
-	OPT_SOURCES = CLI_OPT_COMMAND_BASE,
-};
 
 static const char usage_text[] =
 	"Usage: fstune probe [options] [TARGET]\n"
@@ -31,56 +27,23 @@ struct probe_args {
 	bool show_sources;
 };
 
-#define usage_error(...) cli_usage_error("probe", __VA_ARGS__)
-
 static int parse_args(int argc, char **argv, struct probe_args *a)
 {
 	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
-		{"sources", no_argument, NULL, OPT_SOURCES},
+		CLI_FLAG("sources", struct probe_args, show_sources),
 		{NULL, 0, NULL, 0},
 	};
-	int opt;
+	int status = cli_parse(argc, argv, &a->common,
+			       &(struct cli_parser){.opts = opts, .usage = usage_text, .arg = a});
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc = cli_common_option(&a->common, opt, optarg, usage_text);
-
-		if (rc < 0)
-			return FST_EXIT_USAGE;
-		if (rc > 0)
-			continue;
-		if (opt == OPT_SOURCES)
-			a->show_sources = true;
-		else
-			return usage_error("unexpected option");
-	}
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
-	return FST_EXIT_OK;
+	if (status != FST_EXIT_OK)
+		return status;
+	return cli_one_operand(argc, argv, "probe", "TARGET", &a->target);
 }
 
 static bool render(const struct probe_args *a, const struct facts *f, FILE *out)
 {
-	char *json;
-
-	switch (a->common.format) {
-	case CLI_FORMAT_JSON:
-		json = facts_to_json(f);
-		fputs(json, out);
-		fputc('\n', out);
-		free(json);
-		break;
-	case CLI_FORMAT_MARKDOWN:
-		facts_render_markdown(out, f, a->show_sources || a->common.verbose);
-		break;
-	case CLI_FORMAT_TEXT:
-	default:
-		facts_render_text(out, f, a->show_sources || a->common.verbose);
-		break;
-	}
+	output_format_of(a->common.format)->write_facts(out, f, a->show_sources || a->common.verbose);
 	return !ferror(out);
 }
 
@@ -93,13 +56,9 @@ int cmd_probe(int argc, char **argv)
 	int status = parse_args(argc, argv, &a);
 
 	if (status == FST_EXIT_OK)
-		status = cli_common_apply(&a.common);
-	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
-		status = FST_EXIT_USAGE;
-	if (status == FST_EXIT_OK && !(s = session_from_target(a.target, &err))) {
-		fst_error_print(&err);
-		status = err.status != FST_EXIT_OK ? err.status : FST_EXIT_USAGE;
-	}
+		status = cli_common_start(&a.common, &out);
+	if (status == FST_EXIT_OK && !(s = session_from_target(a.target, &err)))
+		status = cli_error(&err);
 	if (status == FST_EXIT_OK) {
 		if (a.common.target_os)
 			session_set_target_os(s, a.common.target_os);

@@ -17,21 +17,17 @@
 #include "app/render/scripts.h"
 #include "app/session/session.h"
 #include "app/commands/workload_cli.h"
-#include "lib/xalloc.h"
 #include "fstune/bench.h"
 #include "fstune/status.h"
 #include "fstune/workload.h"
 
 enum {
 	OPT_BENCH = CLI_OPT_COMMAND_BASE,
-	OPT_FACTS,
 	OPT_RULES_DIR,
 	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
 	OPT_FAIL_ON,
-	OPT_STRICT,
 	OPT_ACCEPT,
 	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
-	OPT_SCRIPTS,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow, one per entry */
 };
 
@@ -95,20 +91,6 @@ static int parse_bench(struct report_args *a, const char *arg)
 	return FST_EXIT_OK;
 }
 
-/* The usage text: the fixed part, one line per benchmark parameter from the table (the suite is
- * --bench here), the workload flags. Caller frees. */
-static char *usage_build(void)
-{
-	size_t cap = 8192, len = 0;
-	char *u = xmalloc(cap);
-
-	len += (size_t)snprintf(u + len, cap - len, "%s", usage_text);
-	len = bench_cli_params_help(u, cap, len, NULL);
-	if (len < cap)
-		snprintf(u + len, cap - len, "\n%s\n", workload_cli_help);
-	return u;
-}
-
 /* Checks of the flags against each other, once all are known. */
 static int check_combinations(struct report_args *a)
 {
@@ -147,47 +129,7 @@ static int check_combinations(struct report_args *a)
 	return FST_EXIT_OK;
 }
 
-/* One option of report's own (not common, not workload). */
-static int parse_own(struct report_args *a, int opt)
-{
-	struct fst_error err = FST_ERROR_INIT;
-
-	const struct bench_param *p = bench_cli_param(opt, OPT_PARAM_BASE);
-
-	if (p) {
-		if (bench_param_set(&a->cfg, p, optarg, &err) != FST_EXIT_OK)
-			return usage_error("%s", err.msg);
-		if (!a->bench_param)
-			a->bench_param = p->name;
-		return FST_EXIT_OK;
-	}
-	if (rules_cli_option(&a->ro, opt, OPT_RULES_DIR, optarg))
-		return FST_EXIT_OK;
-	switch (opt) {
-	case OPT_BENCH:
-		if (parse_bench(a, optarg) != FST_EXIT_OK)
-			return FST_EXIT_USAGE;
-		break;
-	case OPT_FACTS:
-		a->facts = optarg;
-		break;
-	case OPT_FAIL_ON:
-		if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "critical") != 0)
-			return usage_error("unknown --fail-on '%s': use warn or critical", optarg);
-		a->fail_on = optarg;
-		break;
-	case OPT_STRICT:
-		a->is_strict = true;
-		break;
-	case OPT_SCRIPTS:
-		a->scripts_dir = optarg;
-		break;
-	default:
-		return usage_error("unexpected option");
-	}
-	return FST_EXIT_OK;
-}
-
+/* One option of report's own (not common, not workload, not a benchmark parameter). */
 static int own_option(void *arg, int opt, const char *value)
 {
 	struct report_args *a = arg;
@@ -195,33 +137,47 @@ static int own_option(void *arg, int opt, const char *value)
 
 	if (rc != 0)
 		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
-	return parse_own(a, opt); /* it reads optarg */
+	if (rules_cli_option(&a->ro, opt, OPT_RULES_DIR, value))
+		return FST_EXIT_OK;
+	switch (opt) {
+	case OPT_BENCH:
+		if (parse_bench(a, value) != FST_EXIT_OK)
+			return FST_EXIT_USAGE;
+		break;
+	case OPT_FAIL_ON:
+		if (strcmp(value, "warn") != 0 && strcmp(value, "critical") != 0)
+			return usage_error("unknown --fail-on '%s': use warn or critical", value);
+		a->fail_on = value;
+		break;
+	default:
+		return usage_error("unexpected option");
+	}
+	return FST_EXIT_OK;
 }
 
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
-	static const struct option fixed[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
+	static const struct option opts[] = {
 		{"bench", required_argument, NULL, OPT_BENCH},
-		{"facts", required_argument, NULL, OPT_FACTS},
+		CLI_STRING("facts", struct report_args, facts),
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
-		{"strict", no_argument, NULL, OPT_STRICT},
-		{"scripts", required_argument, NULL, OPT_SCRIPTS},
+		CLI_FLAG("strict", struct report_args, is_strict),
+		CLI_STRING("scripts", struct report_args, scripts_dir),
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
+		{NULL, 0, NULL, 0},
 	};
 	/* report names the suite with --bench quick|full, so the suite parameter is left out. */
-	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
-	int status = workload_cli_parse(argc, argv, opts, usage_build(), &a->common, &a->spec, NULL,
-					own_option, a);
+	const struct bench_cli_command cmd = {
+		.name = "report", .opts = opts, .param_base = OPT_PARAM_BASE, .usage_head = usage_text,
+		.cfg = &a->cfg, .first_param = &a->bench_param, .own = own_option, .arg = a,
+	};
+	int status = bench_cli_parse(argc, argv, &cmd, &a->common, &a->spec, NULL);
 
+	if (status == FST_EXIT_OK)
+		status = cli_one_operand(argc, argv, "report", "TARGET", &a->target);
 	if (status != FST_EXIT_OK)
 		return status;
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
 	return check_combinations(a);
 }
 
@@ -413,9 +369,7 @@ int cmd_report(int argc, char **argv)
 	bench_config_init(&a.cfg);
 	status = parse_args(argc, argv, &a);
 	if (status == FST_EXIT_OK)
-		status = cli_common_apply(&a.common);
-	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
-		status = FST_EXIT_USAGE;
+		status = cli_common_start(&a.common, &out);
 	if (status == FST_EXIT_OK) {
 		pre = make_session(&a, &s, &err);
 		if (!s) {

@@ -42,26 +42,26 @@ struct rules_args {
 
 #define usage_error(...) cli_usage_error("rules", __VA_ARGS__)
 
+static int own_option(void *arg, int opt, const char *value)
+{
+	struct rules_args *a = arg;
+
+	if (!rules_cli_option(&a->ro, opt, OPT_RULES_DIR, value))
+		return usage_error("unexpected option");
+	return FST_EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, struct rules_args *a)
 {
 	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{NULL, 0, NULL, 0},
 	};
-	int opt;
+	int status = cli_parse(argc, argv, &a->common,
+			       &(struct cli_parser){.opts = opts, .usage = usage_text, .own = own_option, .arg = a});
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc = cli_common_option(&a->common, opt, optarg, usage_text);
-
-		if (rc < 0)
-			return FST_EXIT_USAGE;
-		if (rc > 0)
-			continue;
-		if (!rules_cli_option(&a->ro, opt, OPT_RULES_DIR, optarg))
-			return usage_error("unexpected option");
-	}
+	if (status != FST_EXIT_OK)
+		return status;
 	if (optind >= argc)
 		return usage_error("a subcommand is required: list, show ID or test [FILE|DIR...]");
 	a->sub = argv[optind++];

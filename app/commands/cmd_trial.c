@@ -29,14 +29,9 @@
 #define IMAGE_MIN (1ull << 30) /* mkfs.xfs refuses under 300 MB, and with a stripe set 512 MiB is too small */
 
 enum {
-	OPT_DEVICE = CLI_OPT_COMMAND_BASE,
-	OPT_IMAGE,
-	OPT_SIZE_IMAGE,
-	OPT_CANDIDATES,
+	OPT_SIZE_IMAGE = CLI_OPT_COMMAND_BASE,
 	OPT_REPEAT,
 	OPT_TIME_BUDGET,
-	OPT_DESTROY_DATA,
-	OPT_NO_SYSTEM_RULES,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow */
 };
 
@@ -79,55 +74,17 @@ struct trial_args {
 
 #define usage_error(...) cli_usage_error("trial", __VA_ARGS__)
 
-static char *usage_build(void)
-{
-	/* the span is automatic, the device is the trial's own, the tests follow the workload */
-	static const char *const skip[] = {"size", "busy-check", "tests", NULL};
-	size_t cap = 8192, len = 0;
-	char *u = xmalloc(cap);
-
-	len += (size_t)snprintf(u + len, cap - len, "%s", usage_text);
-	len = bench_cli_params_help(u, cap, len, skip);
-	if (len < cap)
-		snprintf(u + len, cap - len, "\n%s\n", workload_cli_help);
-	return u;
-}
-
 static int parse_own(void *arg_, int opt, const char *arg)
 {
 	struct trial_args *a = arg_;
-	const struct bench_param *p = bench_cli_param(opt, OPT_PARAM_BASE);
-	struct fst_error err = FST_ERROR_INIT;
 	char *end;
 	unsigned long n;
 
-	if (p) {
-		if (p->type == BENCH_PARAM_TESTS)
-			return usage_error("--tests: a trial's tests follow the workload (--workload)");
-		if (bench_param_set(&a->cfg, p, arg, &err) != FST_EXIT_OK)
-			return usage_error("%s", err.msg);
-		return FST_EXIT_OK;
-	}
 	switch (opt) {
-	case OPT_DEVICE:
-		a->device = arg;
-		break;
-	case OPT_IMAGE:
-		a->image = arg;
-		break;
 	case OPT_SIZE_IMAGE:
 		a->image_size_given = true;
 		if (!units_parse_size(arg, &a->image_size))
 			return usage_error("--size '%s': a size such as 1G or 2048M", arg);
-		break;
-	case OPT_CANDIDATES:
-		a->candidates = arg;
-		break;
-	case OPT_DESTROY_DATA:
-		a->destroy = arg;
-		break;
-	case OPT_NO_SYSTEM_RULES:
-		a->no_system_rules = true;
 		break;
 	case OPT_REPEAT:
 		errno = 0;
@@ -148,21 +105,26 @@ static int parse_own(void *arg_, int opt, const char *arg)
 
 static int parse_args(int argc, char **argv, struct trial_args *a)
 {
-	static const struct option fixed[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
-		{"device", required_argument, NULL, OPT_DEVICE},
-		{"image", required_argument, NULL, OPT_IMAGE},
+	static const struct option opts[] = {
+		CLI_STRING("device", struct trial_args, device),
+		CLI_STRING("image", struct trial_args, image),
 		/* before the benchmark parameters, so it wins over their --size (the test span, automatic here) */
 		{"size", required_argument, NULL, OPT_SIZE_IMAGE},
-		{"candidates", required_argument, NULL, OPT_CANDIDATES},
+		CLI_STRING("candidates", struct trial_args, candidates),
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"time-budget", required_argument, NULL, OPT_TIME_BUDGET},
-		{"destroy-data", required_argument, NULL, OPT_DESTROY_DATA},
-		{"no-system-rules", no_argument, NULL, OPT_NO_SYSTEM_RULES},
+		CLI_STRING("destroy-data", struct trial_args, destroy),
+		CLI_FLAG("no-system-rules", struct trial_args, no_system_rules),
+		{NULL, 0, NULL, 0},
 	};
-	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
-	int status = workload_cli_parse(argc, argv, opts, usage_build(), &a->common, &a->spec, NULL, parse_own, a);
+	/* the span is automatic, the device is the trial's own, the tests follow the workload */
+	static const char *const skip[] = {"size", "busy-check", "tests", NULL};
+	const struct bench_cli_command cmd = {
+		.name = "trial", .opts = opts, .param_base = OPT_PARAM_BASE, .usage_head = usage_text,
+		.skip = skip, .tests_refused = "a trial's tests follow the workload (--workload)",
+		.cfg = &a->cfg, .own = parse_own, .arg = a,
+	};
+	int status = bench_cli_parse(argc, argv, &cmd, &a->common, &a->spec, NULL);
 
 	if (status != FST_EXIT_OK)
 		return status;

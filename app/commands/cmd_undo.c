@@ -13,9 +13,7 @@
 #include "lib/xalloc.h"
 
 enum {
-	OPT_LAST = CLI_OPT_COMMAND_BASE,
-	OPT_FORCE,
-	APPLY_CLI_OPT_BASE,
+	APPLY_CLI_OPT_BASE = CLI_OPT_COMMAND_BASE,
 };
 
 static const char usage_text[] =
@@ -38,38 +36,31 @@ struct undo_args {
 	const char *journal;
 };
 
+static int own_option(void *arg, int opt, const char *value)
+{
+	struct undo_args *a = arg;
+	int rc = apply_cli_option(&a->ac, opt, APPLY_CLI_OPT_BASE, value, "undo");
+
+	if (rc == 0)
+		return cli_usage_error("undo", "unexpected option");
+	return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, struct undo_args *a)
 {
 	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
 		APPLY_CLI_OPTIONS(APPLY_CLI_OPT_BASE),
-		{"last", no_argument, NULL, OPT_LAST},
-		{"force", no_argument, NULL, OPT_FORCE},
+		CLI_FLAG("last", struct undo_args, is_last),
+		CLI_FLAG("force", struct undo_args, is_force),
 		{NULL, 0, NULL, 0},
 	};
-	int opt;
+	int status = cli_parse(argc, argv, &a->common,
+			       &(struct cli_parser){.opts = opts, .usage = usage_text, .own = own_option, .arg = a});
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc = cli_common_option(&a->common, opt, optarg, usage_text);
-
-		if (rc == 0)
-			rc = apply_cli_option(&a->ac, opt, APPLY_CLI_OPT_BASE, optarg, "undo");
-		if (rc < 0)
-			return FST_EXIT_USAGE;
-		if (rc > 0)
-			continue;
-		if (opt == OPT_LAST)
-			a->is_last = true;
-		else if (opt == OPT_FORCE)
-			a->is_force = true;
-		else
-			return cli_usage_error("undo", "unexpected option");
-	}
-	if (optind < argc)
-		a->journal = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("undo", "one JOURNAL at most; '%s' is one too many", argv[optind]);
+	if (status == FST_EXIT_OK)
+		status = cli_one_operand(argc, argv, "undo", "JOURNAL", &a->journal);
+	if (status != FST_EXIT_OK)
+		return status;
 	if (!a->journal == !a->is_last)
 		return cli_usage_error("undo", "name one JOURNAL or give --last");
 	return apply_cli_check(&a->ac, &a->common, "undo");

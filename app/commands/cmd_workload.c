@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "app/cli.h"
-#include "app/render/facts_render.h"
+#include "app/formats.h"
 #include "app/commands/workload_cli.h"
 #include "fstune/status.h"
 #include "fstune/units.h"
@@ -28,35 +28,17 @@ struct workload_args {
 	const char *target;
 };
 
-#define usage_error(...) cli_usage_error("workload", __VA_ARGS__)
-
+/* The common and the workload flags are all it takes. */
 static int parse_args(int argc, char **argv, struct workload_args *a)
 {
-	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
-		WORKLOAD_CLI_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
 	char usage[4096];
-	int opt;
+	int status;
 
 	snprintf(usage, sizeof(usage), "%s%s\n", usage_text, workload_cli_help);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc = cli_common_option(&a->common, opt, optarg, usage);
-
-		if (rc == 0)
-			rc = workload_option(&a->spec, opt, optarg);
-		if (rc < 0)
-			return FST_EXIT_USAGE;
-		if (rc == 0)
-			return usage_error("unexpected option");
-	}
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return usage_error("one TARGET at most; '%s' is one too many", argv[optind]);
-	return FST_EXIT_OK;
+	status = workload_cli_parse(argc, argv, &a->common, &(struct cli_parser){.usage = usage}, &a->spec, NULL);
+	if (status != FST_EXIT_OK)
+		return status;
+	return cli_one_operand(argc, argv, "workload", "TARGET", &a->target);
 }
 
 /* One progress line on a terminal, rewritten in place; nothing when stderr is not a terminal. */
@@ -89,9 +71,8 @@ static int collect(const struct workload_args *a, struct facts *f)
 
 	memset(&t, 0, sizeof(t));
 	if (has_target && target_resolve(a->target, &t, &err) != FST_EXIT_OK) {
-		fst_error_print(&err);
 		target_free(&t);
-		return err.status != FST_EXIT_OK ? err.status : FST_EXIT_USAGE;
+		return cli_error(&err);
 	}
 	if (is_tty) {
 		hooks.sample_progress = sample_progress;
@@ -135,9 +116,7 @@ int cmd_workload(int argc, char **argv)
 	int status = parse_args(argc, argv, &a);
 
 	if (status == FST_EXIT_OK)
-		status = cli_common_apply(&a.common);
-	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
-		status = FST_EXIT_USAGE;
+		status = cli_common_start(&a.common, &out);
 	if (status != FST_EXIT_OK) {
 		cli_output_close(out, false);
 		return status;
@@ -150,17 +129,7 @@ int cmd_workload(int argc, char **argv)
 		return status;
 	}
 	warn_partial(&a, f);
-	if (a.common.format == CLI_FORMAT_JSON) {
-		char *json = facts_to_json(f);
-
-		fputs(json, cli_output_stream(out));
-		fputc('\n', cli_output_stream(out));
-		free(json);
-	} else if (a.common.format == CLI_FORMAT_MARKDOWN) {
-		facts_render_markdown(cli_output_stream(out), f, true);
-	} else {
-		facts_render_text(cli_output_stream(out), f, true);
-	}
+	output_format_of(a.common.format)->write_facts(cli_output_stream(out), f, true);
 	status = fst_exit_merge(status, cli_output_close(out, true));
 	facts_free(f);
 	return status;

@@ -15,5 +15,8 @@ REPORT_TESTS = tests/report-golden.sh tests/report-formats.sh tests/report-error
 	tests/report-manpage.sh tests/report-target.sh tests/report-output-special.sh tests/report-bench.sh \
 	tests/report-judge.sh tests/report-accepted.sh tests/report-openmetrics.sh tests/compare.sh
 TESTS += tests/unit/test_report $(REPORT_TESTS)
+# Every option a command's --help shows is taken by its parser (the shared parsers add the common ones).
+TESTS += tests/cli-options.sh
+EXTRA_DIST += tests/cli-options.sh
 EXTRA_DIST += $(REPORT_TESTS) tests/report-update-goldens.sh tests/report-lib.sh \
 	tests/perf/report-speed.sh tests/facts tests/golden

@@ -71,26 +71,34 @@ int workload_option(struct workload_spec *w, int opt, const char *arg)
 	return 1;
 }
 
-int workload_cli_parse(int argc, char **argv, struct option *opts, char *usage, struct cli_common *c,
-		       struct workload_spec *w, bool *has_workload, workload_cli_own_fn own, void *arg)
+/* The command's parser, and where the workload flags go. */
+struct workload_parse {
+	const struct cli_parser *cmd;
+	struct workload_spec *w;
+	bool *has_workload;
+};
+
+static int workload_own(void *arg, int opt, const char *value)
 {
-	int opt, status = FST_EXIT_OK;
+	const struct workload_parse *wp = arg;
+	int rc = workload_option(wp->w, opt, value);
 
-	optind = 1;
-	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc;
+	if (rc > 0 && wp->has_workload)
+		*wp->has_workload = true;
+	if (rc != 0)
+		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
+	return wp->cmd->own(wp->cmd->arg, opt, value);
+}
 
-		if (opt == 'h' || opt == CLI_OPT_HELP)
-			free(opts); /* cli_common_option prints the usage and exits */
-		rc = cli_common_option(c, opt, optarg, usage);
-		if (rc == 0 && (rc = workload_option(w, opt, optarg)) > 0 && has_workload)
-			*has_workload = true;
-		if (rc < 0)
-			status = FST_EXIT_USAGE;
-		else if (rc == 0)
-			status = own(arg, opt, optarg);
-	}
-	free(usage);
-	free(opts);
+int workload_cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p,
+		       struct workload_spec *w, bool *has_workload)
+{
+	static const struct option workload[] = {WORKLOAD_CLI_OPTIONS, {NULL, 0, NULL, 0}};
+	struct workload_parse wp = {p, w, has_workload};
+	struct cli_parser both = {cli_options_join(workload, p->opts), p->usage, workload_own, &wp,
+				  p->fields ? p->fields : p->arg};
+	int status = cli_parse(argc, argv, c, &both);
+
+	free((void *)both.opts);
 	return status;
 }

@@ -1,7 +1,7 @@
 /* The workload flags of DESIGN.md's common flags (--workload, its overrides, --sample, --observe),
- * declared once for every command that takes them: report, bench, trial, the wizard and
- * `fstune workload`. Used the way cli_common_option is: copy WORKLOAD_CLI_OPTIONS into the command's
- * long options, and offer every getopt result to workload_option before the command's own switch. */
+ * declared once for every command that takes them: report, bench, trial, apply, the wizard and
+ * `fstune workload`. A command parses them with workload_cli_parse; the wizard copies
+ * WORKLOAD_CLI_OPTIONS into its long options and offers each getopt result to workload_option. */
 #ifndef FSTUNE_APP_WORKLOAD_CLI_H
 #define FSTUNE_APP_WORKLOAD_CLI_H
 
@@ -51,14 +51,9 @@ extern const char workload_cli_help[];
  * flag, or -1 after printing the one-line usage error (the command then exits FST_EXIT_USAGE). */
 int workload_option(struct workload_spec *w, int opt, const char *optarg_value);
 
-/* A command's own option: returns FST_EXIT_OK or a status after printing the usage error. */
-typedef int (*workload_cli_own_fn)(void *arg, int opt, const char *value);
-
-/* The getopt loop of a command that takes the common and the workload flags: each result goes to
- * cli_common_option, then workload_option (setting *has_workload, which may be NULL, when one was
- * given), then `own`. Takes and frees `opts` and `usage`; --help prints `usage` and exits. Returns
- * FST_EXIT_OK or the first error's status; optind is left at the first operand. */
-int workload_cli_parse(int argc, char **argv, struct option *opts, char *usage, struct cli_common *c,
-		       struct workload_spec *w, bool *has_workload, workload_cli_own_fn own, void *arg);
+/* cli_parse with the workload flags between the common flags and the command's own (their options
+ * and their handling); *has_workload (when not NULL) is set when one was given. */
+int workload_cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p,
+		       struct workload_spec *w, bool *has_workload);
 
 #endif

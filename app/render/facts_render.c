@@ -265,6 +265,16 @@ static void md_cell(FILE *out, const char *s)
 	}
 }
 
+void facts_render_json(FILE *out, const struct facts *f, bool show_sources)
+{
+	char *json = facts_to_json(f);
+
+	(void)show_sources;
+	fputs(json, out);
+	fputc('\n', out);
+	free(json);
+}
+
 void facts_render_markdown(FILE *out, const struct facts *f, bool show_sources)
 {
 	struct rows r = {0};

@@ -1,6 +1,6 @@
 /* Renders a facts tree for people: text grouped by branch and aligned, or Markdown tables, in
  * human units, with sources on request and every unavailable fact listed with its reason. Used by
- * `fstune probe` and the report. JSON is facts_to_json's job. */
+ * `fstune probe`, `fstune workload` and the report. The JSON document is facts_to_json's. */
 #ifndef FSTUNE_APP_FACTS_RENDER_H
 #define FSTUNE_APP_FACTS_RENDER_H
 
@@ -25,6 +25,9 @@ char *facts_render_unavailable(const char *status, const char *reason);
  * each value in its key's unit and followed by the key's label, both from the facts schema; sources
  * only with show_sources. Unavailable facts appear in their branch as "(needs root: reason)". */
 void facts_render_text(FILE *out, const struct facts *f, bool show_sources);
+
+/* The JSON document (facts_to_json) and a newline; `show_sources` is ignored: it has them all. */
+void facts_render_json(FILE *out, const struct facts *f, bool show_sources);
 
 /* "### host" and a table per branch: | key | value | source | (source only with show_sources). */
 void facts_render_markdown(FILE *out, const struct facts *f, bool show_sources);

@@ -76,6 +76,28 @@ json_t *report_group_members(const struct session *s, const struct report_group 
 	return out;
 }
 
+void report_groups_write(const struct session *s, const struct report_group_writer *w, FILE *out)
+{
+	for (size_t g = 0; g < report_n_groups; g++) {
+		json_t *members = report_group_members(s, &report_groups[g]);
+		size_t i;
+		const json_t *e;
+
+		if (json_array_size(members)) {
+			w->head(out, &report_groups[g]);
+			if (report_groups[g].disruption && strcmp(report_groups[g].disruption, "reformat") == 0)
+				json_array_foreach(s->result.mkfs, i, e)
+					if (json_string_value(json_object_get(e, "command")))
+						w->mkfs(out, json_string_value(json_object_get(e, "fs")),
+							json_string_value(json_object_get(e, "command")),
+							json_object_get(e, "notes"));
+			json_array_foreach(members, i, e)
+				w->rec(s, e, out);
+		}
+		json_decref(members);
+	}
+}
+
 const char *report_severity_label(const char *severity)
 {
 	switch (session_severity_rank(severity)) {

@@ -221,6 +221,25 @@ static void write_recommendation(const struct session *s, const json_t *rec, FIL
 	fputc('\n', out);
 }
 
+static void group_head(FILE *out, const struct report_group *g)
+{
+	fprintf(out, "### %s\n\n%s\n\n", g->title, g->blurb);
+}
+
+static void group_mkfs(FILE *out, const char *fs, const char *command, const json_t *notes)
+{
+	size_t j;
+	const json_t *note;
+
+	(void)fs;
+	fprintf(out, "The one command for all of them:\n\n```sh\n%s\n```\n\n", command);
+	json_array_foreach(notes, j, note)
+		if (json_is_string(note)) {
+			md_text(out, json_string_value(note));
+			fputs("\n\n", out);
+		}
+}
+
 static void write_groups(const struct session *s, bool has_headline, FILE *out)
 {
 	size_t total = json_array_size(s->result.recommendations);
@@ -228,37 +247,7 @@ static void write_groups(const struct session *s, bool has_headline, FILE *out)
 	fprintf(out, "## Recommendations (%zu)\n\n", total);
 	if (total == 0 && !has_headline)
 		fputs("Nothing to change: no rule found anything to recommend on these facts.\n\n", out);
-	for (size_t g = 0; g < report_n_groups; g++) {
-		json_t *members = report_group_members(s, &report_groups[g]);
-		size_t i;
-		json_t *rec;
-
-		if (json_array_size(members)) {
-			fprintf(out, "### %s\n\n%s\n\n", report_groups[g].title, report_groups[g].blurb);
-			if (report_groups[g].disruption && strcmp(report_groups[g].disruption, "reformat") == 0) {
-				const json_t *m;
-
-				json_array_foreach(s->result.mkfs, i, m) {
-					const char *cmd = json_string_value(json_object_get(m, "command"));
-
-					const json_t *note;
-					size_t j;
-
-					if (!cmd)
-						continue;
-					fprintf(out, "The one command for all of them:\n\n```sh\n%s\n```\n\n", cmd);
-					json_array_foreach(json_object_get(m, "notes"), j, note)
-						if (json_is_string(note)) {
-							md_text(out, json_string_value(note));
-							fputs("\n\n", out);
-						}
-				}
-			}
-			json_array_foreach(members, i, rec)
-				write_recommendation(s, rec, out);
-		}
-		json_decref(members);
-	}
+	report_groups_write(s, &(struct report_group_writer){group_head, group_mkfs, write_recommendation}, out);
 }
 
 static void write_leftovers(const struct session *s, FILE *out)

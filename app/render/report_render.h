@@ -33,6 +33,17 @@ extern const size_t report_n_groups;
  * increfed objects (caller decrefs). */
 json_t *report_group_members(const struct session *s, const struct report_group *g);
 
+/* How a writer renders the recommendation groups (report_groups_write). */
+struct report_group_writer {
+	void (*head)(FILE *out, const struct report_group *g);
+	/* The reformat group's merged mkfs commands, after its head: one per filesystem. */
+	void (*mkfs)(FILE *out, const char *fs, const char *command, const json_t *notes);
+	void (*rec)(const struct session *s, const json_t *rec, FILE *out);
+};
+/* Each group that has recommendations, in report order: its head, for the reformat group the mkfs
+ * commands, then its recommendations as report_group_members orders them. */
+void report_groups_write(const struct session *s, const struct report_group_writer *w, FILE *out);
+
 /* "CRITICAL", "WARN", "SUGGEST", "INFO". */
 const char *report_severity_label(const char *severity);
 

@@ -160,26 +160,23 @@ static void write_recommendation(const struct session *s, const json_t *rec, FIL
 	fputc('\n', out);
 }
 
-static void write_mkfs(const struct session *s, FILE *out)
+static void group_head(FILE *out, const struct report_group *g)
 {
-	size_t i;
-	const json_t *m;
+	underline(out, g->title, '-');
+	report_wrap(out, g->blurb, 0, WIDTH);
+	fputc('\n', out);
+}
 
-	json_array_foreach(s->result.mkfs, i, m) {
-		const char *cmd = json_string_value(json_object_get(m, "command"));
-		const char *fs = json_string_value(json_object_get(m, "fs"));
+static void group_mkfs(FILE *out, const char *fs, const char *command, const json_t *notes)
+{
+	size_t j;
+	const json_t *note;
 
-		if (!cmd)
-			continue;
-		const json_t *note;
-		size_t j;
-
-		fprintf(out, "  The one %s command for all of them:\n      %s\n", fs ? fs : "mkfs", cmd);
-		json_array_foreach(json_object_get(m, "notes"), j, note)
-			if (json_is_string(note))
-				report_wrap_hanging(out, "      ", json_string_value(note), 8, WIDTH);
-		fputc('\n', out);
-	}
+	fprintf(out, "  The one %s command for all of them:\n      %s\n", fs ? fs : "mkfs", command);
+	json_array_foreach(notes, j, note)
+		if (json_is_string(note))
+			report_wrap_hanging(out, "      ", json_string_value(note), 8, WIDTH);
+	fputc('\n', out);
 }
 
 static void write_groups(const struct session *s, bool has_headline, FILE *out)
@@ -205,22 +202,7 @@ static void write_groups(const struct session *s, bool has_headline, FILE *out)
 	fputs("\n\n", out);
 	if (total == 0 && !has_headline)
 		fputs("  Nothing to change: no rule found anything to recommend on these facts.\n\n", out);
-	for (size_t g = 0; g < report_n_groups; g++) {
-		json_t *members = report_group_members(s, &report_groups[g]);
-		size_t i;
-		json_t *rec;
-
-		if (json_array_size(members)) {
-			underline(out, report_groups[g].title, '-');
-			report_wrap(out, report_groups[g].blurb, 0, WIDTH);
-			fputc('\n', out);
-			if (report_groups[g].disruption && strcmp(report_groups[g].disruption, "reformat") == 0)
-				write_mkfs(s, out);
-			json_array_foreach(members, i, rec)
-				write_recommendation(s, rec, out);
-		}
-		json_decref(members);
-	}
+	report_groups_write(s, &(struct report_group_writer){group_head, group_mkfs, write_recommendation}, out);
 }
 
 static void write_not_evaluated(const struct session *s, FILE *out)
