@@ -3,7 +3,7 @@
 # flags and the benchmark parameters are put into each command's options by the shared parsers, so a
 # command that lost one would still list it. Each option is given, then two options no command has:
 # whether the option takes an argument or not, parsing stops at an unknown option with status 2, so
-# nothing runs.
+# nothing runs, and the one message is the parser's.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
 
 run_status 0 "$FSTUNE" --help
@@ -24,6 +24,8 @@ for cmd in "" $commands; do
 			fail "'fstune $cmd --help' shows $opt, which its parser does not take"
 		fi
 		[ -s "$TMP/err" ] || fail "fstune $cmd $opt: status 2 without a message"
+		# The parser has said what was wrong; a second, empty error would only confuse.
+		! grep -q "unknown error" "$TMP/err" || fail "fstune $cmd $opt: $(cat "$TMP/err")"
 		checked=$((checked + 1))
 	done
 done

@@ -453,7 +453,7 @@ int cmd_trial(int argc, char **argv)
 		w = render(&a, &t, f, cli_output_stream(out));
 		status = fst_exit_merge(status, cli_output_close(out, w == 0));
 		out = NULL;
-	} else {
+	} else if (err.msg[0]) { /* a flag error or an unopenable --output is said already */
 		fst_error_print(&err);
 	}
 	cli_output_close(out, false);
