@@ -3,16 +3,15 @@
  * it runs and settled once done. The run itself is bench_step.c's; this screen only draws it. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app/wizard/ui_int.h"
 
-enum { B_UP = 1, B_DOWN, B_CHOOSE };
+enum { B_CHOOSE = UI_ACT_SCREEN };
 
 static const struct ui_key bench_keys[] = {
-	UI_KEYS_UP_DOWN(B_UP, "move up", B_DOWN, "move down"),
+	UI_KEYS_UP_DOWN("move up", "move down"),
 	{'\r', B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", true},
 	{KEY_ENTER, B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", false},
 	{0, 0, NULL, false},
@@ -188,14 +187,8 @@ static void bench_draw(struct ui_wizard *w, const struct ui_area *a)
 	w->bench_list.n = n;
 	ui_list_clamp(&w->bench_list, n);
 	for (int i = 0; i < n; i++, y++) {
-		bool is_sel = i == w->bench_list.sel && !w->bench.is_running;
-		attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
-		char lead[32];
+		attr_t at = ui_menu_row(y, a, i == w->bench_list.sel && !w->bench.is_running, row_name(rows[i]), 9, 12);
 
-		if (is_sel)
-			ui_fill(y, a->left, a->cols, at);
-		snprintf(lead, sizeof(lead), "%s %-9s", is_sel ? ui_glyph->cursor : " ", row_name(rows[i]));
-		ui_put(y, a->left, 12, at | A_BOLD, lead);
 		ui_put(y, a->left + 12, a->cols - 12, at, row_text(w, rows[i]));
 	}
 	if (!w->bench.is_running && (rows[w->bench_list.sel] == ROW_QUICK || rows[w->bench_list.sel] == ROW_FULL)) {
@@ -249,32 +242,23 @@ static enum ui_result bench_key(struct ui_wizard *w, int action, int ch)
 
 	(void)ch;
 	w->bench_list.n = n;
-	switch (action) {
-	case B_UP:
-		ui_list_move(&w->bench_list, -1, n);
-		return UI_DONE;
-	case B_DOWN:
-		ui_list_move(&w->bench_list, 1, n);
-		return UI_DONE;
-	case B_CHOOSE:
-		switch (rows[w->bench_list.sel]) {
-		case ROW_CONTINUE:
-			w->next_screen = UI_SCR_CHARTS;
-			return UI_GOTO;
-		case ROW_NONE:
-			if (!has_results(w) && w->session->bench == SESSION_BENCH_NONE)
-				session_bench_skip(w->session, "none chosen in the wizard");
-			w->next_screen = UI_SCR_ADVICE;
-			return UI_GOTO;
-		case ROW_QUICK:
-			return start(w, SESSION_BENCH_QUICK);
-		case ROW_FULL:
-			return start(w, SESSION_BENCH_FULL);
-		}
-		return UI_DONE;
-	default:
+	if (action != B_CHOOSE) {
+		ui_list_key(&w->bench_list, action, n);
 		return UI_DONE;
 	}
+	switch (rows[w->bench_list.sel]) {
+	case ROW_CONTINUE:
+		return ui_goto(w, UI_SCR_CHARTS);
+	case ROW_NONE:
+		if (!has_results(w) && w->session->bench == SESSION_BENCH_NONE)
+			session_bench_skip(w->session, "none chosen in the wizard");
+		return ui_goto(w, UI_SCR_ADVICE);
+	case ROW_QUICK:
+		return start(w, SESSION_BENCH_QUICK);
+	case ROW_FULL:
+		return start(w, SESSION_BENCH_FULL);
+	}
+	return UI_DONE;
 }
 
 const struct ui_screen ui_screen_bench = {

@@ -4,16 +4,15 @@
  * in block glyphs (ASCII where the locale is not UTF-8), readable from 80x24 up. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app/wizard/ui_int.h"
 
-enum { C_UP = 1, C_DOWN, C_ON };
+enum { C_ON = UI_ACT_SCREEN };
 
 static const struct ui_key charts_keys[] = {
-	UI_KEYS_UP_DOWN(C_UP, "scroll the results", C_DOWN, "scroll the results"),
+	UI_KEYS_UP_DOWN("scroll the results", "scroll the results"),
 	{'\r', C_ON, "go on to the advice", true},
 	{KEY_ENTER, C_ON, "go on to the advice", false},
 	{0, 0, NULL, false},
@@ -174,19 +173,10 @@ static void charts_draw(struct ui_wizard *w, const struct ui_area *a)
 static enum ui_result charts_key(struct ui_wizard *w, int action, int ch)
 {
 	(void)ch;
-	switch (action) {
-	case C_UP:
-		w->charts_top = w->charts_top > 0 ? w->charts_top - 1 : 0;
-		return UI_DONE;
-	case C_DOWN:
-		w->charts_top++;
-		return UI_DONE;
-	case C_ON:
-		w->next_screen = UI_SCR_ADVICE;
-		return UI_GOTO;
-	default:
-		return UI_DONE;
-	}
+	if (action == C_ON)
+		return ui_goto(w, UI_SCR_ADVICE);
+	ui_scroll_key(&w->charts_top, action, 1); /* Up and Down only: no page */
+	return UI_DONE;
 }
 
 const struct ui_screen ui_screen_charts = {

@@ -291,8 +291,7 @@ static enum ui_result apply(struct ui_wizard *w)
 	spec = w->custom->spec;
 	ui_custom_free(w);
 	ui_wizard_set_custom(w, &spec);
-	w->next_screen = w->has_workload ? UI_SCR_DETECTED : UI_SCR_WORKLOAD;
-	return UI_GOTO;
+	return ui_goto(w, w->has_workload ? UI_SCR_DETECTED : UI_SCR_WORKLOAD);
 }
 
 /* Moves to the next or the previous field once the current one is good. */
@@ -322,8 +321,7 @@ static enum ui_result custom_key(struct ui_wizard *w, int action, int ch)
 	case UI_ACT_BACK:
 		ui_custom_free(w);
 		ui_message(w, UI_DIM, "cancelled");
-		w->next_screen = UI_SCR_WORKLOAD;
-		return UI_GOTO;
+		return ui_goto(w, UI_SCR_WORKLOAD);
 	case C_NEXT:
 		return next_field(w, REQ_NEXT_FIELD);
 	case C_PREV:

@@ -1,7 +1,7 @@
 # The wizard: screens as init/draw/key, keymaps that drive dispatch and help, the terminal guard.
 # `fstune` with no command calls ui_wizard_main (app/wizard/ui.h). Screens only render.
 libfstune_app_a_SOURCES += app/wizard/ui.h app/wizard/ui_int.h app/wizard/term.c app/wizard/theme.c \
-	app/wizard/keymap.c app/wizard/widgets.c app/wizard/loop.c app/wizard/wizard.c app/wizard/state.c \
+	app/wizard/keymap.c app/wizard/widgets.c app/wizard/moves.c app/wizard/loop.c app/wizard/wizard.c app/wizard/state.c \
 	app/wizard/scr_target.c app/wizard/scr_workload.c app/wizard/scr_detected.c app/wizard/scr_advice.c \
 	app/wizard/scr_detail.c app/wizard/scr_save.c app/wizard/scr_prompt.c app/wizard/trial_settle.c \
 	app/wizard/progress.c app/wizard/workload_step.c app/wizard/bench_step.c app/wizard/scr_custom.c \
