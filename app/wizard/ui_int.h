@@ -81,7 +81,8 @@ struct ui_key {
 };
 
 /* Actions that several screens take, each with one meaning everywhere: the moves of a list or a
- * scrolling view (moves.c). A screen numbers its own actions from UI_ACT_SCREEN. */
+ * scrolling view (moves.c) and the editing of a form's field (formbox.c). A screen numbers its own
+ * actions from UI_ACT_SCREEN. */
 enum ui_shared_action {
 	UI_MOVE_UP = 1,
 	UI_MOVE_DOWN,
@@ -89,6 +90,13 @@ enum ui_shared_action {
 	UI_MOVE_PGDN,
 	UI_MOVE_HOME,
 	UI_MOVE_END,
+	UI_EDIT_LEFT,
+	UI_EDIT_RIGHT,
+	UI_EDIT_HOME,
+	UI_EDIT_END,
+	UI_EDIT_BACKSPACE,
+	UI_EDIT_DELETE,
+	UI_EDIT_CLEAR,
 	UI_ACT_SCREEN,
 };
 
@@ -343,7 +351,7 @@ struct ui_wizard {
 	const char *prompt_label;
 	char prompt_text[4096];
 	ui_prompt_done_fn prompt_done;
-	struct ui_form *form;            /* the prompt's form (scr_prompt.c); NULL: none */
+	struct ui_formbox *form;         /* the prompt's form (scr_prompt.c); NULL: none */
 };
 
 /* Goes to screen `id` once the key handler returns: its result. */
