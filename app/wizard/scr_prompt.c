@@ -89,6 +89,18 @@ enum ui_result ui_prompt_open(struct ui_wizard *w, const char *label, const char
 	return UI_GOTO;
 }
 
+enum ui_result ui_prompt_directory_done(struct ui_wizard *w, const char *dir,
+					bool (*step)(struct ui_wizard *w, const char *dir), enum ui_screen_id next)
+{
+	if (!*dir) {
+		ui_message(w, UI_ERROR, "no directory given");
+		return UI_DONE;
+	}
+	if (!step(w, dir))
+		return UI_DONE;
+	return ui_goto(w, next);
+}
+
 static void prompt_init(struct ui_wizard *w)
 {
 	form_build(w, w->prompt_text, -1);

@@ -144,13 +144,7 @@ static void target_draw(struct ui_wizard *w, const struct ui_area *a)
 /* Probes `arg` (a row's or the directory typed) and goes on to the workload. */
 static enum ui_result open_target(struct ui_wizard *w, const char *arg)
 {
-	if (!*arg) {
-		ui_message(w, UI_ERROR, "no directory given");
-		return UI_DONE;
-	}
-	if (!ui_wizard_open_target(w, arg))
-		return UI_DONE;
-	return ui_goto(w, UI_SCR_WORKLOAD);
+	return ui_prompt_directory_done(w, arg, ui_wizard_open_target, UI_SCR_WORKLOAD);
 }
 
 static enum ui_result target_key(struct ui_wizard *w, int action, int ch)

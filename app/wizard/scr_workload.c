@@ -241,15 +241,9 @@ static void workload_draw(struct ui_wizard *w, const struct ui_area *a)
 	draw_below(w, &rows[w->workload_list.sel], y, a);
 }
 
-static enum ui_result open_sample(struct ui_wizard *w, const char *text)
+static enum ui_result open_sample(struct ui_wizard *w, const char *dir)
 {
-	if (!*text) {
-		ui_message(w, UI_ERROR, "no directory given");
-		return UI_DONE;
-	}
-	if (!ui_wizard_sample(w, text))
-		return UI_DONE;
-	return ui_goto(w, UI_SCR_SAMPLE);
+	return ui_prompt_directory_done(w, dir, ui_wizard_sample, UI_SCR_SAMPLE);
 }
 
 static enum ui_result open_observe(struct ui_wizard *w, const char *text)

@@ -367,6 +367,10 @@ void ui_message(struct ui_wizard *w, enum ui_role role, const char *fmt, ...)
  * with the text and its result is the prompt's. */
 enum ui_result ui_prompt_open(struct ui_wizard *w, const char *label, const char *initial,
 			      ui_prompt_done_fn done);
+/* The end of a prompt that asks for a directory: `dir` given to `step`, then on to screen `next`
+ * when the step worked; an empty `dir` is refused, and a step that failed has set the message. */
+enum ui_result ui_prompt_directory_done(struct ui_wizard *w, const char *dir,
+					bool (*step)(struct ui_wizard *w, const char *dir), enum ui_screen_id next);
 /* Frees the prompt's form, if one is up. */
 void ui_prompt_free(struct ui_wizard *w);
 /* Frees the custom workload form, if one is up. */
