@@ -63,30 +63,25 @@ static const char *latency(char *buf, size_t len, double us)
 	return buf;
 }
 
-/* A finished test's numbers: MB/s for large requests, else IOPS, with p50/p99 when known; a file
- * test's operations per second. */
+/* A finished test's headline number (ui_bench_headline), with p50/p99 when known. */
 static void settled(const struct facts *f, const struct bench_test_def *t, char *buf, size_t len)
 {
 	char key[128], r[16], p50[24], p99[24];
 	double v, a = -1, b = -1;
+	const char *unit;
 
 	snprintf(key, sizeof(key), "bench.%s.lat_p50_us", t->name);
 	facts_get_real(f, key, &a);
 	snprintf(key, sizeof(key), "bench.%s.lat_p99_us", t->name);
 	facts_get_real(f, key, &b);
-	snprintf(key, sizeof(key), "bench.%s.%s", t->name,
-		 t->pattern == BENCH_PATTERN_FILES ? "tps" : t->io_size >= 65536 ? "bw_bytes_per_s" : "iops");
-	if (!facts_get_real(f, key, &v)) {
-		snprintf(key, sizeof(key), "bench.%s.create_per_s", t->name);
-		if (!facts_get_real(f, key, &v)) {
-			snprintf(buf, len, "done");
-			return;
-		}
+	if (!ui_bench_headline(f, t, &v, &unit)) {
+		snprintf(buf, len, "done");
+		return;
 	}
-	if (t->io_size >= 65536)
-		snprintf(buf, len, "%.0f MB/s", v / 1e6);
+	if (!strcmp(unit, "MB/s"))
+		snprintf(buf, len, "%.0f MB/s", v);
 	else
-		snprintf(buf, len, "%s %s", ui_rate(r, sizeof(r), v), t->pattern == BENCH_PATTERN_FILES ? "ops/s" : "IOPS");
+		snprintf(buf, len, "%s %s", ui_rate(r, sizeof(r), v), unit);
 	if (a >= 0)
 		snprintf(buf + strlen(buf), len - strlen(buf), "  p50 %s", latency(p50, sizeof(p50), a));
 	if (b >= 0)

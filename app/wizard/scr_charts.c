@@ -26,31 +26,13 @@ static const struct {
 };
 #define N_CURVE (sizeof(curve) / sizeof(curve[0]))
 
-/* A test's headline number and its unit: MB/s for large requests, ops/s for file tests, else IOPS. */
-static bool headline(const struct facts *f, const struct bench_test_def *t, double *v, const char **unit)
-{
-	char key[128];
-
-	*unit = t->pattern == BENCH_PATTERN_FILES ? "ops/s" : t->io_size >= 65536 ? "MB/s" : "IOPS";
-	snprintf(key, sizeof(key), "bench.%s.%s", t->name,
-		 t->pattern == BENCH_PATTERN_FILES ? "tps" : t->io_size >= 65536 ? "bw_bytes_per_s" : "iops");
-	if (!facts_get_real(f, key, v)) {
-		snprintf(key, sizeof(key), "bench.%s.create_per_s", t->name);
-		if (!facts_get_real(f, key, v))
-			return false;
-	}
-	if (t->io_size >= 65536 && t->pattern != BENCH_PATTERN_FILES)
-		*v /= 1e6;
-	return true;
-}
-
 static double max_of_unit(const struct facts *f, const char *unit)
 {
 	double best = 0, v;
 	const char *u;
 
 	for (size_t i = 0; i < bench_n_tests; i++)
-		if (headline(f, &bench_tests[i], &v, &u) && !strcmp(u, unit) && v > best)
+		if (ui_bench_headline(f, &bench_tests[i], &v, &u) && !strcmp(u, unit) && v > best)
 			best = v;
 	return best;
 }
@@ -62,7 +44,7 @@ static int count_results(const struct facts *f)
 	const char *u;
 
 	for (size_t i = 0; i < bench_n_tests; i++)
-		n += headline(f, &bench_tests[i], &v, &u);
+		n += ui_bench_headline(f, &bench_tests[i], &v, &u);
 	return n;
 }
 
@@ -81,7 +63,7 @@ static void draw_results(const struct ui_wizard *w, int y, int rows, const struc
 		const char *unit;
 		double v;
 
-		if (!headline(f, t, &v, &unit) || skip-- > 0)
+		if (!ui_bench_headline(f, t, &v, &unit) || skip-- > 0)
 			continue;
 		snprintf(num, sizeof(num), "%s %s", ui_rate(r, sizeof(r), v), unit);
 		ui_put(y, a->left + 2, 20, ui_attr(UI_NORMAL), t->name);

@@ -424,6 +424,10 @@ void ui_wizard_bench_run(struct ui_wizard *w, enum session_bench suite);
 /* Whether step `id` can be entered now (a session exists, a preset was chosen). */
 bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id);
 
+/* A finished benchmark test's headline number in its unit (bench_numbers.c): MB/s for large
+ * requests, operations/s for file tests, else IOPS, read from the facts; false when it has none. */
+bool ui_bench_headline(const struct facts *f, const struct bench_test_def *t, double *v, const char **unit);
+
 /* "Settle this by trial" (trial_settle.c): runs fstune trial on a 1 GiB image beside the target for a
  * reformat recommendation (its mkfs against the defaults), the terminal handed over, and brings the
  * trial.* facts back and re-evaluates. False, with the reason as the message, when it cannot run. */
