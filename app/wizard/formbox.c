@@ -55,7 +55,8 @@ void ui_formbox_text(const struct ui_formbox *b, size_t i, char *buf, size_t len
 		buf[n - 1] = '\0';
 }
 
-void ui_formbox_draw(const struct ui_formbox *b, int title_y, const char *title, int keys_y, const char *keys)
+void ui_formbox_draw(const struct ui_formbox *b, int title_y, const char *title, int keys_y,
+		     const char *keys)
 {
 	ui_box(b->win, ui_attr(UI_HEADING));
 	wattron(b->win, ui_attr(UI_HEADING));

@@ -38,7 +38,8 @@ void ui_formbox_free(struct ui_formbox *b);
 void ui_formbox_text(const struct ui_formbox *b, size_t i, char *buf, size_t len);
 /* The box's edge, its title at row `title_y` and its key hints at row `keys_y`, then the cursor put
  * back in the field: after the caller drew what else the box holds. */
-void ui_formbox_draw(const struct ui_formbox *b, int title_y, const char *title, int keys_y, const char *keys);
+void ui_formbox_draw(const struct ui_formbox *b, int title_y, const char *title, int keys_y,
+		     const char *keys);
 /* Edits the current field for a UI_EDIT_* action or a typed character (UI_ACT_TEXT); false when
  * `action` is neither. */
 bool ui_formbox_edit(struct ui_formbox *b, int action, int ch);

@@ -182,7 +182,8 @@ static void bench_draw(struct ui_wizard *w, const struct ui_area *a)
 	w->bench_list.n = n;
 	ui_list_clamp(&w->bench_list, n);
 	for (int i = 0; i < n; i++, y++) {
-		attr_t at = ui_menu_row(y, a, i == w->bench_list.sel && !w->bench.is_running, row_name(rows[i]), 9, 12);
+		bool is_sel = i == w->bench_list.sel && !w->bench.is_running;
+		attr_t at = ui_menu_row(y, a, is_sel, row_name(rows[i]), 9, 12);
 
 		ui_put(y, a->left + 12, a->cols - 12, at, row_text(w, rows[i]));
 	}
