@@ -1,11 +1,13 @@
 /* The error convention: library code fills a struct fst_error, app/ prints it (error.h). */
 #include "config.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fstune/error.h"
+#include "fstune/status.h"
 
 int fst_error_set(struct fst_error *err, int status, const char *fmt, ...)
 {
@@ -56,4 +58,20 @@ int fst_exit_merge(int a, int b)
 	if (b < 0 || b > FST_EXIT_REFUSED)
 		return b;
 	return rank[a] >= rank[b] ? a : b;
+}
+
+/* Only async-signal-safe calls: sigaction, sigprocmask, raise. */
+void fst_exit_by_signal(int sig)
+{
+	struct sigaction dfl;
+	sigset_t set;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 }

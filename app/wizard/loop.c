@@ -30,12 +30,12 @@ static const struct ui_screen *const screens[UI_N_SCREENS] = {
 	[UI_SCR_SAMPLE] = &ui_screen_sample,
 };
 
-enum help_action { HELP_UP = 1, HELP_DOWN, HELP_PGUP, HELP_PGDN, HELP_CLOSE };
+enum help_action { HELP_CLOSE = UI_ACT_SCREEN };
 
 /* The help overlay's own keys: it lists them too. */
 static const struct ui_key help_keys[] = {
-	UI_KEYS_UP_DOWN(HELP_UP, "scroll", HELP_DOWN, "scroll"),
-	UI_KEYS_PAGES(HELP_PGUP, "scroll", HELP_PGDN, "scroll"),
+	UI_KEYS_UP_DOWN("scroll", "scroll"),
+	UI_KEYS_PAGES("scroll", "scroll"),
 	{27, HELP_CLOSE, "close", false},
 	{'?', HELP_CLOSE, "close", false},
 	{'q', HELP_CLOSE, "close", false},
@@ -187,8 +187,7 @@ static void draw_help(struct ui_wizard *w, const struct ui_screen *scr)
 	}
 	help_lines(scr, cols - 4, &lines);
 	inner = rows - 2;
-	if (w->help_top > (int)lines.n - inner)
-		w->help_top = (int)lines.n - inner > 0 ? (int)lines.n - inner : 0;
+	ui_scroll_clamp(&w->help_top, (int)lines.n, inner);
 	werase(help_win);
 	ui_box(help_win, ui_attr(UI_HEADING));
 	mvwaddstr(help_win, 0, 2, " Help ");
@@ -305,28 +304,12 @@ static enum ui_result global_action(struct ui_wizard *w, int action)
 static enum ui_result help_key(struct ui_wizard *w, int key)
 {
 	const struct ui_key *k = ui_key_lookup(help_keys, key == '\n' ? '\r' : key);
-	int page = LINES - 4;
 
-	if (!k)
-		return UI_DONE;
-	switch (k->action) {
-	case HELP_UP:
-		w->help_top = w->help_top > 0 ? w->help_top - 1 : 0;
-		break;
-	case HELP_DOWN:
-		w->help_top++;
-		break;
-	case HELP_PGUP:
-		w->help_top = w->help_top > page ? w->help_top - page : 0;
-		break;
-	case HELP_PGDN:
-		w->help_top += page;
-		break;
-	case HELP_CLOSE:
+	if (k && k->action == HELP_CLOSE) {
 		w->is_help = false;
 		help_close();
-		break;
-	}
+	} else if (k)
+		ui_scroll_key(&w->help_top, k->action, LINES - 4);
 	return UI_DONE;
 }
 

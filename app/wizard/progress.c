@@ -23,32 +23,13 @@ bool ui_busy_update(struct ui_wizard *w, double fraction, const char *fmt, ...)
 	return !ui_poll_cancel();
 }
 
-/* The edges of a box on stdscr, from the glyph table. */
-static void frame(int y, int x, int rows, int cols, attr_t a)
-{
-	attron(a);
-	for (int i = 1; i < cols - 1; i++) {
-		mvaddstr(y, x + i, ui_glyph->hline);
-		mvaddstr(y + rows - 1, x + i, ui_glyph->hline);
-	}
-	for (int r = 1; r < rows - 1; r++) {
-		mvaddstr(y + r, x, ui_glyph->vline);
-		mvaddstr(y + r, x + cols - 1, ui_glyph->vline);
-	}
-	mvaddstr(y, x, ui_glyph->ul);
-	mvaddstr(y, x + cols - 1, ui_glyph->ur);
-	mvaddstr(y + rows - 1, x, ui_glyph->ll);
-	mvaddstr(y + rows - 1, x + cols - 1, ui_glyph->lr);
-	attroff(a);
-}
-
 void ui_busy_draw(const struct ui_wizard *w)
 {
 	int cols = COLS - 8, y = LINES / 2 - BOX_ROWS / 2, x = 4;
 
 	for (int r = 0; r < BOX_ROWS; r++)
 		ui_fill(y + r, x, cols, ui_attr(UI_NORMAL));
-	frame(y, x, BOX_ROWS, cols, ui_attr(UI_HEADING));
+	ui_frame(stdscr, y, x, BOX_ROWS, cols, ui_attr(UI_HEADING));
 	ui_put(y, x + 2, cols - 4, ui_attr(UI_HEADING), w->busy.title);
 	ui_put(y + 2, x + 2, cols - 4, ui_attr(UI_NORMAL), w->busy.line);
 	if (w->busy.fraction >= 0)

@@ -2,7 +2,6 @@
  * coloured by severity; Enter opens one in the detail screen (view_detail.c). */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +10,13 @@
 #include "app/wizard/ui_int.h"
 #include "lib/xalloc.h"
 
-enum { A_UP_ = 1, A_DOWN_, A_PGUP, A_PGDN, A_HOME, A_END, A_OPEN, A_SAVE, A_TRIAL };
+enum { A_OPEN = UI_ACT_SCREEN, A_SAVE, A_TRIAL };
 
 static const struct ui_key advice_keys[] = {
-	UI_KEYS_UP_DOWN(A_UP_, "previous recommendation", A_DOWN_, "next recommendation"),
-	UI_KEYS_PAGES(A_PGUP, "page up", A_PGDN, "page down"),
-	{KEY_HOME, A_HOME, "first", false},
-	{KEY_END, A_END, "last", false},
+	UI_KEYS_UP_DOWN("previous recommendation", "next recommendation"),
+	UI_KEYS_PAGES("page up", "page down"),
+	{KEY_HOME, UI_MOVE_HOME, "first", false},
+	{KEY_END, UI_MOVE_END, "last", false},
 	{'\r', A_OPEN, "open: rationale, evidence, apply and revert commands", true},
 	{KEY_ENTER, A_OPEN, "open: rationale, evidence, apply and revert commands", false},
 	{KEY_RIGHT, A_OPEN, "open: rationale, evidence, apply and revert commands", false},
@@ -94,12 +93,10 @@ static void draw_rec(const json_t *rec, int y, int x, int cols, bool is_sel)
 {
 	const char *sev = json_string_value(json_object_get(rec, "severity"));
 	const char *id = json_string_value(json_object_get(rec, "id"));
-	attr_t base = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
+	attr_t base = ui_row_bar(y, x, cols, is_sel);
 	char label[16], *title = title_line(rec, cols, 0, NULL);
 	int idw, tw = title_width(rec, cols, &idw);
 
-	if (is_sel)
-		ui_fill(y, x, cols, base);
 	ui_put(y, x, 2, base, is_sel ? ui_glyph->cursor : " ");
 	snprintf(label, sizeof(label), "%-8s", report_severity_label(sev));
 	ui_put(y, x + 2, 9, is_sel ? base | A_BOLD : ui_attr(ui_severity_role(sev)), label);
@@ -111,12 +108,10 @@ static void draw_rec(const json_t *rec, int y, int x, int cols, bool is_sel)
 
 static void draw_continuation(const json_t *rec, size_t k, int y, int x, int cols, bool is_sel)
 {
-	attr_t base = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
+	attr_t base = ui_row_bar(y, x, cols, is_sel);
 	char *text = title_line(rec, cols, k, NULL);
 	int idw, tw = title_width(rec, cols, &idw);
 
-	if (is_sel)
-		ui_fill(y, x, cols, base);
 	ui_put(y, x + 11, tw, base, text);
 	free(text);
 }
@@ -250,38 +245,22 @@ static void advice_move(struct ui_wizard *w, int delta)
 
 static enum ui_result advice_key(struct ui_wizard *w, int action, int ch)
 {
-	int rows = list_rows();
 	const json_t *row;
+	int delta;
 
+	if (ui_move_delta(action, list_rows(), &delta)) {
+		advice_move(w, delta);
+		return UI_DONE;
+	}
 	switch (action) {
-	case A_UP_:
-		advice_move(w, -1);
-		return UI_DONE;
-	case A_DOWN_:
-		advice_move(w, 1);
-		return UI_DONE;
-	case A_PGUP:
-		advice_move(w, -rows);
-		return UI_DONE;
-	case A_PGDN:
-		advice_move(w, rows);
-		return UI_DONE;
-	case A_HOME:
-		advice_move(w, INT_MIN);
-		return UI_DONE;
-	case A_END:
-		advice_move(w, INT_MAX);
-		return UI_DONE;
 	case A_OPEN:
 		row = json_array_get(w->advice_rows, (size_t)w->advice_list.sel);
 		if (!is_selectable(row))
 			return UI_DONE;
 		ui_view_detail(w, row, COLS - 4);
-		w->next_screen = UI_SCR_DETAIL;
-		return UI_GOTO;
+		return ui_goto(w, UI_SCR_DETAIL);
 	case A_SAVE:
-		w->next_screen = UI_SCR_SAVE;
-		return UI_GOTO;
+		return ui_goto(w, UI_SCR_SAVE);
 	case A_TRIAL:
 		row = json_array_get(w->advice_rows, (size_t)w->advice_list.sel);
 		if (is_selectable(row) && ui_trial_settle(w, row))

@@ -3,16 +3,15 @@
  * it runs and settled once done. The run itself is bench_step.c's; this screen only draws it. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app/wizard/ui_int.h"
 
-enum { B_UP = 1, B_DOWN, B_CHOOSE };
+enum { B_CHOOSE = UI_ACT_SCREEN };
 
 static const struct ui_key bench_keys[] = {
-	UI_KEYS_UP_DOWN(B_UP, "move up", B_DOWN, "move down"),
+	UI_KEYS_UP_DOWN("move up", "move down"),
 	{'\r', B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", true},
 	{KEY_ENTER, B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", false},
 	{0, 0, NULL, false},
@@ -64,30 +63,25 @@ static const char *latency(char *buf, size_t len, double us)
 	return buf;
 }
 
-/* A finished test's numbers: MB/s for large requests, else IOPS, with p50/p99 when known; a file
- * test's operations per second. */
+/* A finished test's headline number (ui_bench_headline), with p50/p99 when known. */
 static void settled(const struct facts *f, const struct bench_test_def *t, char *buf, size_t len)
 {
 	char key[128], r[16], p50[24], p99[24];
 	double v, a = -1, b = -1;
+	const char *unit;
 
 	snprintf(key, sizeof(key), "bench.%s.lat_p50_us", t->name);
 	facts_get_real(f, key, &a);
 	snprintf(key, sizeof(key), "bench.%s.lat_p99_us", t->name);
 	facts_get_real(f, key, &b);
-	snprintf(key, sizeof(key), "bench.%s.%s", t->name,
-		 t->pattern == BENCH_PATTERN_FILES ? "tps" : t->io_size >= 65536 ? "bw_bytes_per_s" : "iops");
-	if (!facts_get_real(f, key, &v)) {
-		snprintf(key, sizeof(key), "bench.%s.create_per_s", t->name);
-		if (!facts_get_real(f, key, &v)) {
-			snprintf(buf, len, "done");
-			return;
-		}
+	if (!ui_bench_headline(f, t, &v, &unit)) {
+		snprintf(buf, len, "done");
+		return;
 	}
-	if (t->io_size >= 65536)
-		snprintf(buf, len, "%.0f MB/s", v / 1e6);
+	if (!strcmp(unit, "MB/s"))
+		snprintf(buf, len, "%.0f MB/s", v);
 	else
-		snprintf(buf, len, "%s %s", ui_rate(r, sizeof(r), v), t->pattern == BENCH_PATTERN_FILES ? "ops/s" : "IOPS");
+		snprintf(buf, len, "%s %s", ui_rate(r, sizeof(r), v), unit);
 	if (a >= 0)
 		snprintf(buf + strlen(buf), len - strlen(buf), "  p50 %s", latency(p50, sizeof(p50), a));
 	if (b >= 0)
@@ -189,13 +183,8 @@ static void bench_draw(struct ui_wizard *w, const struct ui_area *a)
 	ui_list_clamp(&w->bench_list, n);
 	for (int i = 0; i < n; i++, y++) {
 		bool is_sel = i == w->bench_list.sel && !w->bench.is_running;
-		attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
-		char lead[32];
+		attr_t at = ui_menu_row(y, a, is_sel, row_name(rows[i]), 9, 12);
 
-		if (is_sel)
-			ui_fill(y, a->left, a->cols, at);
-		snprintf(lead, sizeof(lead), "%s %-9s", is_sel ? ui_glyph->cursor : " ", row_name(rows[i]));
-		ui_put(y, a->left, 12, at | A_BOLD, lead);
 		ui_put(y, a->left + 12, a->cols - 12, at, row_text(w, rows[i]));
 	}
 	if (!w->bench.is_running && (rows[w->bench_list.sel] == ROW_QUICK || rows[w->bench_list.sel] == ROW_FULL)) {
@@ -249,32 +238,23 @@ static enum ui_result bench_key(struct ui_wizard *w, int action, int ch)
 
 	(void)ch;
 	w->bench_list.n = n;
-	switch (action) {
-	case B_UP:
-		ui_list_move(&w->bench_list, -1, n);
-		return UI_DONE;
-	case B_DOWN:
-		ui_list_move(&w->bench_list, 1, n);
-		return UI_DONE;
-	case B_CHOOSE:
-		switch (rows[w->bench_list.sel]) {
-		case ROW_CONTINUE:
-			w->next_screen = UI_SCR_CHARTS;
-			return UI_GOTO;
-		case ROW_NONE:
-			if (!has_results(w) && w->session->bench == SESSION_BENCH_NONE)
-				session_bench_skip(w->session, "none chosen in the wizard");
-			w->next_screen = UI_SCR_ADVICE;
-			return UI_GOTO;
-		case ROW_QUICK:
-			return start(w, SESSION_BENCH_QUICK);
-		case ROW_FULL:
-			return start(w, SESSION_BENCH_FULL);
-		}
-		return UI_DONE;
-	default:
+	if (action != B_CHOOSE) {
+		ui_list_key(&w->bench_list, action, n);
 		return UI_DONE;
 	}
+	switch (rows[w->bench_list.sel]) {
+	case ROW_CONTINUE:
+		return ui_goto(w, UI_SCR_CHARTS);
+	case ROW_NONE:
+		if (!has_results(w) && w->session->bench == SESSION_BENCH_NONE)
+			session_bench_skip(w->session, "none chosen in the wizard");
+		return ui_goto(w, UI_SCR_ADVICE);
+	case ROW_QUICK:
+		return start(w, SESSION_BENCH_QUICK);
+	case ROW_FULL:
+		return start(w, SESSION_BENCH_FULL);
+	}
+	return UI_DONE;
 }
 
 const struct ui_screen ui_screen_bench = {

@@ -4,16 +4,15 @@
  * in block glyphs (ASCII where the locale is not UTF-8), readable from 80x24 up. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app/wizard/ui_int.h"
 
-enum { C_UP = 1, C_DOWN, C_ON };
+enum { C_ON = UI_ACT_SCREEN };
 
 static const struct ui_key charts_keys[] = {
-	UI_KEYS_UP_DOWN(C_UP, "scroll the results", C_DOWN, "scroll the results"),
+	UI_KEYS_UP_DOWN("scroll the results", "scroll the results"),
 	{'\r', C_ON, "go on to the advice", true},
 	{KEY_ENTER, C_ON, "go on to the advice", false},
 	{0, 0, NULL, false},
@@ -27,31 +26,13 @@ static const struct {
 };
 #define N_CURVE (sizeof(curve) / sizeof(curve[0]))
 
-/* A test's headline number and its unit: MB/s for large requests, ops/s for file tests, else IOPS. */
-static bool headline(const struct facts *f, const struct bench_test_def *t, double *v, const char **unit)
-{
-	char key[128];
-
-	*unit = t->pattern == BENCH_PATTERN_FILES ? "ops/s" : t->io_size >= 65536 ? "MB/s" : "IOPS";
-	snprintf(key, sizeof(key), "bench.%s.%s", t->name,
-		 t->pattern == BENCH_PATTERN_FILES ? "tps" : t->io_size >= 65536 ? "bw_bytes_per_s" : "iops");
-	if (!facts_get_real(f, key, v)) {
-		snprintf(key, sizeof(key), "bench.%s.create_per_s", t->name);
-		if (!facts_get_real(f, key, v))
-			return false;
-	}
-	if (t->io_size >= 65536 && t->pattern != BENCH_PATTERN_FILES)
-		*v /= 1e6;
-	return true;
-}
-
 static double max_of_unit(const struct facts *f, const char *unit)
 {
 	double best = 0, v;
 	const char *u;
 
 	for (size_t i = 0; i < bench_n_tests; i++)
-		if (headline(f, &bench_tests[i], &v, &u) && !strcmp(u, unit) && v > best)
+		if (ui_bench_headline(f, &bench_tests[i], &v, &u) && !strcmp(u, unit) && v > best)
 			best = v;
 	return best;
 }
@@ -63,7 +44,7 @@ static int count_results(const struct facts *f)
 	const char *u;
 
 	for (size_t i = 0; i < bench_n_tests; i++)
-		n += headline(f, &bench_tests[i], &v, &u);
+		n += ui_bench_headline(f, &bench_tests[i], &v, &u);
 	return n;
 }
 
@@ -82,7 +63,7 @@ static void draw_results(const struct ui_wizard *w, int y, int rows, const struc
 		const char *unit;
 		double v;
 
-		if (!headline(f, t, &v, &unit) || skip-- > 0)
+		if (!ui_bench_headline(f, t, &v, &unit) || skip-- > 0)
 			continue;
 		snprintf(num, sizeof(num), "%s %s", ui_rate(r, sizeof(r), v), unit);
 		ui_put(y, a->left + 2, 20, ui_attr(UI_NORMAL), t->name);
@@ -174,19 +155,10 @@ static void charts_draw(struct ui_wizard *w, const struct ui_area *a)
 static enum ui_result charts_key(struct ui_wizard *w, int action, int ch)
 {
 	(void)ch;
-	switch (action) {
-	case C_UP:
-		w->charts_top = w->charts_top > 0 ? w->charts_top - 1 : 0;
-		return UI_DONE;
-	case C_DOWN:
-		w->charts_top++;
-		return UI_DONE;
-	case C_ON:
-		w->next_screen = UI_SCR_ADVICE;
-		return UI_GOTO;
-	default:
-		return UI_DONE;
-	}
+	if (action == C_ON)
+		return ui_goto(w, UI_SCR_ADVICE);
+	ui_scroll_key(&w->charts_top, action, 1); /* Up and Down only: no page */
+	return UI_DONE;
 }
 
 const struct ui_screen ui_screen_charts = {

@@ -4,17 +4,15 @@
  * the cursor stays on it with the text as typed. Enter describes the workload with all of them. */
 #include "config.h"
 
-#include <form.h>
-#include <panel.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/wizard/formbox.h"
 #include "app/wizard/ui_int.h"
 #include "lib/xalloc.h"
 
-enum { C_APPLY = 1, C_CANCEL, C_NEXT, C_PREV, C_LEFT, C_RIGHT, C_HOME, C_END, C_BACKSPACE, C_DELETE,
-       C_CLEAR };
+enum { C_APPLY = UI_ACT_SCREEN, C_CANCEL, C_NEXT, C_PREV };
 
 static const struct ui_key custom_keys[] = {
 	{'\r', C_APPLY, "check every value and describe the workload with them", true},
@@ -24,17 +22,17 @@ static const struct ui_key custom_keys[] = {
 	{KEY_DOWN, C_NEXT, "next field (the value is checked first)", false},
 	{KEY_BTAB, C_PREV, "previous field", false},
 	{KEY_UP, C_PREV, "previous field", false},
-	{KEY_LEFT, C_LEFT, "cursor left", false},
-	{KEY_RIGHT, C_RIGHT, "cursor right", false},
-	{KEY_HOME, C_HOME, "start of the field", false},
-	{1, C_HOME, "start of the field", false},
-	{KEY_END, C_END, "end of the field", false},
-	{5, C_END, "end of the field", false},
-	{KEY_BACKSPACE, C_BACKSPACE, "delete the character before the cursor", false},
-	{127, C_BACKSPACE, "delete the character before the cursor", false},
-	{8, C_BACKSPACE, "delete the character before the cursor", false},
-	{KEY_DC, C_DELETE, "delete the character under the cursor", false},
-	{21, C_CLEAR, "clear the field", false},
+	{KEY_LEFT, UI_EDIT_LEFT, "cursor left", false},
+	{KEY_RIGHT, UI_EDIT_RIGHT, "cursor right", false},
+	{KEY_HOME, UI_EDIT_HOME, "start of the field", false},
+	{1, UI_EDIT_HOME, "start of the field", false},
+	{KEY_END, UI_EDIT_END, "end of the field", false},
+	{5, UI_EDIT_END, "end of the field", false},
+	{KEY_BACKSPACE, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
+	{127, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
+	{8, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
+	{KEY_DC, UI_EDIT_DELETE, "delete the character under the cursor", false},
+	{21, UI_EDIT_CLEAR, "clear the field", false},
 	{0, 0, NULL, false},
 };
 
@@ -64,29 +62,17 @@ static const struct field_def {
 #define FIELD_COLS 20
 
 struct ui_custom {
-	FORM *form;
-	FIELD *fields[N_FIELDS + 1];
-	WINDOW *win, *sub;
-	PANEL *panel;
-	int cols;      /* COLS when it was laid out */
+	struct ui_formbox box;
 	char error[256];
 	struct workload_spec spec;
 };
 
 void ui_custom_free(struct ui_wizard *w)
 {
-	struct ui_custom *c = w->custom;
-
-	if (!c)
+	if (!w->custom)
 		return;
-	unpost_form(c->form);
-	free_form(c->form);
-	for (size_t i = 0; i < N_FIELDS; i++)
-		free_field(c->fields[i]);
-	del_panel(c->panel);
-	delwin(c->sub);
-	delwin(c->win);
-	free(c);
+	ui_formbox_free(&w->custom->box);
+	free(w->custom);
 	w->custom = NULL;
 }
 
@@ -144,41 +130,23 @@ static void initial_text(const struct facts *f, size_t i, char *buf, size_t len)
 	}
 }
 
-/* A field's text without the padding the form keeps after it. */
-static void field_text(const struct ui_custom *c, size_t i, char *buf, size_t len)
-{
-	const char *b = field_buffer(c->fields[i], 0);
-	size_t n;
-
-	snprintf(buf, len, "%s", b ? b : "");
-	for (n = strlen(buf); n > 0 && buf[n - 1] == ' '; n--)
-		buf[n - 1] = '\0';
-}
-
 /* (Re)builds the form for the terminal's size with `texts` in its fields, on field `cur`. */
 static void form_build(struct ui_wizard *w, char texts[][64], int cur)
 {
-	struct ui_custom *c = w->custom;
-	int rows = (int)N_FIELDS + 7, cols = COLS - 8; /* title, blank, fields, blank, 2 error lines, keys */
+	int rows = (int)N_FIELDS + 7; /* title, blank, fields, blank, 2 error lines, keys */
+	const struct ui_formbox_shape shape = {
+		.rows = rows, .cols = COLS - 8, .y = (LINES - rows) / 2, .x = 4,
+		.field_y = 2, .field_x = 2 + LABEL_COLS, .field_cols = FIELD_COLS,
+		.opts_off = O_AUTOSKIP,
+	};
+	struct ui_formbox *b = &w->custom->box;
+	const char *text_of[N_FIELDS];
 
-	c->cols = COLS;
-	c->win = newwin(rows, cols, (LINES - rows) / 2, 4);
-	c->sub = derwin(c->win, (int)N_FIELDS, FIELD_COLS, 2, 2 + LABEL_COLS);
-	for (size_t i = 0; i < N_FIELDS; i++) {
-		c->fields[i] = new_field(1, FIELD_COLS, (int)i, 0, 0, 0);
-		field_opts_off(c->fields[i], O_AUTOSKIP);
-		set_field_back(c->fields[i], A_UNDERLINE);
-		set_field_buffer(c->fields[i], 0, texts[i]);
-	}
-	c->fields[N_FIELDS] = NULL;
-	c->form = new_form(c->fields);
-	set_form_win(c->form, c->win);
-	set_form_sub(c->form, c->sub);
-	keypad(c->win, TRUE);
-	c->panel = new_panel(c->win);
-	post_form(c->form);
-	set_current_field(c->form, c->fields[cur]);
-	form_driver(c->form, REQ_END_LINE);
+	for (size_t i = 0; i < N_FIELDS; i++)
+		text_of[i] = texts[i];
+	ui_formbox_build(b, &shape, N_FIELDS, text_of);
+	set_current_field(b->form, b->fields[cur]);
+	form_driver(b->form, REQ_END_LINE);
 }
 
 static void custom_init(struct ui_wizard *w)
@@ -192,18 +160,18 @@ static void custom_init(struct ui_wizard *w)
 	form_build(w, texts, 0);
 }
 
-static WINDOW *custom_window(struct ui_wizard *w) { return w->custom->win; }
+static WINDOW *custom_window(struct ui_wizard *w) { return w->custom->box.win; }
 
 /* After a resize: the same texts, the same field, in a form of the new width. */
 static void form_relayout(struct ui_wizard *w)
 {
 	char texts[N_FIELDS][64];
-	int cur = field_index(current_field(w->custom->form));
+	int cur = field_index(current_field(w->custom->box.form));
 	char error[256];
 
-	form_driver(w->custom->form, REQ_VALIDATION);
+	form_driver(w->custom->box.form, REQ_VALIDATION);
 	for (size_t i = 0; i < N_FIELDS; i++)
-		field_text(w->custom, i, texts[i], sizeof(texts[i]));
+		ui_formbox_text(&w->custom->box, i, texts[i], sizeof(texts[i]));
 	snprintf(error, sizeof(error), "%s", w->custom->error);
 	ui_custom_free(w);
 	w->custom = xcalloc(1, sizeof(*w->custom));
@@ -231,32 +199,24 @@ static void draw_error(WINDOW *win, const char *error, int y, int cols)
 
 static void custom_draw(struct ui_wizard *w, const struct ui_area *a)
 {
-	struct ui_custom *c;
+	WINDOW *win;
 	int cols;
 
 	ui_screen_of(w, UI_SCR_WORKLOAD)->draw(w, a);
-	if (w->custom->cols != COLS)
+	if (w->custom->box.cols != COLS)
 		form_relayout(w);
-	c = w->custom;
-	cols = getmaxx(c->win);
-	ui_box(c->win, ui_attr(UI_HEADING));
-	wattron(c->win, ui_attr(UI_HEADING));
-	mvwaddstr(c->win, 0, 2, " Custom workload ");
-	wattroff(c->win, ui_attr(UI_HEADING));
+	win = w->custom->box.win;
+	cols = getmaxx(win);
 	for (size_t i = 0; i < N_FIELDS; i++) {
-		mvwaddnstr(c->win, 2 + (int)i, 2, defs[i].label, LABEL_COLS - 1);
-		wattron(c->win, ui_attr(UI_DIM));
-		mvwaddnstr(c->win, 2 + (int)i, 3 + LABEL_COLS + FIELD_COLS, defs[i].hint,
+		mvwaddnstr(win, 2 + (int)i, 2, defs[i].label, LABEL_COLS - 1);
+		wattron(win, ui_attr(UI_DIM));
+		mvwaddnstr(win, 2 + (int)i, 3 + LABEL_COLS + FIELD_COLS, defs[i].hint,
 			   cols - 4 - LABEL_COLS - FIELD_COLS - 1);
-		wattroff(c->win, ui_attr(UI_DIM));
+		wattroff(win, ui_attr(UI_DIM));
 	}
-	draw_error(c->win, c->error, 3 + (int)N_FIELDS, cols);
-	wattron(c->win, ui_attr(UI_DIM));
-	mvwaddnstr(c->win, 5 + (int)N_FIELDS, 2, "Enter apply   Tab/Down next   Up previous   Esc cancel", cols - 4);
-	wattroff(c->win, ui_attr(UI_DIM));
-	touchwin(c->win);
-	pos_form_cursor(c->form);
-	curs_set(1);
+	draw_error(win, w->custom->error, 3 + (int)N_FIELDS, cols);
+	ui_formbox_draw(&w->custom->box, 0, " Custom workload ", 5 + (int)N_FIELDS,
+			"Enter apply   Tab/Down next   Up previous   Esc cancel");
 }
 
 /* Checks field `i` into the form's spec; on a bad value the message names it and says why. */
@@ -266,16 +226,16 @@ static bool check_field(struct ui_wizard *w, size_t i)
 	struct fst_error err = FST_ERROR_INIT;
 	char text[64];
 
-	form_driver(c->form, REQ_VALIDATION);
-	field_text(c, i, text, sizeof(text));
+	form_driver(c->box.form, REQ_VALIDATION);
+	ui_formbox_text(&c->box, i, text, sizeof(text));
 	if (defs[i].set(&c->spec, text, &err) == FST_EXIT_OK) {
 		c->error[0] = '\0';
 		return true;
 	}
 	snprintf(c->error, sizeof(c->error), "%s: %s", defs[i].label, err.msg);
 	ui_message(w, UI_ERROR, "%s", c->error);
-	set_current_field(c->form, c->fields[i]);
-	form_driver(c->form, REQ_END_LINE);
+	set_current_field(c->box.form, c->box.fields[i]);
+	form_driver(c->box.form, REQ_END_LINE);
 	return false;
 }
 
@@ -291,8 +251,7 @@ static enum ui_result apply(struct ui_wizard *w)
 	spec = w->custom->spec;
 	ui_custom_free(w);
 	ui_wizard_set_custom(w, &spec);
-	w->next_screen = w->has_workload ? UI_SCR_DETECTED : UI_SCR_WORKLOAD;
-	return UI_GOTO;
+	return ui_goto(w, w->has_workload ? UI_SCR_DETECTED : UI_SCR_WORKLOAD);
 }
 
 /* Moves to the next or the previous field once the current one is good. */
@@ -301,20 +260,15 @@ static enum ui_result next_field(struct ui_wizard *w, int req)
 	struct ui_custom *c = w->custom;
 
 	c->spec = w->spec;
-	if (check_field(w, (size_t)field_index(current_field(c->form)))) {
-		form_driver(c->form, req);
-		form_driver(c->form, REQ_END_LINE);
+	if (check_field(w, (size_t)field_index(current_field(c->box.form)))) {
+		form_driver(c->box.form, req);
+		form_driver(c->box.form, REQ_END_LINE);
 	}
 	return UI_DONE;
 }
 
 static enum ui_result custom_key(struct ui_wizard *w, int action, int ch)
 {
-	static const int edit[] = {[C_LEFT] = REQ_PREV_CHAR, [C_RIGHT] = REQ_NEXT_CHAR, [C_HOME] = REQ_BEG_LINE,
-				   [C_END] = REQ_END_LINE, [C_BACKSPACE] = REQ_DEL_PREV, [C_DELETE] = REQ_DEL_CHAR,
-				   [C_CLEAR] = REQ_CLR_FIELD};
-	FORM *form = w->custom->form;
-
 	switch (action) {
 	case C_APPLY:
 		return apply(w);
@@ -322,18 +276,13 @@ static enum ui_result custom_key(struct ui_wizard *w, int action, int ch)
 	case UI_ACT_BACK:
 		ui_custom_free(w);
 		ui_message(w, UI_DIM, "cancelled");
-		w->next_screen = UI_SCR_WORKLOAD;
-		return UI_GOTO;
+		return ui_goto(w, UI_SCR_WORKLOAD);
 	case C_NEXT:
 		return next_field(w, REQ_NEXT_FIELD);
 	case C_PREV:
 		return next_field(w, REQ_PREV_FIELD);
-	case UI_ACT_TEXT:
-		form_driver_w(form, OK, (wchar_t)ch);
-		return UI_DONE;
 	default:
-		if (action >= C_LEFT && action <= C_CLEAR)
-			form_driver(form, edit[action]);
+		ui_formbox_edit(&w->custom->box, action, ch);
 		return UI_DONE;
 	}
 }

@@ -2,21 +2,20 @@
  * apply and revert commands, the rule id and the sources of the knowledge. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/render/report_render.h"
 #include "app/wizard/ui_int.h"
 
-enum { X_UP = 1, X_DOWN, X_PGUP, X_PGDN, X_HOME, X_END, X_CLOSE };
+enum { X_CLOSE = UI_ACT_SCREEN };
 
 static const struct ui_key detail_keys[] = {
-	UI_KEYS_UP_DOWN(X_UP, "scroll up", X_DOWN, "scroll down"),
-	UI_KEYS_PAGES(X_PGUP, "page up", X_PGDN, "page down"),
-	{' ', X_PGDN, "page down", false},
-	{KEY_HOME, X_HOME, "top", false},
-	{KEY_END, X_END, "bottom", false},
+	UI_KEYS_UP_DOWN("scroll up", "scroll down"),
+	UI_KEYS_PAGES("page up", "page down"),
+	{' ', UI_MOVE_PGDN, "page down", false},
+	{KEY_HOME, UI_MOVE_HOME, "top", false},
+	{KEY_END, UI_MOVE_END, "bottom", false},
 	{'\r', X_CLOSE, "back to the list", true},
 	{KEY_LEFT, X_CLOSE, "back to the list", false},
 	{0, 0, NULL, false},
@@ -132,14 +131,14 @@ static const char *member(const json_t *rec, const char *name, const char *dflt)
 
 void ui_view_detail(struct ui_wizard *w, const json_t *rec, int width)
 {
-	struct ui_lines *l = &w->detail;
+	struct ui_lines *l = &w->detail.content;
 	const char *sev = json_string_value(json_object_get(rec, "severity"));
 	struct cmd_ctx c = {l, width, 0};
 	size_t i;
 	json_t *v;
 
 	ui_lines_clear(l);
-	w->detail_top = 0;
+	w->detail.top = 0;
 	add_title(l, sev, member(rec, "title", "(untitled)"), width);
 	ui_lines_add(l, UI_DIM, 0, "Rule:       %s", member(rec, "id", "?"));
 	ui_lines_add(l, UI_NORMAL, 0, "Disruption: %s   Confidence: %.2f%s%s", member(rec, "disruption", "?"),
@@ -170,48 +169,17 @@ void ui_view_detail(struct ui_wizard *w, const json_t *rec, int width)
 		ui_lines_add(l, UI_DIM, 2, "(none given)");
 }
 
-static int page_rows(void) { return LINES - 3; }
-
 static void detail_init(struct ui_wizard *w) { (void)w; }
 
-static void detail_draw(struct ui_wizard *w, const struct ui_area *a)
-{
-	int max = (int)w->detail.n - a->rows;
-
-	if (w->detail_top > max)
-		w->detail_top = max > 0 ? max : 0;
-	ui_lines_draw(&w->detail, w->detail_top, a);
-}
+static void detail_draw(struct ui_wizard *w, const struct ui_area *a) { ui_view_draw(&w->detail, a); }
 
 static enum ui_result detail_key(struct ui_wizard *w, int action, int ch)
 {
-	int page = page_rows();
-
-	switch (action) {
-	case X_UP:
-		w->detail_top = w->detail_top > 0 ? w->detail_top - 1 : 0;
-		return UI_DONE;
-	case X_DOWN:
-		w->detail_top++;
-		return UI_DONE;
-	case X_PGUP:
-		w->detail_top = w->detail_top > page ? w->detail_top - page : 0;
-		return UI_DONE;
-	case X_PGDN:
-		w->detail_top += page;
-		return UI_DONE;
-	case X_HOME:
-		w->detail_top = 0;
-		return UI_DONE;
-	case X_END:
-		w->detail_top = INT_MAX / 2;
-		return UI_DONE;
-	case X_CLOSE:
-		w->next_screen = UI_SCR_ADVICE;
-		return UI_GOTO;
-	default:
-		return UI_DONE;
-	}
+	(void)ch;
+	if (action == X_CLOSE)
+		return ui_goto(w, UI_SCR_ADVICE);
+	ui_view_key(&w->detail, action);
+	return UI_DONE;
 }
 
 const struct ui_screen ui_screen_detail = {

@@ -4,7 +4,6 @@
  * units; a wide terminal also shows each fact's label. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +13,14 @@
 #include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 
-enum { D_UP = 1, D_DOWN, D_PGUP, D_PGDN, D_HOME, D_END, D_NEXT };
+enum { D_NEXT = UI_ACT_SCREEN };
 
 static const struct ui_key detected_keys[] = {
-	UI_KEYS_UP_DOWN(D_UP, "scroll up", D_DOWN, "scroll down"),
-	UI_KEYS_PAGES(D_PGUP, "page up", D_PGDN, "page down"),
-	{' ', D_PGDN, "page down", false},
-	{KEY_HOME, D_HOME, "top", false},
-	{KEY_END, D_END, "bottom", false},
+	UI_KEYS_UP_DOWN("scroll up", "scroll down"),
+	UI_KEYS_PAGES("page up", "page down"),
+	{' ', UI_MOVE_PGDN, "page down", false},
+	{KEY_HOME, UI_MOVE_HOME, "top", false},
+	{KEY_END, UI_MOVE_END, "bottom", false},
 	{'\r', D_NEXT, "go on to the benchmarks", true},
 	{KEY_ENTER, D_NEXT, "go on to the benchmarks", false},
 	{KEY_RIGHT, D_NEXT, "go on to the benchmarks", false},
@@ -99,10 +98,10 @@ static void add_fact(const char *key, const json_t *value, void *arg)
 	problem = is_problem(wk->w, key);
 	where = xasprintf("[%s]", source ? source : "default");
 	if (COLS >= LABEL_COLS && info)
-		ui_lines_add(&wk->w->detected, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s %-12s %s",
+		ui_lines_add(&wk->w->detected.content, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s %-12s %s",
 			     problem ? "!" : " ", key + wk->prefix + 1, text, where, info->label);
 	else
-		ui_lines_add(&wk->w->detected, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s %s",
+		ui_lines_add(&wk->w->detected.content, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s %s",
 			     problem ? "!" : " ", key + wk->prefix + 1, text, where);
 	free(where);
 	free(text);
@@ -119,9 +118,9 @@ static void add_reason(struct ui_wizard *w, enum ui_role role, const char *key, 
 
 	for (size_t i = 0; i < n; i++)
 		if (i == 0)
-			ui_lines_add(&w->detected, role, 2, "? %-28s %s", key, lines[i]);
+			ui_lines_add(&w->detected.content, role, 2, "? %-28s %s", key, lines[i]);
 		else
-			ui_lines_add(&w->detected, role, 33, "%s", lines[i]);
+			ui_lines_add(&w->detected.content, role, 33, "%s", lines[i]);
 	ui_lines_free(lines, n);
 	free(text);
 }
@@ -140,7 +139,7 @@ static void add_unavailable(struct ui_wizard *w, const char *branch)
 		if (strcmp(key, branch) == 0) {
 			char *text = facts_render_unavailable(st, why);
 
-			ui_lines_add(&w->detected, UI_UNAVAILABLE, 2, "? (the whole branch) %s", text);
+			ui_lines_add(&w->detected.content, UI_UNAVAILABLE, 2, "? (the whole branch) %s", text);
 			free(text);
 		} else if (strncmp(key, branch, prefix) == 0 && key[prefix] == '.') {
 			add_reason(w, st && strcmp(st, "failed") == 0 ? UI_PROBLEM : UI_UNAVAILABLE,
@@ -155,25 +154,25 @@ void ui_view_detected(struct ui_wizard *w)
 	const char *branch;
 	json_t *v;
 
-	ui_lines_clear(&w->detected);
+	ui_lines_clear(&w->detected.content);
 	if (!w->session)
 		return;
 	doc = w->session->facts->doc;
-	ui_lines_add(&w->detected, UI_DIM, 0,
+	ui_lines_add(&w->detected.content, UI_DIM, 0,
 		     "! named by a warning   ? unavailable (status: reason)   [source of the value]");
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
 		struct walk wk = {w, groups[g].branch, strlen(groups[g].branch), 0};
 		bool has_any = json_object_get(doc, groups[g].branch) ||
 			       json_object_get(json_object_get(doc, "unavailable"), groups[g].branch);
-		size_t before = w->detected.n;
+		size_t before = w->detected.content.n;
 
 		if (!has_any && g >= 4)
 			continue;
-		ui_lines_add(&w->detected, UI_HEADING, 0, "%s", groups[g].title);
+		ui_lines_add(&w->detected.content, UI_HEADING, 0, "%s", groups[g].title);
 		facts_foreach(w->session->facts, add_fact, &wk);
 		add_unavailable(w, groups[g].branch);
-		if (w->detected.n == before + 1)
-			ui_lines_add(&w->detected, UI_DIM, 2, "(nothing)");
+		if (w->detected.content.n == before + 1)
+			ui_lines_add(&w->detected.content, UI_DIM, 2, "(nothing)");
 	}
 	/* Branches this version does not group, so nothing is hidden. */
 	json_object_foreach((json_t *)doc, branch, v) {
@@ -187,18 +186,16 @@ void ui_view_detected(struct ui_wizard *w)
 		} else {
 			struct walk wk = {w, branch, strlen(branch), 0};
 
-			ui_lines_add(&w->detected, UI_HEADING, 0, "%s", branch);
+			ui_lines_add(&w->detected.content, UI_HEADING, 0, "%s", branch);
 			facts_foreach(w->session->facts, add_fact, &wk);
 		}
 	}
 }
 
-static int page_rows(void) { return LINES - 3 - 2; }
-
 static void detected_init(struct ui_wizard *w)
 {
 	ui_view_detected(w);
-	w->detected_top = 0;
+	w->detected.top = 0;
 }
 
 static void detected_draw(struct ui_wizard *w, const struct ui_area *a)
@@ -208,44 +205,19 @@ static void detected_draw(struct ui_wizard *w, const struct ui_area *a)
 				   ? w->session->target->path
 				   : w->facts_file ? w->facts_file : "";
 	char head[512];
-	int max = (int)w->detected.n - body.rows;
 
 	snprintf(head, sizeof(head), "Detected: %s", what);
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), head);
-	if (w->detected_top > max)
-		w->detected_top = max > 0 ? max : 0;
-	ui_lines_draw(&w->detected, w->detected_top, &body);
+	ui_view_draw(&w->detected, &body);
 }
 
 static enum ui_result detected_key(struct ui_wizard *w, int action, int ch)
 {
-	int page = page_rows();
-
-	switch (action) {
-	case D_UP:
-		w->detected_top = w->detected_top > 0 ? w->detected_top - 1 : 0;
-		return UI_DONE;
-	case D_DOWN:
-		w->detected_top++;
-		return UI_DONE;
-	case D_PGUP:
-		w->detected_top = w->detected_top > page ? w->detected_top - page : 0;
-		return UI_DONE;
-	case D_PGDN:
-		w->detected_top += page;
-		return UI_DONE;
-	case D_HOME:
-		w->detected_top = 0;
-		return UI_DONE;
-	case D_END:
-		w->detected_top = INT_MAX / 2;
-		return UI_DONE;
-	case D_NEXT:
-		w->next_screen = UI_SCR_BENCH;
-		return UI_GOTO;
-	default:
-		return UI_DONE;
-	}
+	(void)ch;
+	if (action == D_NEXT)
+		return ui_goto(w, UI_SCR_BENCH);
+	ui_view_key(&w->detected, action);
+	return UI_DONE;
 }
 
 const struct ui_screen ui_screen_detected = {

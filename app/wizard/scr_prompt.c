@@ -2,62 +2,44 @@
  * screen that opened it. Printable keys are text here, so only F1 is global. */
 #include "config.h"
 
-#include <form.h>
-#include <panel.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "app/wizard/formbox.h"
 #include "app/wizard/ui_int.h"
 #include "lib/xalloc.h"
 
-enum { P_ACCEPT = 1, P_CANCEL, P_LEFT, P_RIGHT, P_HOME, P_END, P_BACKSPACE, P_DELETE, P_CLEAR };
+enum { P_ACCEPT = UI_ACT_SCREEN, P_CANCEL };
 
 static const struct ui_key prompt_keys[] = {
 	{'\r', P_ACCEPT, "accept", true},
 	{KEY_ENTER, P_ACCEPT, "accept", false},
 	{27, P_CANCEL, "cancel", true},
-	{KEY_LEFT, P_LEFT, "cursor left", false},
-	{KEY_RIGHT, P_RIGHT, "cursor right", false},
-	{KEY_HOME, P_HOME, "start of the line", false},
-	{1, P_HOME, "start of the line", false},
-	{KEY_END, P_END, "end of the line", false},
-	{5, P_END, "end of the line", false},
-	{KEY_BACKSPACE, P_BACKSPACE, "delete the character before the cursor", false},
-	{127, P_BACKSPACE, "delete the character before the cursor", false},
-	{8, P_BACKSPACE, "delete the character before the cursor", false},
-	{KEY_DC, P_DELETE, "delete the character under the cursor", false},
-	{21, P_CLEAR, "clear the line", true},
+	{KEY_LEFT, UI_EDIT_LEFT, "cursor left", false},
+	{KEY_RIGHT, UI_EDIT_RIGHT, "cursor right", false},
+	{KEY_HOME, UI_EDIT_HOME, "start of the line", false},
+	{1, UI_EDIT_HOME, "start of the line", false},
+	{KEY_END, UI_EDIT_END, "end of the line", false},
+	{5, UI_EDIT_END, "end of the line", false},
+	{KEY_BACKSPACE, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
+	{127, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
+	{8, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
+	{KEY_DC, UI_EDIT_DELETE, "delete the character under the cursor", false},
+	{21, UI_EDIT_CLEAR, "clear the line", true},
 	{0, 0, NULL, false},
-};
-
-struct ui_form {
-	FORM *form;
-	FIELD *fields[2];
-	WINDOW *win; /* the box */
-	WINDOW *sub; /* the field's line inside it */
-	PANEL *panel;
-	int cols;    /* COLS when it was laid out */
 };
 
 void ui_prompt_free(struct ui_wizard *w)
 {
-	struct ui_form *f = w->form;
-
-	if (!f)
+	if (!w->form)
 		return;
-	unpost_form(f->form);
-	free_form(f->form);
-	free_field(f->fields[0]);
-	del_panel(f->panel);
-	delwin(f->sub);
-	delwin(f->win);
-	free(f);
+	ui_formbox_free(w->form);
+	free(w->form);
 	w->form = NULL;
 }
 
 /* The cell the cursor is on, counted from the start of the text (a long text scrolls sideways). */
-static int form_cursor_cell(const struct ui_form *f)
+static int form_cursor_cell(const struct ui_formbox *f)
 {
 	return f->form->begincol + f->form->curcol;
 }
@@ -67,25 +49,17 @@ static int form_cursor_cell(const struct ui_form *f)
  * space just typed at the end lives on only as the cursor's place after it. */
 static void form_build(struct ui_wizard *w, const char *text, int cell)
 {
-	struct ui_form *f;
-	int cols = COLS - 8, y = LINES / 2 - 2;
+	int cols = COLS - 8;
+	const struct ui_formbox_shape shape = {
+		.rows = 5, .cols = cols, .y = LINES / 2 - 2, .x = 4,
+		.field_y = 2, .field_x = 2, .field_cols = cols - 4,
+		.opts_off = O_AUTOSKIP | O_STATIC, .max_chars = (int)sizeof(w->prompt_text) - 1,
+	};
+	struct ui_formbox *f;
 
 	ui_prompt_free(w);
 	f = w->form = xcalloc(1, sizeof(*f));
-	f->cols = COLS;
-	f->win = newwin(5, cols, y, 4);
-	f->sub = derwin(f->win, 1, cols - 4, 2, 2);
-	f->fields[0] = new_field(1, cols - 4, 0, 0, 0, 0);
-	field_opts_off(f->fields[0], O_AUTOSKIP | O_STATIC);
-	set_max_field(f->fields[0], (int)sizeof(w->prompt_text) - 1);
-	set_field_back(f->fields[0], A_UNDERLINE);
-	set_field_buffer(f->fields[0], 0, text);
-	f->form = new_form(f->fields);
-	set_form_win(f->form, f->win);
-	set_form_sub(f->form, f->sub);
-	keypad(f->win, TRUE);
-	f->panel = new_panel(f->win);
-	post_form(f->form);
+	ui_formbox_build(f, &shape, 1, &text);
 	if (cell < 0) {
 		form_driver(f->form, REQ_END_LINE);
 		return;
@@ -95,18 +69,11 @@ static void form_build(struct ui_wizard *w, const char *text, int cell)
 		;
 }
 
-/* The field's text without the padding the form keeps after it. */
+/* The field's text, as typed so far, into w->prompt_text. */
 static void form_text(struct ui_wizard *w)
 {
-	const char *buf;
-	size_t n;
-
 	form_driver(w->form->form, REQ_VALIDATION);
-	buf = field_buffer(w->form->fields[0], 0);
-	snprintf(w->prompt_text, sizeof(w->prompt_text), "%s", buf ? buf : "");
-	n = strlen(w->prompt_text);
-	while (n > 0 && w->prompt_text[n - 1] == ' ')
-		w->prompt_text[--n] = '\0';
+	ui_formbox_text(w->form, 0, w->prompt_text, sizeof(w->prompt_text));
 }
 
 WINDOW *ui_prompt_window(struct ui_wizard *w) { return w->form->win; }
@@ -122,6 +89,18 @@ enum ui_result ui_prompt_open(struct ui_wizard *w, const char *label, const char
 	return UI_GOTO;
 }
 
+enum ui_result ui_prompt_directory_done(struct ui_wizard *w, const char *dir,
+					bool (*step)(struct ui_wizard *w, const char *dir), enum ui_screen_id next)
+{
+	if (!*dir) {
+		ui_message(w, UI_ERROR, "no directory given");
+		return UI_DONE;
+	}
+	if (!step(w, dir))
+		return UI_DONE;
+	return ui_goto(w, next);
+}
+
 static void prompt_init(struct ui_wizard *w)
 {
 	form_build(w, w->prompt_text, -1);
@@ -129,7 +108,7 @@ static void prompt_init(struct ui_wizard *w)
 
 static void prompt_draw(struct ui_wizard *w, const struct ui_area *a)
 {
-	struct ui_form *f;
+	char *title;
 
 	ui_screen_of(w, w->prompt_return)->draw(w, a);
 	if (!w->form) {
@@ -140,17 +119,9 @@ static void prompt_draw(struct ui_wizard *w, const struct ui_area *a)
 		form_text(w);
 		form_build(w, w->prompt_text, cell);
 	}
-	f = w->form;
-	ui_box(f->win, ui_attr(UI_HEADING));
-	wattron(f->win, ui_attr(UI_HEADING));
-	mvwprintw(f->win, 1, 2, "%s:", w->prompt_label);
-	wattroff(f->win, ui_attr(UI_HEADING));
-	wattron(f->win, ui_attr(UI_DIM));
-	mvwaddstr(f->win, 3, 2, "Enter accept   Esc cancel   Ctrl-U clear   F1 help");
-	wattroff(f->win, ui_attr(UI_DIM));
-	touchwin(f->win);
-	pos_form_cursor(f->form);
-	curs_set(1);
+	title = xasprintf("%s:", w->prompt_label);
+	ui_formbox_draw(w->form, 1, title, 3, "Enter accept   Esc cancel   Ctrl-U clear   F1 help");
+	free(title);
 }
 
 static enum ui_result finish(struct ui_wizard *w, bool is_accepted)
@@ -174,9 +145,7 @@ static enum ui_result finish(struct ui_wizard *w, bool is_accepted)
 
 static enum ui_result prompt_key(struct ui_wizard *w, int action, int ch)
 {
-	FORM *form = w->form ? w->form->form : NULL;
-
-	if (!form)
+	if (!w->form)
 		return finish(w, false);
 	switch (action) {
 	case P_ACCEPT:
@@ -184,34 +153,10 @@ static enum ui_result prompt_key(struct ui_wizard *w, int action, int ch)
 	case P_CANCEL:
 	case UI_ACT_BACK:
 		return finish(w, false);
-	case P_LEFT:
-		form_driver(form, REQ_PREV_CHAR);
-		break;
-	case P_RIGHT:
-		form_driver(form, REQ_NEXT_CHAR);
-		break;
-	case P_HOME:
-		form_driver(form, REQ_BEG_LINE);
-		break;
-	case P_END:
-		form_driver(form, REQ_END_LINE);
-		break;
-	case P_BACKSPACE:
-		form_driver(form, REQ_DEL_PREV);
-		break;
-	case P_DELETE:
-		form_driver(form, REQ_DEL_CHAR);
-		break;
-	case P_CLEAR:
-		form_driver(form, REQ_CLR_FIELD);
-		break;
-	case UI_ACT_TEXT:
-		form_driver_w(form, OK, (wchar_t)ch);
-		break;
 	default:
-		break;
+		ui_formbox_edit(w->form, action, ch);
+		return UI_DONE;
 	}
-	return UI_DONE;
 }
 
 const struct ui_screen ui_screen_prompt = {

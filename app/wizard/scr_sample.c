@@ -10,7 +10,7 @@
 #include "app/wizard/ui_int.h"
 #include "fstune/units.h"
 
-enum { S_ON = 1 };
+enum { S_ON = UI_ACT_SCREEN };
 
 static const struct ui_key sample_keys[] = {
 	{'\r', S_ON, "go on to what was detected", true},
@@ -167,8 +167,7 @@ static enum ui_result sample_key(struct ui_wizard *w, int action, int ch)
 	(void)ch;
 	if (action != S_ON)
 		return UI_DONE;
-	w->next_screen = UI_SCR_DETECTED;
-	return UI_GOTO;
+	return ui_goto(w, UI_SCR_DETECTED);
 }
 
 const struct ui_screen ui_screen_sample = {

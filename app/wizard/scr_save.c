@@ -17,10 +17,10 @@
 #include "app/wizard/ui_int.h"
 #include "lib/xalloc.h"
 
-enum { S_UP = 1, S_DOWN, S_CHOOSE };
+enum { S_CHOOSE = UI_ACT_SCREEN };
 
 static const struct ui_key save_keys[] = {
-	UI_KEYS_UP_DOWN(S_UP, "previous format", S_DOWN, "next format"),
+	UI_KEYS_UP_DOWN("previous format", "next format"),
 	{'\r', S_CHOOSE, "name the file (or the scripts' directory) and save", true},
 	{KEY_ENTER, S_CHOOSE, "name the file (or the scripts' directory) and save", false},
 	{0, 0, NULL, false},
@@ -43,13 +43,8 @@ static void save_init(struct ui_wizard *w)
 
 static void save_row(int y, const struct ui_area *a, bool is_sel, const char *name, const char *what)
 {
-	attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
-	char label[32];
+	attr_t at = ui_menu_row(y, a, is_sel, name, 10, 14);
 
-	if (is_sel)
-		ui_fill(y, a->left, a->cols, at);
-	snprintf(label, sizeof(label), "%s %-10s", is_sel ? ui_glyph->cursor : " ", name);
-	ui_put(y, a->left, 14, at | A_BOLD, label);
 	ui_put(y, a->left + 14, a->cols - 14, at, what);
 }
 
@@ -127,24 +122,17 @@ static enum ui_result save_key(struct ui_wizard *w, int action, int ch)
 {
 	char initial[4096], cwd[4000];
 
-	switch (action) {
-	case S_UP:
-		ui_list_move(&w->save_list, -1, SAVE_ROWS);
-		return UI_DONE;
-	case S_DOWN:
-		ui_list_move(&w->save_list, 1, SAVE_ROWS);
-		return UI_DONE;
-	case S_CHOOSE:
-		if (!getcwd(cwd, sizeof(cwd)))
-			snprintf(cwd, sizeof(cwd), ".");
-		if (is_scripts_row(w))
-			return ui_prompt_open(w, "Write apply.sh and revert.sh in the directory", cwd, scripts_done);
-		snprintf(initial, sizeof(initial), "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd,
-			 output_formats[w->save_list.sel].file);
-		return ui_prompt_open(w, "Save the report as", initial, save_done);
-	default:
+	if (action != S_CHOOSE) {
+		ui_list_key(&w->save_list, action, SAVE_ROWS);
 		return UI_DONE;
 	}
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), ".");
+	if (is_scripts_row(w))
+		return ui_prompt_open(w, "Write apply.sh and revert.sh in the directory", cwd, scripts_done);
+	snprintf(initial, sizeof(initial), "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd,
+		 output_formats[w->save_list.sel].file);
+	return ui_prompt_open(w, "Save the report as", initial, save_done);
 }
 
 const struct ui_screen ui_screen_save = {

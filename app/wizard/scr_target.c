@@ -2,7 +2,6 @@
  * directory…"; the row under the cursor says whether and how it can be benchmarked. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +10,13 @@
 #include "app/wizard/ui_int.h"
 #include "fstune/units.h"
 
-enum { T_UP = 1, T_DOWN, T_PGUP, T_PGDN, T_HOME, T_END, T_CHOOSE, T_DIR, T_RESCAN };
+enum { T_CHOOSE = UI_ACT_SCREEN, T_DIR, T_RESCAN };
 
 static const struct ui_key target_keys[] = {
-	UI_KEYS_UP_DOWN(T_UP, "move up", T_DOWN, "move down"),
-	UI_KEYS_PAGES(T_PGUP, "page up", T_PGDN, "page down"),
-	{KEY_HOME, T_HOME, "first row", false},
-	{KEY_END, T_END, "last row", false},
+	UI_KEYS_UP_DOWN("move up", "move down"),
+	UI_KEYS_PAGES("page up", "page down"),
+	{KEY_HOME, UI_MOVE_HOME, "first row", false},
+	{KEY_END, UI_MOVE_END, "last row", false},
 	{'\r', T_CHOOSE, "choose: probe it and go on to the workload", true},
 	{KEY_ENTER, T_CHOOSE, "choose: probe it and go on to the workload", false},
 	{KEY_RIGHT, T_CHOOSE, "choose: probe it and go on to the workload", false},
@@ -119,12 +118,10 @@ static void target_draw(struct ui_wizard *w, const struct ui_area *a)
 	for (int i = 0; i < rows && w->target_list.top + i < (int)w->targets.n; i++) {
 		int idx = w->target_list.top + i;
 		bool is_sel = idx == w->target_list.sel;
-		attr_t at = is_sel ? ui_attr(UI_SELECTED) : ui_attr(UI_NORMAL);
+		attr_t at = ui_row_bar(y + i, x, a->cols, is_sel);
 
-		if (is_sel) {
-			ui_fill(y + i, x, a->cols, at);
+		if (is_sel)
 			ui_put(y + i, x, 2, at, ui_glyph->cursor);
-		}
 		draw_row(&w->targets.v[idx],
 			 idx + 1 >= (int)w->targets.n || w->targets.v[idx + 1].depth == 0, y + i, x + 2, &c, at);
 	}
@@ -144,16 +141,10 @@ static void target_draw(struct ui_wizard *w, const struct ui_area *a)
 	}
 }
 
-static enum ui_result open_directory(struct ui_wizard *w, const char *text)
+/* Probes `arg` (a row's or the directory typed) and goes on to the workload. */
+static enum ui_result open_target(struct ui_wizard *w, const char *arg)
 {
-	if (!*text) {
-		ui_message(w, UI_ERROR, "no directory given");
-		return UI_DONE;
-	}
-	if (!ui_wizard_open_target(w, text))
-		return UI_DONE;
-	w->next_screen = UI_SCR_WORKLOAD;
-	return UI_GOTO;
+	return ui_prompt_directory_done(w, arg, ui_wizard_open_target, UI_SCR_WORKLOAD);
 }
 
 static enum ui_result target_key(struct ui_wizard *w, int action, int ch)
@@ -162,25 +153,9 @@ static enum ui_result target_key(struct ui_wizard *w, int action, int ch)
 	const struct inventory_row *r;
 	char cwd[4096];
 
+	if (ui_list_key(&w->target_list, action, rows))
+		return UI_DONE;
 	switch (action) {
-	case T_UP:
-		ui_list_move(&w->target_list, -1, rows);
-		return UI_DONE;
-	case T_DOWN:
-		ui_list_move(&w->target_list, 1, rows);
-		return UI_DONE;
-	case T_PGUP:
-		ui_list_move(&w->target_list, -rows, rows);
-		return UI_DONE;
-	case T_PGDN:
-		ui_list_move(&w->target_list, rows, rows);
-		return UI_DONE;
-	case T_HOME:
-		ui_list_move(&w->target_list, INT_MIN, rows);
-		return UI_DONE;
-	case T_END:
-		ui_list_move(&w->target_list, INT_MAX, rows);
-		return UI_DONE;
 	case T_RESCAN:
 		if (w->facts_file)
 			return UI_DONE;
@@ -197,21 +172,16 @@ static enum ui_result target_key(struct ui_wizard *w, int action, int ch)
 		}
 		if (!getcwd(cwd, sizeof(cwd)))
 			snprintf(cwd, sizeof(cwd), "/");
-		return ui_prompt_open(w, "Directory to examine", cwd, open_directory);
+		return ui_prompt_open(w, "Directory to examine", cwd, open_target);
 	case T_CHOOSE:
 		if (w->targets.n == 0)
 			return UI_DONE;
 		r = &w->targets.v[w->target_list.sel];
-		if (w->facts_file) {
-			w->next_screen = UI_SCR_WORKLOAD;
-			return UI_GOTO;
-		}
+		if (w->facts_file)
+			return ui_goto(w, UI_SCR_WORKLOAD);
 		if (r->is_any_directory)
 			return target_key(w, T_DIR, ch);
-		if (!ui_wizard_open_target(w, r->arg))
-			return UI_DONE;
-		w->next_screen = UI_SCR_WORKLOAD;
-		return UI_GOTO;
+		return open_target(w, r->arg);
 	default:
 		return UI_DONE;
 	}

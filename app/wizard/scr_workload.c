@@ -4,19 +4,18 @@
  * below the list; choosing a row describes the workload through the session. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app/wizard/ui_int.h"
 #include "fstune/units.h"
 
-enum { W_UP = 1, W_DOWN, W_HOME, W_END, W_CHOOSE };
+enum { W_CHOOSE = UI_ACT_SCREEN };
 
 static const struct ui_key workload_keys[] = {
-	UI_KEYS_UP_DOWN(W_UP, "move up", W_DOWN, "move down"),
-	{KEY_HOME, W_HOME, "first row", false},
-	{KEY_END, W_END, "last row", false},
+	UI_KEYS_UP_DOWN("move up", "move down"),
+	{KEY_HOME, UI_MOVE_HOME, "first row", false},
+	{KEY_END, UI_MOVE_END, "last row", false},
 	{'\r', W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", true},
 	{KEY_ENTER, W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", false},
 	{KEY_RIGHT, W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", false},
@@ -183,15 +182,11 @@ static void row_text(const struct ui_wizard *w, const struct row *r, char *name,
 static void draw_rows(const struct ui_wizard *w, const struct row *rows, int n, int y, const struct ui_area *a)
 {
 	for (int i = 0; i < n; i++) {
-		bool is_sel = i == w->workload_list.sel;
-		attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
-		char name[48], sum[256], lead[64];
+		char name[48], sum[256];
+		attr_t at;
 
 		row_text(w, &rows[i], name, sizeof(name), sum, sizeof(sum));
-		if (is_sel)
-			ui_fill(y + i, a->left, a->cols, at);
-		snprintf(lead, sizeof(lead), "%s %-12s", is_sel ? ui_glyph->cursor : " ", name);
-		ui_put(y + i, a->left, 16, at | A_BOLD, lead);
+		at = ui_menu_row(y + i, a, i == w->workload_list.sel, name, 12, 16);
 		bool is_chosen = rows[i].kind == ROW_PRESET && w->preset == rows[i].preset && w->has_workload;
 
 		ui_put(y + i, a->left + 16, a->cols - 16 - (is_chosen ? 11 : 0), at, sum);
@@ -246,16 +241,9 @@ static void workload_draw(struct ui_wizard *w, const struct ui_area *a)
 	draw_below(w, &rows[w->workload_list.sel], y, a);
 }
 
-static enum ui_result open_sample(struct ui_wizard *w, const char *text)
+static enum ui_result open_sample(struct ui_wizard *w, const char *dir)
 {
-	if (!*text) {
-		ui_message(w, UI_ERROR, "no directory given");
-		return UI_DONE;
-	}
-	if (!ui_wizard_sample(w, text))
-		return UI_DONE;
-	w->next_screen = UI_SCR_SAMPLE;
-	return UI_GOTO;
+	return ui_prompt_directory_done(w, dir, ui_wizard_sample, UI_SCR_SAMPLE);
 }
 
 static enum ui_result open_observe(struct ui_wizard *w, const char *text)
@@ -285,8 +273,7 @@ static enum ui_result choose(struct ui_wizard *w, const struct row *r)
 		ui_wizard_set_preset(w, r->preset);
 		break;
 	case ROW_CUSTOM:
-		w->next_screen = UI_SCR_CUSTOM;
-		return UI_GOTO;
+		return ui_goto(w, UI_SCR_CUSTOM);
 	case ROW_SAMPLE:
 	case ROW_OBSERVE:
 		if ((why = ui_wizard_cannot_measure(w, r->kind == ROW_OBSERVE))) {
@@ -302,8 +289,7 @@ static enum ui_result choose(struct ui_wizard *w, const struct row *r)
 	}
 	if (!w->has_workload)
 		return UI_DONE;
-	w->next_screen = UI_SCR_DETECTED;
-	return UI_GOTO;
+	return ui_goto(w, UI_SCR_DETECTED);
 }
 
 static enum ui_result workload_key(struct ui_wizard *w, int action, int ch)
@@ -313,24 +299,10 @@ static enum ui_result workload_key(struct ui_wizard *w, int action, int ch)
 
 	(void)ch;
 	w->workload_list.n = n;
-	switch (action) {
-	case W_UP:
-		ui_list_move(&w->workload_list, -1, n);
-		return UI_DONE;
-	case W_DOWN:
-		ui_list_move(&w->workload_list, 1, n);
-		return UI_DONE;
-	case W_HOME:
-		ui_list_move(&w->workload_list, INT_MIN, n);
-		return UI_DONE;
-	case W_END:
-		ui_list_move(&w->workload_list, INT_MAX, n);
-		return UI_DONE;
-	case W_CHOOSE:
+	if (action == W_CHOOSE)
 		return choose(w, &rows[w->workload_list.sel]);
-	default:
-		return UI_DONE;
-	}
+	ui_list_key(&w->workload_list, action, n);
+	return UI_DONE;
 }
 
 const struct ui_screen ui_screen_workload = {

@@ -57,22 +57,12 @@ static void restore_raw(void)
 	}
 }
 
-/* Only async-signal-safe calls: tcsetattr, write, sigaction, sigprocmask, raise. */
+/* Only async-signal-safe calls: tcsetattr, write, then fst_exit_by_signal. */
 static void on_signal(int sig)
 {
-	struct sigaction dfl;
-	sigset_t set;
-
 	if (is_curses)
 		restore_raw();
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
+	fst_exit_by_signal(sig);
 }
 
 static void append_cap(const char *capname)

@@ -80,13 +80,33 @@ struct ui_key {
 	bool is_hint;     /* shown in the bottom bar */
 };
 
+/* Actions that several screens take, each with one meaning everywhere: the moves of a list or a
+ * scrolling view (moves.c) and the editing of a form's field (formbox.c). A screen numbers its own
+ * actions from UI_ACT_SCREEN. */
+enum ui_shared_action {
+	UI_MOVE_UP = 1,
+	UI_MOVE_DOWN,
+	UI_MOVE_PGUP,
+	UI_MOVE_PGDN,
+	UI_MOVE_HOME,
+	UI_MOVE_END,
+	UI_EDIT_LEFT,
+	UI_EDIT_RIGHT,
+	UI_EDIT_HOME,
+	UI_EDIT_END,
+	UI_EDIT_BACKSPACE,
+	UI_EDIT_DELETE,
+	UI_EDIT_CLEAR,
+	UI_ACT_SCREEN,
+};
+
 /* The moves every list and page takes the same way, arrows and vi's j/k alike (tests/ui-keys.sh
  * expands these when it reads the tables). */
-#define UI_KEYS_UP_DOWN(up, up_help, down, down_help)                              \
-	{KEY_UP, (up), (up_help), false}, {'k', (up), (up_help), false},          \
-	{KEY_DOWN, (down), (down_help), false}, {'j', (down), (down_help), false}
-#define UI_KEYS_PAGES(pgup, pgup_help, pgdn, pgdn_help) \
-	{KEY_PPAGE, (pgup), (pgup_help), false}, {KEY_NPAGE, (pgdn), (pgdn_help), false}
+#define UI_KEYS_UP_DOWN(up_help, down_help)                                                    \
+	{KEY_UP, UI_MOVE_UP, (up_help), false}, {'k', UI_MOVE_UP, (up_help), false},          \
+	{KEY_DOWN, UI_MOVE_DOWN, (down_help), false}, {'j', UI_MOVE_DOWN, (down_help), false}
+#define UI_KEYS_PAGES(pgup_help, pgdn_help) \
+	{KEY_PPAGE, UI_MOVE_PGUP, (pgup_help), false}, {KEY_NPAGE, UI_MOVE_PGDN, (pgdn_help), false}
 
 /* Keys every screen has unless it takes text (then only F1 and Esc). */
 enum ui_global_action {
@@ -175,12 +195,28 @@ int ui_put(int y, int x, int cols, attr_t attr, const char *text);
 int ui_text_width(const char *text);
 /* Fills `cols` cells of row y from x with blanks in `attr`. */
 void ui_fill(int y, int x, int cols, attr_t attr);
-/* A box in the glyph table's lines on `win`. */
+/* The edges of a box of rows x cols at (y, x) of `win`, in the glyph table's lines. */
+void ui_frame(WINDOW *win, int y, int x, int rows, int cols, attr_t attr);
+/* A box in the glyph table's lines around the whole of `win`. */
 void ui_box(WINDOW *win, attr_t attr);
 /* A horizontal bar of `value / max` of `cols` cells (eighths of a cell where the glyphs allow). */
 void ui_hbar(int y, int x, int cols, attr_t attr, double value, double max);
 /* "12.3k", "850", "1.2M": a rate in at most 6 cells. */
 const char *ui_rate(char *buf, size_t len, double v);
+
+/* A list row's attribute: the selection's, its bar drawn across `cols` cells from (y, x), when
+ * `is_sel`; else the normal one. */
+attr_t ui_row_bar(int y, int x, int cols, bool is_sel);
+/* A row of a menu (Bench, Save, Workload): the bar and the cursor when it is selected, then its
+ * name in bold, padded to `name_cells`, in a column `text_x` cells wide. Returns the row's attribute
+ * for the text the caller puts after it. */
+attr_t ui_menu_row(int y, const struct ui_area *a, bool is_sel, const char *name, int name_cells, int text_x);
+
+/* ---- Moves (moves.c) ---- */
+
+/* The rows a move (UI_MOVE_*) goes by, a page being `page` rows: INT_MIN and INT_MAX for Home and
+ * End. False when `action` is not a move. */
+bool ui_move_delta(int action, int page, int *delta);
 
 /* A scrolling list: `sel` is kept visible within `rows`. */
 struct ui_list {
@@ -191,6 +227,15 @@ struct ui_list {
 /* Moves the cursor by `delta` (INT_MAX/INT_MIN for the ends) and keeps it visible in `rows`. */
 void ui_list_move(struct ui_list *l, int delta, int rows);
 void ui_list_clamp(struct ui_list *l, int rows);
+/* Does a move on a list showing `rows` rows (a page); false when `action` is not a move. */
+bool ui_list_key(struct ui_list *l, int action, int rows);
+
+/* Does a move on the first line shown of a scrolling text, a page being `page` lines; false when
+ * `action` is not a move. It may pass the end: ui_scroll_clamp brings it back once the text's
+ * length is known, when it is drawn. */
+bool ui_scroll_key(int *top, int action, int page);
+/* Keeps `*top` where `rows` rows of `n` lines are a full page (or at 0 when they all fit). */
+void ui_scroll_clamp(int *top, int n, int rows);
 
 /* Word-wrapped lines of a paragraph: an array of `*n` new strings (free with ui_lines_free). */
 char **ui_wrap(const char *text, int width, size_t *n);
@@ -212,8 +257,19 @@ struct ui_lines {
 void ui_lines_add(struct ui_lines *l, enum ui_role role, int indent, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void ui_lines_clear(struct ui_lines *l);
-/* Draws the lines from `top` into the area (as many as fit). */
-void ui_lines_draw(const struct ui_lines *l, int top, const struct ui_area *a);
+
+/* A scrolling text view: its lines and the first one shown. */
+struct ui_view {
+	struct ui_lines content;
+	int top;
+	int rows; /* shown by the last draw: a page */
+};
+/* Draws the view into the area from its top (as many lines as fit), the top first brought back so
+ * that the last page is full. */
+void ui_view_draw(struct ui_view *v, const struct ui_area *a);
+/* Does a move (UI_MOVE_*) on the view, a page being what the last draw showed; false when `action`
+ * is not a move. */
+bool ui_view_key(struct ui_view *v, int action);
 
 typedef enum ui_result (*ui_prompt_done_fn)(struct ui_wizard *w, const char *text);
 
@@ -279,12 +335,10 @@ struct ui_wizard {
 	struct inventory targets;
 	struct ui_list target_list;
 	struct ui_list workload_list;
-	struct ui_lines detected;
-	int detected_top;
+	struct ui_view detected;
 	struct ui_list advice_list;
 	json_t *advice_rows;             /* array: {"group": i} headings and recommendation objects */
-	struct ui_lines detail;
-	int detail_top;
+	struct ui_view detail;
 	struct ui_list save_list;
 	char save_path[4096];            /* the last file written */
 	struct ui_list bench_list;
@@ -297,9 +351,15 @@ struct ui_wizard {
 	const char *prompt_label;
 	char prompt_text[4096];
 	ui_prompt_done_fn prompt_done;
-	struct ui_form *form;            /* the prompt's form (scr_prompt.c); NULL: none */
+	struct ui_formbox *form;         /* the prompt's form (scr_prompt.c); NULL: none */
 };
 
+/* Goes to screen `id` once the key handler returns: its result. */
+static inline enum ui_result ui_goto(struct ui_wizard *w, enum ui_screen_id id)
+{
+	w->next_screen = id;
+	return UI_GOTO;
+}
 /* Sets the message line. */
 void ui_message(struct ui_wizard *w, enum ui_role role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -307,6 +367,10 @@ void ui_message(struct ui_wizard *w, enum ui_role role, const char *fmt, ...)
  * with the text and its result is the prompt's. */
 enum ui_result ui_prompt_open(struct ui_wizard *w, const char *label, const char *initial,
 			      ui_prompt_done_fn done);
+/* The end of a prompt that asks for a directory: `dir` given to `step`, then on to screen `next`
+ * when the step worked; an empty `dir` is refused, and a step that failed has set the message. */
+enum ui_result ui_prompt_directory_done(struct ui_wizard *w, const char *dir,
+					bool (*step)(struct ui_wizard *w, const char *dir), enum ui_screen_id next);
 /* Frees the prompt's form, if one is up. */
 void ui_prompt_free(struct ui_wizard *w);
 /* Frees the custom workload form, if one is up. */
@@ -359,6 +423,10 @@ bool ui_wizard_bench_busy(struct ui_wizard *w, double *share);
 void ui_wizard_bench_run(struct ui_wizard *w, enum session_bench suite);
 /* Whether step `id` can be entered now (a session exists, a preset was chosen). */
 bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id);
+
+/* A finished benchmark test's headline number in its unit (bench_numbers.c): MB/s for large
+ * requests, operations/s for file tests, else IOPS, read from the facts; false when it has none. */
+bool ui_bench_headline(const struct facts *f, const struct bench_test_def *t, double *v, const char **unit);
 
 /* "Settle this by trial" (trial_settle.c): runs fstune trial on a 1 GiB image beside the target for a
  * reformat recommendation (its mkfs against the defaults), the terminal handed over, and brings the

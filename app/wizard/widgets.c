@@ -1,8 +1,7 @@
-/* The wizard's small widgets: width-aware text output, boxes from the glyph table, the scrolling
- * list's cursor arithmetic, word wrapping, and the line views of Detected and the detail screen. */
+/* The wizard's small widgets: width-aware text output, boxes from the glyph table, a menu's row,
+ * word wrapping, and the scrolling text views of Detected and the detail screen. */
 #include "config.h"
 
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,58 +83,30 @@ void ui_fill(int y, int x, int cols, attr_t attr)
 	attroff(attr);
 }
 
+void ui_frame(WINDOW *win, int y, int x, int rows, int cols, attr_t attr)
+{
+	wattron(win, attr);
+	for (int i = 1; i < cols - 1; i++) {
+		mvwaddstr(win, y, x + i, ui_glyph->hline);
+		mvwaddstr(win, y + rows - 1, x + i, ui_glyph->hline);
+	}
+	for (int r = 1; r < rows - 1; r++) {
+		mvwaddstr(win, y + r, x, ui_glyph->vline);
+		mvwaddstr(win, y + r, x + cols - 1, ui_glyph->vline);
+	}
+	mvwaddstr(win, y, x, ui_glyph->ul);
+	mvwaddstr(win, y, x + cols - 1, ui_glyph->ur);
+	mvwaddstr(win, y + rows - 1, x, ui_glyph->ll);
+	mvwaddstr(win, y + rows - 1, x + cols - 1, ui_glyph->lr);
+	wattroff(win, attr);
+}
+
 void ui_box(WINDOW *win, attr_t attr)
 {
 	int rows, cols;
 
 	getmaxyx(win, rows, cols);
-	wattron(win, attr);
-	for (int x = 1; x < cols - 1; x++) {
-		mvwaddstr(win, 0, x, ui_glyph->hline);
-		mvwaddstr(win, rows - 1, x, ui_glyph->hline);
-	}
-	for (int y = 1; y < rows - 1; y++) {
-		mvwaddstr(win, y, 0, ui_glyph->vline);
-		mvwaddstr(win, y, cols - 1, ui_glyph->vline);
-	}
-	mvwaddstr(win, 0, 0, ui_glyph->ul);
-	mvwaddstr(win, 0, cols - 1, ui_glyph->ur);
-	mvwaddstr(win, rows - 1, 0, ui_glyph->ll);
-	mvwaddstr(win, rows - 1, cols - 1, ui_glyph->lr);
-	wattroff(win, attr);
-}
-
-void ui_list_clamp(struct ui_list *l, int rows)
-{
-	if (l->n <= 0) {
-		l->sel = l->top = 0;
-		return;
-	}
-	if (l->sel >= l->n)
-		l->sel = l->n - 1;
-	if (l->sel < 0)
-		l->sel = 0;
-	if (rows < 1)
-		rows = 1;
-	if (l->sel < l->top)
-		l->top = l->sel;
-	if (l->sel >= l->top + rows)
-		l->top = l->sel - rows + 1;
-	if (l->top > l->n - rows)
-		l->top = l->n - rows > 0 ? l->n - rows : 0;
-	if (l->top < 0)
-		l->top = 0;
-}
-
-void ui_list_move(struct ui_list *l, int delta, int rows)
-{
-	if (delta == INT_MIN)
-		l->sel = 0;
-	else if (delta == INT_MAX)
-		l->sel = l->n - 1;
-	else
-		l->sel += delta;
-	ui_list_clamp(l, rows);
+	ui_frame(win, 0, 0, rows, cols, attr);
 }
 
 char **ui_wrap(const char *text, int width, size_t *n)
@@ -205,14 +176,37 @@ void ui_lines_clear(struct ui_lines *l)
 	l->n = 0;
 }
 
-void ui_lines_draw(const struct ui_lines *l, int top, const struct ui_area *a)
+void ui_view_draw(struct ui_view *v, const struct ui_area *a)
 {
-	for (int r = 0; r < a->rows && (size_t)(top + r) < l->n; r++) {
-		const struct ui_line *line = &l->v[top + r];
+	const struct ui_lines *l = &v->content;
+
+	v->rows = a->rows;
+	ui_scroll_clamp(&v->top, (int)l->n, a->rows);
+	for (int r = 0; r < a->rows && (size_t)(v->top + r) < l->n; r++) {
+		const struct ui_line *line = &l->v[v->top + r];
 
 		ui_put(a->top + r, a->left + line->indent, a->cols - line->indent, ui_attr(line->role),
 		       line->text);
 	}
+}
+
+attr_t ui_row_bar(int y, int x, int cols, bool is_sel)
+{
+	attr_t at = ui_attr(is_sel ? UI_SELECTED : UI_NORMAL);
+
+	if (is_sel)
+		ui_fill(y, x, cols, at);
+	return at;
+}
+
+attr_t ui_menu_row(int y, const struct ui_area *a, bool is_sel, const char *name, int name_cells, int text_x)
+{
+	attr_t at = ui_row_bar(y, a->left, a->cols, is_sel);
+	char lead[64];
+
+	snprintf(lead, sizeof(lead), "%s %-*s", is_sel ? ui_glyph->cursor : " ", name_cells, name);
+	ui_put(y, a->left, text_x, at | A_BOLD, lead);
+	return at;
 }
 
 void ui_hbar(int y, int x, int cols, attr_t attr, double value, double max)

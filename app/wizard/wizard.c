@@ -160,8 +160,8 @@ static void wizard_free(struct ui_wizard *w)
 	ui_custom_free(w);
 	ui_wizard_drop_session(w);
 	inventory_free(&w->targets);
-	ui_lines_clear(&w->detected);
-	ui_lines_clear(&w->detail);
+	ui_lines_clear(&w->detected.content);
+	ui_lines_clear(&w->detail.content);
 	json_decref(w->advice_rows);
 }
 

@@ -14,4 +14,8 @@ enum fst_exit {
 /* The status that wins when both apply. */
 int fst_exit_merge(int a, int b);
 
+/* Ends the process by signal `sig` as if it had never been caught (status 128+n): its default
+ * action put back, unblocked, raised. Async-signal-safe, so a handler may call it. */
+void fst_exit_by_signal(int sig);
+
 #endif

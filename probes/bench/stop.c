@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fstune/bench.h"
+#include "fstune/status.h"
 
 static volatile sig_atomic_t caught;
 
@@ -36,18 +37,6 @@ const volatile sig_atomic_t *bench_stop_flag(void)
 
 void bench_stop_reraise(void)
 {
-	int sig = caught;
-	struct sigaction sa;
-	sigset_t set;
-
-	if (!sig)
-		return;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
+	if (caught)
+		fst_exit_by_signal(caught);
 }
