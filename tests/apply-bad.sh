@@ -8,6 +8,7 @@
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
 require_root
 require_cmd jq script
+host_sysctl_lock
 export FSTUNE_RULES_PATH=
 RULES=(--no-system-rules --rules-dir "$FSTUNE_SRCDIR/tests/apply/rules")
 ROOT=$TMP/root

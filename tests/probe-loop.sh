@@ -5,6 +5,7 @@
 private_mount_ns "$@"
 require_loop
 require_cmd jq mkfs.ext4 mount partx
+host_sysctl_lock
 
 jq_eq() { assert_eq "$(jq -r "$2" "$1")" "$3" "$4: $2"; }
 

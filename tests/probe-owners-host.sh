@@ -5,6 +5,7 @@
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 require_root
 require_cmd jq
+host_sysctl_lock
 [ -d /etc/sysctl.d ] && [ -w /etc/sysctl.d ] || skip "/etc/sysctl.d is not a writable directory"
 
 # The current value, so that even a `sysctl --system` run meanwhile by someone else changes nothing.

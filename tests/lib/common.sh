@@ -93,6 +93,16 @@ wait_for_glob() {
 	compgen -G "$2" >/dev/null
 }
 
+# host_sysctl_lock: holds, until the test ends, the lock of the tests that change the host's own
+# vm.dirty_expire_centisecs or its owners in /etc/sysctl.d, or that need them to stay put while they
+# run (make -j runs tests side by side: a sysctl.d file made by one made another's apply refuse).
+# Call after private_mount_ns, whose re-run would wait on the lock its first run holds.
+host_sysctl_lock() {
+	require_cmd flock
+	exec {_HOST_SYSCTL_LOCK}>"${TMPDIR:-/tmp}/fstune-tests-host-sysctl.lock"
+	flock -w 600 "$_HOST_SYSCTL_LOCK" || fail "the host sysctl lock was held for 10 minutes"
+}
+
 # make_image FILE SIZE: a sparse file.
 make_image() { truncate -s "$2" "$1"; }
 
