@@ -157,38 +157,40 @@ static void check(struct checks *c, bool is_ok, const char *fmt, ...)
 	json_array_append_new(c->failed, json_string(buf));
 }
 
-int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def, enum bench_engine_id engine,
-			const struct bench_stats *s, struct facts *f)
-{
-	double window = (double)s->runtime_ns / 1e9;
-	double iops = (double)s->ios / window;
-	double bw = (double)s->bytes / window;
-	double mean_us = s->ios ? s->lat_sum_ns / (double)s->ios / 1000.0 : 0;
-	double max_us = (double)s->hist.max_ns / 1000.0;
-	double p50, p99, p999, inflight = s->lat_sum_ns / (double)s->runtime_ns;
-	double asked = (double)(s->warmup_ns + s->runtime_ns) / 1e9;
-	double took = (double)(s->stop_ns - s->t_start_ns) / 1e9;
-	unsigned qd = def->queue_depth;
-	struct checks c = {json_array()};
-	int n_failed;
-	char *k;
+/* What one run measured, derived once from its statistics for the facts and the checks. */
+struct figures {
+	double window, iops, bw, mean_us, max_us, p50, p99, p999, inflight;
+	double asked, took; /* seconds asked for (warm-up included) and taken */
+};
 
-	set_real(f, def, "iops", iops);
-	set_real(f, def, "bw_bytes_per_s", bw);
-	set_real(f, def, "lat_mean_us", mean_us);
-	set_quantile(f, def, "lat_p50_us", s, 0.50, &p50);
-	set_quantile(f, def, "lat_p99_us", s, 0.99, &p99);
-	set_quantile(f, def, "lat_p999_us", s, 0.999, &p999);
-	set_real(f, def, "lat_max_us", max_us);
+static void store_figures(struct bench_ctx *ctx, const struct bench_test_def *def, enum bench_engine_id engine,
+			  const struct bench_stats *s, struct facts *f, struct figures *x)
+{
+	x->window = (double)s->runtime_ns / 1e9;
+	x->iops = (double)s->ios / x->window;
+	x->bw = (double)s->bytes / x->window;
+	x->mean_us = s->ios ? s->lat_sum_ns / (double)s->ios / 1000.0 : 0;
+	x->max_us = (double)s->hist.max_ns / 1000.0;
+	x->inflight = s->lat_sum_ns / (double)s->runtime_ns;
+	x->asked = (double)(s->warmup_ns + s->runtime_ns) / 1e9;
+	x->took = (double)(s->stop_ns - s->t_start_ns) / 1e9;
+
+	set_real(f, def, "iops", x->iops);
+	set_real(f, def, "bw_bytes_per_s", x->bw);
+	set_real(f, def, "lat_mean_us", x->mean_us);
+	set_quantile(f, def, "lat_p50_us", s, 0.50, &x->p50);
+	set_quantile(f, def, "lat_p99_us", s, 0.99, &x->p99);
+	set_quantile(f, def, "lat_p999_us", s, 0.999, &x->p999);
+	set_real(f, def, "lat_max_us", x->max_us);
 	set_int(f, def, "samples", (long long)s->ios);
 	set_real(f, def, "spread_pct", spread_pct(s));
 	if (isfinite(bench_ci95_pct(s->intervals, s->n_intervals)))
 		set_real(f, def, "ci95_pct", bench_ci95_pct(s->intervals, s->n_intervals));
-	set_real(f, def, "runtime_s", window);
+	set_real(f, def, "runtime_s", x->window);
 	set_int(f, def, "io_size_bytes", def->io_size);
-	set_int(f, def, "queue_depth", qd);
+	set_int(f, def, "queue_depth", def->queue_depth);
 	set_str(f, def, "engine", bench_engine_name(engine));
-	set_real(f, def, "inflight_mean", inflight);
+	set_real(f, def, "inflight_mean", x->inflight);
 	set_str(f, def, "direct", bench_direct_name(ctx->dio.label));
 	set_int(f, def, "span_bytes", (long long)ctx->span_bytes);
 	if (s->all_ios)
@@ -196,46 +198,83 @@ int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def,
 	/* A worker that waits for a CPU stamps its completions late, so the wait is counted as I/O
 	 * latency and no consistency check can see it: the share is kept as evidence, and a large one
 	 * is said, as the busy check says a busy device. */
-	if (s->cpu_wait_s >= 0 && took > 0 && s->workers > 0) {
-		double wait_pct = 100.0 * s->cpu_wait_s / s->workers / took;
+	if (s->cpu_wait_s >= 0 && x->took > 0 && s->workers > 0) {
+		double wait_pct = 100.0 * s->cpu_wait_s / s->workers / x->took;
 
 		set_real(f, def, "cpu_wait_pct", wait_pct);
 		if (wait_pct > BENCH_CPU_WAIT_NOTE_PCT)
 			bench_note(ctx, "%s: the benchmark thread waited for a CPU %.0f%% of the run: other work "
 				   "competed for the CPUs, and the latencies include that wait", def->name, wait_pct);
 	}
+}
 
-	/* The consistency checks of DESIGN.md, on every real run. */
+/* The consistency checks of DESIGN.md, on every real run: the messages of those that failed. */
+static json_t *failed_checks(const struct bench_test_def *def, const struct bench_stats *s,
+			     const struct figures *x)
+{
+	struct checks c = {json_array()};
+	unsigned qd = def->queue_depth;
+
 	check(&c, s->ios > 0, "no I/O completed in the measured window");
-	check(&c, fabs(bw - iops * def->io_size) <= 1e-6 * bw + 1,
-	      "iops x io_size = %.0f B/s, but bw = %.0f B/s", iops * def->io_size, bw);
-	if (!isnan(p50))
-		check(&c, p50 * 1000.0 >= (double)s->hist.min_ns * 0.99 && p50 <= max_us * 1.0001,
-		      "p50 %.1f us outside [min, max]", p50);
-	if (!isnan(p50) && !isnan(p99))
-		check(&c, p50 <= p99, "p50 %.1f us > p99 %.1f us", p50, p99);
-	if (!isnan(p99) && !isnan(p999))
-		check(&c, p99 <= p999, "p99 %.1f us > p99.9 %.1f us", p99, p999);
-	if (!isnan(p999))
-		check(&c, p999 <= max_us * 1.0001, "p99.9 %.1f us > max %.1f us", p999, max_us);
+	check(&c, fabs(x->bw - x->iops * def->io_size) <= 1e-6 * x->bw + 1,
+	      "iops x io_size = %.0f B/s, but bw = %.0f B/s", x->iops * def->io_size, x->bw);
+	if (!isnan(x->p50))
+		check(&c, x->p50 * 1000.0 >= (double)s->hist.min_ns * 0.99 && x->p50 <= x->max_us * 1.0001,
+		      "p50 %.1f us outside [min, max]", x->p50);
+	if (!isnan(x->p50) && !isnan(x->p99))
+		check(&c, x->p50 <= x->p99, "p50 %.1f us > p99 %.1f us", x->p50, x->p99);
+	if (!isnan(x->p99) && !isnan(x->p999))
+		check(&c, x->p99 <= x->p999, "p99 %.1f us > p99.9 %.1f us", x->p99, x->p999);
+	if (!isnan(x->p999))
+		check(&c, x->p999 <= x->max_us * 1.0001, "p99.9 %.1f us > max %.1f us", x->p999, x->max_us);
 	if (qd == 1 && s->workers == 1 && s->ios > 0)
 		/* up to 5 µs of the driver's own time per I/O (it matters only for RAM-speed I/O), and an
 		 * I/O straddling the window's start counts whole: one max latency over 1 s */
-		check(&c, iops * (mean_us + QD1_OVERHEAD_US) / 1e6 >= 0.90 &&
-			      iops * mean_us / 1e6 <= 1.02 + max_us / 1e6 / window,
+		check(&c, x->iops * (x->mean_us + QD1_OVERHEAD_US) / 1e6 >= 0.90 &&
+			      x->iops * x->mean_us / 1e6 <= 1.02 + x->max_us / 1e6 / x->window,
 		      "at QD1 iops x mean latency should be ~1 s of busy time per second, is %.3f s",
-		      iops * mean_us / 1e6);
+		      x->iops * x->mean_us / 1e6);
 	if (qd > 1)
-		check(&c, inflight >= 0.9 * qd, "queue not held full: %.1f in flight on average, asked %u",
-		      inflight, qd);
-	check(&c, took >= asked * 0.999 && took <= asked * 1.10 + 0.05,
-	      "ran %.3f s, asked %.3f s (warm-up included)", took, asked);
+		check(&c, x->inflight >= 0.9 * qd, "queue not held full: %.1f in flight on average, asked %u",
+		      x->inflight, qd);
+	check(&c, x->took >= x->asked * 0.999 && x->took <= x->asked * 1.10 + 0.05,
+	      "ran %.3f s, asked %.3f s (warm-up included)", x->took, x->asked);
 	check(&c, s->ios == 0 || (s->first_done_ns - s->t_start_ns - s->warmup_ns <= s->runtime_ns / 4 &&
 				   s->t_start_ns + s->warmup_ns + s->runtime_ns - s->last_done_ns <=
 					   s->runtime_ns / 4),
 	      "completions do not cover the measured window (a stall at its start or end)");
+	return c.failed;
+}
 
-	n_failed = (int)json_array_size(c.failed);
+/* A read faster than any device is the page cache (or memory) answering; a read of never-written
+ * blocks may be answered without the media at all. */
+static void store_cache_suspect(struct bench_ctx *ctx, const struct bench_test_def *def, double p50,
+				struct facts *f)
+{
+	bool is_fast = !def->is_write && !isnan(p50) && p50 < CACHE_READ_US;
+	bool is_unwritten = !def->is_write && ctx->unwritten_reason[0];
+	char *k = key(def, "cache_suspect");
+
+	facts_set_bool(f, k, is_fast || is_unwritten, SRC);
+	free(k);
+	if (is_unwritten)
+		set_str(f, def, "cache_suspect_reason", ctx->unwritten_reason);
+	else if (is_fast)
+		set_str(f, def, "cache_suspect_reason", "reads completed in under 5 us at the median: no "
+			"device is that fast; the page cache or memory answered");
+}
+
+int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def, enum bench_engine_id engine,
+			const struct bench_stats *s, struct facts *f)
+{
+	struct figures x;
+	json_t *failed;
+	int n_failed;
+	char *k;
+
+	store_figures(ctx, def, engine, s, f, &x);
+	failed = failed_checks(def, s, &x);
+	n_failed = (int)json_array_size(failed);
 	k = key(def, "checks_ok");
 	facts_set_bool(f, k, n_failed == 0, SRC);
 	free(k);
@@ -243,29 +282,15 @@ int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def,
 		size_t i;
 		json_t *v;
 
-		json_array_foreach(c.failed, i, v)
+		json_array_foreach(failed, i, v)
 			bench_note(ctx, "%s: consistency check failed: %s", def->name, json_string_value(v));
 		k = key(def, "checks_failed");
-		facts_set_json(f, k, c.failed, SRC);
+		facts_set_json(f, k, failed, SRC);
 		free(k);
 	} else {
-		json_decref(c.failed);
+		json_decref(failed);
 	}
-	/* A read faster than any device is the page cache (or memory) answering; a read of never-written
-	 * blocks may be answered without the media at all. */
-	{
-		bool is_fast = !def->is_write && !isnan(p50) && p50 < CACHE_READ_US;
-		bool is_unwritten = !def->is_write && ctx->unwritten_reason[0];
-
-		k = key(def, "cache_suspect");
-		facts_set_bool(f, k, is_fast || is_unwritten, SRC);
-		free(k);
-		if (is_unwritten)
-			set_str(f, def, "cache_suspect_reason", ctx->unwritten_reason);
-		else if (is_fast)
-			set_str(f, def, "cache_suspect_reason", "reads completed in under 5 us at the median: no "
-				"device is that fast; the page cache or memory answered");
-	}
+	store_cache_suspect(ctx, def, x.p50, f);
 	return n_failed;
 }
 
