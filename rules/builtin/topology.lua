@@ -133,6 +133,31 @@ local function rec_new_fs(d, g, out)
 		rationale = hidden, evidence = ev}
 end
 
+-- How to set the stripe on this filesystem, in words: tune2fs on ext, a mount on an XFS made with
+-- a stripe, a new mkfs.xfs on one made without.
+local function stripe_fix(g, bs, su, sw, ext)
+	if ext then
+		-- The engine builds the commands (tune2fs -E) from the setting; the text says when they bite.
+		return string.format("stripe width %d and stride %d filesystem blocks, which tune2fs writes while "
+			.. "the filesystem is mounted (the commands below); the allocator reads them at the next "
+			.. "mount, not at a remount", g.width // bs, g.chunk // bs)
+	elseif (su or 0) == 0 and (sw or 0) == 0 then
+		-- The kernel changes sunit/swidth at mount only on a superblock that already has data
+		-- alignment ("cannot change alignment: superblock does not support data alignment"); in
+		-- fstab that is a failed boot. Only a new filesystem carries a stripe.
+		return string.format("make the filesystem again with mkfs.xfs -d su=%d,sw=%d (the command below; it "
+			.. "erases the filesystem, so copy the data off and back). A mount option cannot do it: XFS "
+			.. "changes sunit/swidth at mount only on a filesystem made with a stripe, and refuses to mount "
+			.. "this one with them ('cannot change alignment: superblock does not support data alignment'), "
+			.. "which in /etc/fstab is a failed boot", g.chunk, g.data_disks)
+	else
+		return string.format("unmount, then mount (not remount) with -o sunit=%d,swidth=%d (512-byte units), "
+			.. "and put the same options in /etc/fstab; XFS accepts new values only on a filesystem made with "
+			.. "a stripe, as this one was. Or make the filesystem again with -d su=%d,sw=%d",
+			g.chunk // 512, g.width // 512, g.chunk, g.data_disks)
+	end
+end
+
 local function rec_existing_fs(facts, d, g, out)
 	local f = facts.fs
 	local bs = fstune.positive(f.block_size) or 4096
@@ -148,27 +173,7 @@ local function rec_existing_fs(facts, d, g, out)
 	-- extra work is not worth it (mke2fs stopped setting the stripe there by default).
 	local sev = (par ~= false and rot ~= false) and "suggest" or "info"
 	local ext = is_ext(f.type)
-	local fix
-	if ext then
-		-- The engine builds the commands (tune2fs -E) from the setting; the text says when they bite.
-		fix = string.format("stripe width %d and stride %d filesystem blocks, which tune2fs writes while "
-			.. "the filesystem is mounted (the commands below); the allocator reads them at the next "
-			.. "mount, not at a remount", g.width // bs, g.chunk // bs)
-	elseif (su or 0) == 0 and (sw or 0) == 0 then
-		-- The kernel changes sunit/swidth at mount only on a superblock that already has data
-		-- alignment ("cannot change alignment: superblock does not support data alignment"); in
-		-- fstab that is a failed boot. Only a new filesystem carries a stripe.
-		fix = string.format("make the filesystem again with mkfs.xfs -d su=%d,sw=%d (the command below; it "
-			.. "erases the filesystem, so copy the data off and back). A mount option cannot do it: XFS "
-			.. "changes sunit/swidth at mount only on a filesystem made with a stripe, and refuses to mount "
-			.. "this one with them ('cannot change alignment: superblock does not support data alignment'), "
-			.. "which in /etc/fstab is a failed boot", g.chunk, g.data_disks)
-	else
-		fix = string.format("unmount, then mount (not remount) with -o sunit=%d,swidth=%d (512-byte units), "
-			.. "and put the same options in /etc/fstab; XFS accepts new values only on a filesystem made with "
-			.. "a stripe, as this one was. Or make the filesystem again with -d su=%d,sw=%d",
-			g.chunk // 512, g.width // 512, g.chunk, g.data_disks)
-	end
+	local fix = stripe_fix(g, bs, su, sw, ext)
 	local ev = {"fs.stripe_unit_bytes", "fs.stripe_width_bytes", "device.minimum_io_size",
 		"device.optimal_io_size", "device.md_chunk_bytes", "device.md_data_disks", "device.md_level"}
 	if ext then ev[#ev + 1] = "fs.block_size" end
