@@ -75,9 +75,6 @@ int cli_common_option(struct cli_common *c, int opt, const char *arg, const char
 		fputs(usage, stdout);
 		fputs(cli_common_help, stdout);
 		exit(FST_EXIT_OK);
-	case '?':
-		fst_warn("try --help for the options");
-		return -1;
 	default:
 		return 0;
 	}
@@ -124,7 +121,7 @@ int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_pars
 
 	optind = 1;
 	while (status == FST_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		int rc = cli_common_option(c, opt, optarg, p->usage);
+		int rc = opt == '?' ? cli_try_help(argv[0]) : cli_common_option(c, opt, optarg, p->usage);
 
 		if (rc < 0)
 			status = FST_EXIT_USAGE;
@@ -152,11 +149,18 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	if (command)
-		fprintf(stderr, "\nTry 'fstune %s --help' for the options.\n", command);
-	else
-		fputs("\nTry 'fstune --help' for the wizard's options.\n", stderr);
+	fputc('\n', stderr);
+	cli_try_help(command);
 	return FST_EXIT_USAGE;
+}
+
+int cli_try_help(const char *command)
+{
+	if (command)
+		fprintf(stderr, "Try 'fstune %s --help' for the options.\n", command);
+	else
+		fputs("Try 'fstune --help' for the wizard's options.\n", stderr);
+	return -1;
 }
 
 int cli_error(const struct fst_error *err)

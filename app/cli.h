@@ -104,6 +104,10 @@ int cli_one_operand(int argc, char **argv, const char *command, const char *what
  * wizard) on stderr. Returns FST_EXIT_USAGE, so a parser can `return cli_usage_error(...)`. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* After getopt's own message about an unknown option or a missing argument: where the options are
+ * (as cli_usage_error says it). Returns -1, cli_common_option's "not taken". */
+int cli_try_help(const char *command);
+
 /* Prints `err` (fst_error_print) and returns its status: FST_EXIT_USAGE when it set none, so a
  * failed step whose callee said nothing still fails. */
 int cli_error(const struct fst_error *err);

@@ -15,7 +15,13 @@ checked=0
 for cmd in "" $commands; do
 	# shellcheck disable=SC2086 # an empty $cmd is no word
 	run_status 0 "$FSTUNE" $cmd --help
-	for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$TMP/out" | sort -u); do
+	cp "$TMP/out" "$TMP/help"
+	# An unknown option: getopt's message, then where the options are, once.
+	# shellcheck disable=SC2086
+	run_status 2 "$FSTUNE" $cmd --fstune-no-such-option
+	[ "$(grep -c "^Try 'fstune ${cmd:+$cmd }--help' for the" "$TMP/err")" = 1 ] ||
+		fail "fstune $cmd --fstune-no-such-option: no pointer to its --help: $(cat "$TMP/err")"
+	for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$TMP/help" | sort -u); do
 		[ "$opt" = --help ] && continue
 		# shellcheck disable=SC2086
 		run_status 2 "$FSTUNE" $cmd "$opt" --fstune-no-such-option --fstune-nor-this-one

@@ -108,6 +108,9 @@ static int parse_options(int argc, char **argv, struct wizard_args *a, const str
 		case OPT_FACTS:
 			a->facts = optarg;
 			continue;
+		case '?':
+			cli_try_help(NULL);
+			return FST_EXIT_USAGE;
 		default:
 			break;
 		}
