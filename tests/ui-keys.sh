@@ -111,4 +111,31 @@ tmux_wait "cancelled"
 tmux_keys q
 assert_eq "$(tmux_wait_exit)" 0 "exit status after q"
 tmux_assert_stty_same
+
+# The keypad's Enter is Enter everywhere, the help and the detail too: a terminal whose terminfo
+# names it (xterm's kent, ESC O M) sends it as KEY_ENTER. Only keys whose xterm and tmux encodings
+# agree from here on (tmux sends Home as its own khome, which xterm's terminfo does not know).
+TMUX_ENV+=(TERM=xterm)
+tmux_start 80 24 "$FSTUNE" --no-system-rules --facts "$TMP/facts.json"
+tmux_wait "Target:"
+tmux_keys KPEnter
+tmux_wait "Workload:"
+tmux_keys KPEnter
+tmux_wait "Detected:"
+tmux_keys "?"
+tmux_wait "Everywhere"
+tmux_keys KPEnter
+tmux_wait_gone "Everywhere"
+tmux_keys KPEnter
+tmux_wait "Benchmarks:"
+tmux_keys KPEnter
+tmux_wait "Advice:"
+tmux_keys KPEnter
+tmux_wait "Rule:"
+tmux_keys KPEnter
+tmux_wait_gone "Rule:"
+tmux_wait "Advice:"
+tmux_keys q
+assert_eq "$(tmux_wait_exit)" 0 "exit status after q (keypad Enter walk)"
+tmux_assert_stty_same
 ui_assert_no_sanitizer_report

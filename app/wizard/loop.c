@@ -303,7 +303,7 @@ static enum ui_result global_action(struct ui_wizard *w, int action)
 
 static enum ui_result help_key(struct ui_wizard *w, int key)
 {
-	const struct ui_key *k = ui_key_lookup(help_keys, key == '\n' ? '\r' : key);
+	const struct ui_key *k = ui_key_lookup(help_keys, key);
 
 	if (k && k->action == HELP_CLOSE) {
 		w->is_help = false;
@@ -375,8 +375,8 @@ void ui_loop_run(struct ui_wizard *w)
 		if (rc == KEY_CODE_YES && wc == KEY_RESIZE)
 			continue; /* the next draw lays out the new size */
 		key = (int)wc;
-		if (rc != KEY_CODE_YES && key == '\n')
-			key = '\r'; /* nonl(): Enter is \r; keep one value in the tables */
+		if ((rc != KEY_CODE_YES && key == '\n') || (rc == KEY_CODE_YES && key == KEY_ENTER))
+			key = '\r'; /* nonl(): Enter is \r, the keypad's is KEY_ENTER; one value in the tables */
 		before = w->screen;
 		r = dispatch(w, key, rc != KEY_CODE_YES, wc);
 		if (r == UI_QUIT)

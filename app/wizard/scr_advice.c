@@ -18,7 +18,6 @@ static const struct ui_key advice_keys[] = {
 	{KEY_HOME, UI_MOVE_HOME, "first", false},
 	{KEY_END, UI_MOVE_END, "last", false},
 	{'\r', A_OPEN, "open: rationale, evidence, apply and revert commands", true},
-	{KEY_ENTER, A_OPEN, "open: rationale, evidence, apply and revert commands", false},
 	{KEY_RIGHT, A_OPEN, "open: rationale, evidence, apply and revert commands", false},
 	{'s', A_SAVE, "save the report", true},
 	{'t', A_TRIAL, "settle this reformat advice by trial: its mkfs against the defaults, on a 1 GiB image", true},

@@ -13,7 +13,6 @@ enum { B_CHOOSE = UI_ACT_SCREEN };
 static const struct ui_key bench_keys[] = {
 	UI_KEYS_UP_DOWN("move up", "move down"),
 	{'\r', B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", true},
-	{KEY_ENTER, B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", false},
 	{0, 0, NULL, false},
 };
 

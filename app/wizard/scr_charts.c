@@ -14,7 +14,6 @@ enum { C_ON = UI_ACT_SCREEN };
 static const struct ui_key charts_keys[] = {
 	UI_KEYS_UP_DOWN("scroll the results", "scroll the results"),
 	{'\r', C_ON, "go on to the advice", true},
-	{KEY_ENTER, C_ON, "go on to the advice", false},
 	{0, 0, NULL, false},
 };
 

@@ -16,7 +16,6 @@ enum { C_APPLY = UI_ACT_SCREEN, C_CANCEL, C_NEXT, C_PREV };
 
 static const struct ui_key custom_keys[] = {
 	{'\r', C_APPLY, "check every value and describe the workload with them", true},
-	{KEY_ENTER, C_APPLY, "check every value and describe the workload with them", false},
 	{27, C_CANCEL, "cancel: back to the workload list", true},
 	{'\t', C_NEXT, "next field (the value is checked first)", true},
 	{KEY_DOWN, C_NEXT, "next field (the value is checked first)", false},

@@ -22,7 +22,6 @@ static const struct ui_key detected_keys[] = {
 	{KEY_HOME, UI_MOVE_HOME, "top", false},
 	{KEY_END, UI_MOVE_END, "bottom", false},
 	{'\r', D_NEXT, "go on to the benchmarks", true},
-	{KEY_ENTER, D_NEXT, "go on to the benchmarks", false},
 	{KEY_RIGHT, D_NEXT, "go on to the benchmarks", false},
 	{0, 0, NULL, false},
 };

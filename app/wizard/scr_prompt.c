@@ -13,7 +13,6 @@ enum { P_ACCEPT = UI_ACT_SCREEN, P_CANCEL };
 
 static const struct ui_key prompt_keys[] = {
 	{'\r', P_ACCEPT, "accept", true},
-	{KEY_ENTER, P_ACCEPT, "accept", false},
 	{27, P_CANCEL, "cancel", true},
 	{KEY_LEFT, UI_EDIT_LEFT, "cursor left", false},
 	{KEY_RIGHT, UI_EDIT_RIGHT, "cursor right", false},

@@ -14,7 +14,6 @@ enum { S_ON = UI_ACT_SCREEN };
 
 static const struct ui_key sample_keys[] = {
 	{'\r', S_ON, "go on to what was detected", true},
-	{KEY_ENTER, S_ON, "go on to what was detected", false},
 	{KEY_RIGHT, S_ON, "go on to what was detected", false},
 	{0, 0, NULL, false},
 };

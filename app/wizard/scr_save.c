@@ -22,7 +22,6 @@ enum { S_CHOOSE = UI_ACT_SCREEN };
 static const struct ui_key save_keys[] = {
 	UI_KEYS_UP_DOWN("previous format", "next format"),
 	{'\r', S_CHOOSE, "name the file (or the scripts' directory) and save", true},
-	{KEY_ENTER, S_CHOOSE, "name the file (or the scripts' directory) and save", false},
 	{0, 0, NULL, false},
 };
 

@@ -18,7 +18,6 @@ static const struct ui_key target_keys[] = {
 	{KEY_HOME, UI_MOVE_HOME, "first row", false},
 	{KEY_END, UI_MOVE_END, "last row", false},
 	{'\r', T_CHOOSE, "choose: probe it and go on to the workload", true},
-	{KEY_ENTER, T_CHOOSE, "choose: probe it and go on to the workload", false},
 	{KEY_RIGHT, T_CHOOSE, "choose: probe it and go on to the workload", false},
 	{'d', T_DIR, "type a directory to examine", true},
 	{'r', T_RESCAN, "rescan devices and mounts", true},

@@ -17,7 +17,6 @@ static const struct ui_key workload_keys[] = {
 	{KEY_HOME, UI_MOVE_HOME, "first row", false},
 	{KEY_END, UI_MOVE_END, "last row", false},
 	{'\r', W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", true},
-	{KEY_ENTER, W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", false},
 	{KEY_RIGHT, W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", false},
 	{0, 0, NULL, false},
 };
