@@ -145,11 +145,9 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("fstune: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	fst_vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	cli_try_help(command);
 	return FST_EXIT_USAGE;
 }

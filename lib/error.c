@@ -33,15 +33,20 @@ void fst_error_print(const struct fst_error *err)
 	fprintf(stderr, "fstune: %s\n", err->msg[0] ? err->msg : "unknown error");
 }
 
+void fst_vwarn(const char *fmt, va_list ap)
+{
+	fputs("fstune: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void fst_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("fstune: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	fst_vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* REFUSED (4) beats PARTIAL (3) beats THRESHOLD (1); USAGE (2) stops a run before the others arise,

@@ -3,6 +3,7 @@
 #ifndef FSTUNE_ERROR_H
 #define FSTUNE_ERROR_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "fstune/status.h"
@@ -22,5 +23,6 @@ void fst_error_clear(struct fst_error *err);
 /* app/ only: prints "fstune: <msg>" on stderr. */
 void fst_error_print(const struct fst_error *err);
 void fst_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fst_vwarn(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif
