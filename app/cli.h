@@ -86,8 +86,8 @@ struct cli_parser {
 };
 
 /* The getopt loop of every command: the common flags' options, then the command's; each result goes
- * to cli_common_option, then to its CLI_STRING or CLI_FLAG field, else to `own`. Returns FST_EXIT_OK or the first error's status; optind is
- * left at the first operand. */
+ * to cli_common_option, then to its CLI_STRING or CLI_FLAG field, else to `own`. Returns FST_EXIT_OK
+ * or the first error's status; optind is left at the first operand. */
 int cli_parse(int argc, char **argv, struct cli_common *c, const struct cli_parser *p);
 
 /* The entries of two option arrays (each ending with a zero entry, or NULL for none) in one new
@@ -105,7 +105,7 @@ int cli_one_operand(int argc, char **argv, const char *command, const char *what
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* After getopt's own message about an unknown option or a missing argument: where the options are
- * (as cli_usage_error says it). Returns -1, cli_common_option's "not taken". */
+ * (as cli_usage_error says it). Returns -1, as cli_common_option does after a usage error. */
 int cli_try_help(const char *command);
 
 /* Prints `err` (fst_error_print) and returns its status: FST_EXIT_USAGE when it set none, so a
