@@ -19,6 +19,7 @@
 #include "fstune/status.h"
 #include "fstune/workload.h"
 #include "lib/xalloc.h"
+#include "fstune/utf8.h"
 
 enum {
 	OPT_ONLY = CLI_OPT_COMMAND_BASE,
@@ -81,7 +82,7 @@ static int own_option(void *arg, int opt, const char *value)
 		if (!a->only)
 			a->only = json_array();
 		for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
-			json_array_append_new(a->only, json_string(w));
+			json_array_append_new(a->only, fst_json_text(w));
 		free(copy);
 		break;
 	}
@@ -328,7 +329,7 @@ int cmd_apply(int argc, char **argv)
 	struct fst_error err = FST_ERROR_INIT;
 	json_t *plan = NULL, *shown = NULL;
 	struct facts *facts = NULL;
-	char *target = NULL, *journal = NULL, *jdir = NULL;
+	char *target = NULL, *journal = NULL;
 	FILE *log;
 	int status = parse_args(argc, argv, &a);
 
@@ -345,11 +346,10 @@ int cmd_apply(int argc, char **argv)
 	else if (status == FST_EXIT_OK) {
 		int lock = -1;
 
-		jdir = journal_dir(a.ac.env.root);
-		if (!a.ac.env.is_dry_run && (lock = journal_lock(jdir, &err)) < 0)
+		if (!a.ac.env.is_dry_run && (lock = journal_lock(a.ac.env.root, &err)) < 0)
 			status = err.status;
 		else
-			status = apply_run(plan, run_record(&a, target), facts, &a.ac.env, jdir, log, &journal, &err);
+			status = apply_run(plan, run_record(&a, target), facts, &a.ac.env, log, &journal, &err);
 		if (lock >= 0)
 			close(lock);
 	}
@@ -368,7 +368,6 @@ int cmd_apply(int argc, char **argv)
 	rules_cli_free(&a.ro);
 	free(target);
 	free(journal);
-	free(jdir);
 	apply_cli_free(&a.ac);
 	if (status >= 128)
 		bench_stop_reraise();

@@ -532,7 +532,7 @@ static void list_add(char **list, const char *item)
 /* The fstab entry's change for the remount steps, shown as a diff against the root's fstab. */
 static void write_fstab(FILE *out, const struct session *s, const json_t *remount)
 {
-	const char *mp = facts_get_string(s->facts, "fs.mount_point");
+	char *mp = facts_get_bytes(s->facts, "fs.mount_point"); /* the bytes, as the shell gets them */
 	char *on_all = NULL, *off_all = NULL;
 	size_t i;
 	json_t *rec;
@@ -575,6 +575,7 @@ static void write_fstab(FILE *out, const struct session *s, const json_t *remoun
 	}
 	free(on_all);
 	free(off_all);
+	free(mp);
 }
 
 /* A class this script does not run: each step's commands, commented out. */
