@@ -5,6 +5,7 @@
 # 3 GiB), a link to /dev/watchdog's stand-in (a character device is never opened), a link loop and a
 # directory. probe and report return at once (a timeout would mean a hang) with the fact `failed`
 # and a reason naming the file, status 3; a mountinfo that cannot be read is a usage error (2), named.
+# A model string that is not UTF-8 is escaped in valid JSON, its key listed in "escaped", status 0.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 require_cmd jq mkfifo timeout
 
@@ -99,3 +100,12 @@ root=$(variant mi-big)
 replace "$root" proc/self/mountinfo sparse
 within 2 "$FSTUNE" probe --sysroot "$root" --format json /
 grep -q "mountinfo: larger than fstune reads" "$TMP/err" || fail "mountinfo 3 GiB: $(cat "$TMP/err")"
+
+# a model string from sysfs that is not UTF-8: exit 0, valid JSON, the model escaped and listed
+root=$(variant model)
+printf 'KINGSTON \xff\xfe\\ SKC\n' >"$root/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/nvme0/model"
+within 0 "$FSTUNE" probe --sysroot "$root" --format json nvme0n1p3
+assert_eq "$(jq -r .device.model "$TMP/out")" 'KINGSTON \xff\xfe\\ SKC' "the model, escaped"
+jq -e '.escaped | index("device.model")' "$TMP/out" >/dev/null || fail "device.model is not listed: $(jq -c .escaped "$TMP/out")"
+within 0 "$FSTUNE" report --sysroot "$root" --no-system-rules --format json nvme0n1p3
+within 0 "$FSTUNE" report --sysroot "$root" --no-system-rules nvme0n1p3

@@ -11,18 +11,15 @@
 #include "app/apply/apply.h"
 #include "fstune/rules.h"
 #include "lib/facts_schema.h"
-#include "lib/xalloc.h"
 #include "rules/settings.h"
 
 /* The facts a change can alter that its revert is built from, whose values apply records before the
- * change ("before"): the setting's own fact (a mount's options, which say strictatime) and the
- * counterpart fact its table row names (a bytes sysctl's ratio, which writing the bytes zeroes). */
+ * change ("before"): the setting's own fact (a mount's options, which say strictatime) and the one
+ * its family names (a bytes sysctl's ratio, which writing the bytes zeroes). */
 static void before_keys(const struct setting *s, const char *keys[2])
 {
-	enum facts_type type;
-
 	keys[0] = rules_setting_fact(s->name);
-	keys[1] = s->alt && facts_schema_lookup(s->alt, &type) ? s->alt : NULL;
+	keys[1] = s->family->revert_fact ? s->family->revert_fact(s) : NULL;
 }
 
 void apply_record_before(json_t *c, const struct facts *facts)
@@ -40,71 +37,52 @@ void apply_record_before(json_t *c, const struct facts *facts)
 	json_object_set_new(c, "before", before);
 }
 
-/* The setting's persistent form as the table builds it with no owners in the way: its kind and the
- * path it goes to by default. NULL kind when it has none fstune installs. */
-static const char *natural_form(const struct setting *s, const json_t *value, char *path, size_t len)
+/* Whether `path` is where the family installs its persistent form: its file, or (where the owners
+ * of the setting made apply place it to sort after theirs, settings_place) a sibling of a file named
+ * NN-fstune.EXT, named NN-fstune.EXT or zz-fstune.EXT with its suffix. */
+/* Whether `name` is NN-fstune or zz-fstune followed by `suffix` (NULL: any suffix starting with '.'). */
+static bool is_fstune_name(const char *name, const char *suffix)
 {
-	static char kind[16];
-	struct facts *bare = facts_new();
-	struct setting_ctx ctx = {.facts = bare, .value = value, .apply = json_array(), .revert = json_array()};
-	const char *k = NULL;
+	size_t digits = strspn(name, "0123456789");
+	const char *rest;
 
-	if (settings_build(s, &ctx) && ctx.persistent) {
-		k = json_string_value(json_object_get(ctx.persistent, "kind"));
-		const char *p = json_string_value(json_object_get(ctx.persistent, "path"));
-
-		snprintf(path, len, "%s", p ? p : "");
-		snprintf(kind, sizeof kind, "%s", k ? k : "");
-		k = k ? kind : NULL;
-	}
-	json_decref(ctx.apply);
-	json_decref(ctx.revert);
-	json_decref(ctx.persistent);
-	json_decref(ctx.mkfs);
-	json_decref(ctx.owners);
-	facts_free(bare);
-	return k;
-}
-
-/* Whether a file fstune installs for this kind may be at `path`: the default file, or (where the
- * owners of the setting made apply place it to sort after theirs) a file of the same directory named
- * NN-fstune or zz-fstune with the default's suffix (settings_place). fstab is only /etc/fstab. */
-static bool is_allowed_path(const char *kind, const char *dflt, const char *path)
-{
-	const char *slash = strrchr(dflt, '/'), *suffix = strrchr(dflt, '.'), *name;
-	size_t dlen = slash ? (size_t)(slash - dflt) + 1 : 0, digits;
-
-	if (!strcmp(path, dflt))
-		return true;
-	if (strcmp(kind, "sysctl.d") && strcmp(kind, "udev"))
-		return false;
-	if (!slash || !suffix || strncmp(path, dflt, dlen) || strchr(path + dlen, '/'))
-		return false;
-	name = path + dlen;
-	digits = strspn(name, "0123456789");
 	if (!digits && !strncmp(name, "zz", 2))
 		digits = 2;
-	return digits && !strncmp(name + digits, "-fstune", 7) && !strcmp(name + digits + 7, suffix);
+	rest = name + digits;
+	if (!digits || strncmp(rest, "-fstune", 7))
+		return false;
+	return suffix ? !strcmp(rest + 7, suffix) : rest[7] == '.';
+}
+
+static bool is_allowed_path(const char *file, const char *path)
+{
+	const char *slash = strrchr(file, '/'), *name;
+	size_t dir_len = slash ? (size_t)(slash - file) + 1 : 0;
+
+	if (!strcmp(path, file))
+		return true;
+	if (!slash || !is_fstune_name(file + dir_len, NULL) || strncmp(path, file, dir_len))
+		return false;
+	name = path + dir_len;
+	return !strchr(name, '/') && is_fstune_name(name, strchr(file + dir_len, '.'));
 }
 
 /* What is wrong with the files a change restores, or NULL. */
 static const char *files_problem(const struct setting *s, const json_t *c, char *buf, size_t len)
 {
-	const json_t *files = json_object_get(c, "files");
-	char dflt[256] = "";
-	const char *kind = json_array_size(files) ? natural_form(s, json_object_get(c, "new"), dflt, sizeof dflt) : NULL;
+	const char *file = s->family->persistent_file;
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(files, i, f) {
+	json_array_foreach(json_object_get(c, "files"), i, f) {
 		const char *path = json_string_value(json_object_get(f, "path"));
 
-		if (!kind || (strcmp(kind, "sysctl.d") && strcmp(kind, "udev") && strcmp(kind, "fstab"))) {
+		if (!file) {
 			snprintf(buf, len, "it restores %s, but %s has no persistent file fstune installs", path, s->name);
 			return buf;
 		}
-		if (!is_allowed_path(kind, dflt, path)) {
-			snprintf(buf, len, "it restores %s, where %s's persistent form never goes (%s)", path, s->name, dflt);
+		if (!is_allowed_path(file, path)) {
+			snprintf(buf, len, "it restores %s, where %s's persistent form never goes (%s)", path, s->name, file);
 			return buf;
 		}
 	}

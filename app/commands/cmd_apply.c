@@ -241,14 +241,21 @@ static void show_not_run(const json_t *shown, FILE *log)
 			  json_string_value(json_object_get(e, "disruption")), json_string_value(json_object_get(e, "why")));
 }
 
+/* The run's record; the paths are bytes from the machine and the command line (journal_set_bytes). */
 static json_t *run_record(const struct apply_args *a, const char *target)
 {
 	const char *kind = a->report ? "report" : a->facts ? "facts" : "probe";
+	json_t *run = json_pack("{s:s, s:s, s:s}", "host", journal_host(), "started", journal_now(), "fstune",
+				PACKAGE_VERSION);
+	json_t *from = json_pack("{s:s}", "kind", kind);
 
-	return json_pack("{s:s, s:s, s:s, s:s?, s:{s:s, s:s?}, s:s?, s:b, s:s}", "host", journal_host(), "started",
-			 journal_now(), "fstune", PACKAGE_VERSION, "target", target, "from", "kind", kind, "path",
-			 a->report ? a->report : a->facts, "root", a->ac.env.root, "live", a->ac.env.is_live, "state",
-			 "running");
+	journal_set_bytes(run, "target", target);
+	journal_set_bytes(from, "path", a->report ? a->report : a->facts);
+	json_object_set_new(run, "from", from);
+	journal_set_bytes(run, "root", a->ac.env.root);
+	json_object_set_new(run, "live", json_boolean(a->ac.env.is_live));
+	json_object_set_new(run, "state", json_string("running"));
+	return run;
 }
 
 /* Everything between the arguments and the engine: the recommendations, the facts the changes act

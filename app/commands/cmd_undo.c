@@ -104,12 +104,16 @@ static char *absolute_path(const char *path)
 /* The journal was made with the same --root: its files are there, and the values are this system's. */
 static int check_root(const struct journal *j, const struct apply_env *env, struct fst_error *err)
 {
-	const char *root = json_string_value(json_object_get(json_object_get(j->doc, "run"), "root"));
+	const json_t *run = json_object_get(j->doc, "run");
+	char *root = journal_get_bytes(run, "root");
+	int status = FST_EXIT_OK;
 
 	if ((root && (!env->root || strcmp(root, env->root))) || (!root && env->root))
-		return fst_error_set(err, FST_EXIT_USAGE, "%s was made %s%s; undo it with the same --root", j->shown,
-				     root ? "with --root " : "without --root", root ? root : "");
-	return FST_EXIT_OK;
+		status = fst_error_set(err, FST_EXIT_USAGE, "%s was made %s%s; undo it with the same --root", j->shown,
+				       root ? "with --root " : "without --root",
+				       root ? json_string_value(json_object_get(run, "root")) : "");
+	free(root);
+	return status;
 }
 
 int cmd_undo(int argc, char **argv)
