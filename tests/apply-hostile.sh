@@ -4,7 +4,8 @@
 #     runs it, and runs the revert the setting table builds instead (the read-ahead comes back);
 #     forged changes that ask what apply never does (an unknown setting, a command in a value, a
 #     value out of range, another class, a file where the setting's form never goes, a fact it does
-#     not change) refuse the whole undo (4) before anything is touched;
+#     not change) refuse the whole undo (4) before anything is touched, as does another filesystem
+#     mounted on the target since;
 #  2. a journal, or its directory, owned by nobody or writable by others, and a --root owned by
 #     nobody or writable by others: refused (4), naming the file and how to check it; a plain user's
 #     apply and undo with a --root of their own work;
@@ -64,7 +65,18 @@ done <<EOF
 .changes[0].before = {"device.read_ahead_kb": "x; touch $PWNED"}|is not a value that fact takes
 EOF
 assert_eq "$n" 7 "forged journals tried"
+# another filesystem on the target's mount point since: undo would change another device
 cp "$TMP/journal.good" "$journal"
+uuid=$(jq -r '.run.identity["fs.uuid"]' "$journal")
+[ -n "$uuid" ] && [ "$uuid" != null ] || fail "the run records no identity: $(jq -c .run "$journal")"
+make_image "$TMP/other.img" 64M
+mkfs.ext4 -q -F "$TMP/other.img"
+other=$(attach_loop "$TMP/other.img")
+mount "$other" "$mnt" || fail "mount $other on $mnt"
+run_status 4 "$FSTUNE" undo "$journal" --root "$ROOT" --live --force
+grep -qF "the target $mnt: fs.uuid was $uuid when apply ran and is " "$TMP/err" || fail "another filesystem: $(cat "$TMP/err")"
+umount "$mnt"
+assert_eq "$(cat "$ra")" 128 "read-ahead after a refused undo"
 run_status 0 "$FSTUNE" undo "$journal" --root "$ROOT" --live
 assert_eq "$(cat "$ra")" 1024 "read-ahead after the real undo"
 

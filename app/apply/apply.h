@@ -191,6 +191,13 @@ int undo_change(json_t *change, const struct facts *facts, const struct apply_en
 
 /* ---- trust.c: what undo takes from a journal ---- */
 
+/* What names the filesystem and device the facts describe, for the run record ("identity"): the
+ * UUID and mount point (the disk's kernel name where there is no UUID). A new object. */
+json_t *apply_identity(const struct facts *facts);
+/* Whether the target probed now (`now`) is the filesystem and device the run's `identity` names.
+ * NULL, or what differs (in buf). */
+const char *undo_identity_problem(const json_t *identity, const struct facts *now, char *buf, size_t len);
+
 /* Records in change `c` the values of the facts its revert is built from and the change alters
  * ("before": the setting's own fact, a bytes sysctl's ratio), as `facts` hold them before it. */
 void apply_record_before(json_t *c, const struct facts *facts);

@@ -154,6 +154,49 @@ const char *undo_change_problem(const json_t *c, char *buf, size_t len)
 	}
 }
 
+/* What names the filesystem and device a run changed: its UUID, which stays when the disk is renamed
+ * at the next boot or the filesystem mounted elsewhere; without one, its mount point and disk. */
+static const char *const identity_keys[] = {"fs.uuid", "fs.mount_point", "device.disk"};
+
+json_t *apply_identity(const struct facts *facts)
+{
+	json_t *id = json_object();
+	bool has_uuid = json_is_string(facts_get(facts, "fs.uuid"));
+
+	for (size_t i = has_uuid ? 0 : 1; i < (has_uuid ? 1 : 3); i++) {
+		const json_t *v = facts_get(facts, identity_keys[i]);
+
+		if (json_is_string(v))
+			json_object_set_new(id, identity_keys[i], json_deep_copy(v));
+	}
+	return id;
+}
+
+const char *undo_identity_problem(const json_t *identity, const struct facts *now, char *buf, size_t len)
+{
+	const char *key;
+	json_t *was;
+
+	json_object_foreach((json_t *)identity, key, was) {
+		const json_t *is = facts_get(now, key);
+		bool known = false;
+
+		for (size_t i = 0; i < sizeof identity_keys / sizeof identity_keys[0]; i++)
+			known |= !strcmp(key, identity_keys[i]);
+		if (!known || !json_is_string(was)) {
+			snprintf(buf, len, "its run names the target by %.64s, which apply does not record", key);
+			return buf;
+		}
+		if (!json_equal((json_t *)was, (json_t *)is)) {
+			snprintf(buf, len, "%s was %.200s when apply ran and is %.200s now: the changes would be undone on "
+				 "another filesystem or device", key, json_string_value(was),
+				 json_is_string(is) ? json_string_value(is) : "unknown");
+			return buf;
+		}
+	}
+	return NULL;
+}
+
 /* `now` with the values the change recorded from before it (checked by undo_change_problem). */
 static struct facts *facts_before(const struct facts *now, const json_t *c)
 {

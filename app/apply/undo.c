@@ -232,9 +232,21 @@ static struct facts *probe_target(const struct journal *j, char **target, struct
 			      j->shown);
 		return NULL;
 	}
-	if (!(now = apply_probe(*target, &e)))
+	if (!(now = apply_probe(*target, &e))) {
 		fst_error_set(err, FST_EXIT_REFUSED, "refusing to undo %s: cannot probe %s to check the values apply "
 			      "set: %s. Nothing was changed", j->shown, *target, e.msg);
+	} else {
+		char buf[512];
+		const char *why = undo_identity_problem(json_object_get(json_object_get(j->doc, "run"), "identity"), now,
+							buf, sizeof buf);
+
+		if (why) {
+			fst_error_set(err, FST_EXIT_REFUSED, "refusing to undo %s: the target %s: %s. Nothing was changed",
+				      j->shown, *target, why);
+			facts_free(now);
+			now = NULL;
+		}
+	}
 	return now;
 }
 

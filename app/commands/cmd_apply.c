@@ -242,7 +242,7 @@ static void show_not_run(const json_t *shown, FILE *log)
 }
 
 /* The run's record; the paths are bytes from the machine and the command line (journal_set_bytes). */
-static json_t *run_record(const struct apply_args *a, const char *target)
+static json_t *run_record(const struct apply_args *a, const char *target, const struct facts *facts)
 {
 	const char *kind = a->report ? "report" : a->facts ? "facts" : "probe";
 	json_t *run = json_pack("{s:s, s:s, s:s}", "host", journal_host(), "started", journal_now(), "fstune",
@@ -253,6 +253,7 @@ static json_t *run_record(const struct apply_args *a, const char *target)
 	journal_set_bytes(from, "path", a->report ? a->report : a->facts);
 	json_object_set_new(run, "from", from);
 	journal_set_bytes(run, "root", a->ac.env.root);
+	json_object_set_new(run, "identity", apply_identity(facts));
 	json_object_set_new(run, "live", json_boolean(a->ac.env.is_live));
 	json_object_set_new(run, "state", json_string("running"));
 	return run;
@@ -356,7 +357,7 @@ int cmd_apply(int argc, char **argv)
 		if (!a.ac.env.is_dry_run && (lock = journal_lock(a.ac.env.root, &err)) < 0)
 			status = err.status;
 		else
-			status = apply_run(plan, run_record(&a, target), facts, &a.ac.env, log, &journal, &err);
+			status = apply_run(plan, run_record(&a, target, facts), facts, &a.ac.env, log, &journal, &err);
 		if (lock >= 0)
 			close(lock);
 	}
