@@ -90,8 +90,7 @@ char *fst_utf8_unescape(const char *s)
 		if (s[0] == '\\' && s[1] == '\\') {
 			*o++ = '\\';
 			s += 2;
-		} else if (s[0] == '\\' && s[1] == 'x' && (hi = hex_digit(s[2])) >= 0 && (lo = hex_digit(s[3])) >= 0 &&
-			   (hi || lo)) {
+		} else if (s[0] == '\\' && s[1] == 'x' && (hi = hex_digit(s[2])) >= 8 && (lo = hex_digit(s[3])) >= 0) {
 			*o++ = (char)(hi << 4 | lo);
 			s += 4;
 		} else {

@@ -20,9 +20,10 @@ size_t fst_utf8_sequence(const char *s, size_t n);
 /* The escaped form of the NUL-terminated `s` (a copy, also when it is valid and needs none).
  * Caller frees. */
 char *fst_utf8_escape(const char *s);
-/* The bytes an escaped text stands for: \\ is one backslash, \xHH the byte HH (not 00); any other
- * backslash stands for itself, so a hand-written value decodes to something, never fails. Caller
- * frees. */
+/* The bytes an escaped text stands for: \\ is one backslash, \xHH the byte HH when it is 80 to ff
+ * (the only bytes escaping writes: every byte below 80 is valid UTF-8); any other backslash stands
+ * for itself, so a hand-written value decodes to something, never fails, and never to a control
+ * character or a NUL. Caller frees. */
 char *fst_utf8_unescape(const char *s);
 /* A JSON string of a message that may hold bytes from the machine (an error naming a path): `s`
  * as it is when valid, else escaped. Never NULL (out of memory aborts). */

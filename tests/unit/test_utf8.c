@@ -53,9 +53,10 @@ static void test_escape_forms(void)
 	CHECK_STR_FREE(fst_utf8_escape("caf\xc3\xa9"), "caf\xc3\xa9");
 	CHECK_STR_FREE(fst_utf8_escape("\xed\xa0\x80"), "\\xed\\xa0\\x80"); /* a surrogate */
 	CHECK_STR_FREE(fst_utf8_escape("\xc0\xaf"), "\\xc0\\xaf");          /* an overlong '/' */
-	/* a hand-written value decodes to something: a lone backslash, \x00, \xZZ stand for themselves */
-	CHECK_STR_FREE(fst_utf8_unescape("a\\qb\\x00\\xZZ\\"), "a\\qb\\x00\\xZZ\\");
-	CHECK_STR_FREE(fst_utf8_unescape("\\x41\\\\x41"), "A\\x41");
+	/* a hand-written value decodes to something: a lone backslash, \x00, \x0a (never a control
+	 * character), \x41 (escaping writes only 80..ff), \xZZ stand for themselves */
+	CHECK_STR_FREE(fst_utf8_unescape("a\\qb\\x00\\x0a\\xZZ\\"), "a\\qb\\x00\\x0a\\xZZ\\");
+	CHECK_STR_FREE(fst_utf8_unescape("\\x41\\xC3\\xa9\\\\x41"), "\\x41\xc3\xa9\\x41");
 }
 
 static void test_facts(void)
