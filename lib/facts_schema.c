@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "fstune/facts.h"
 #include "lib/facts_schema.h"
 
 #define I FACTS_T_INT
@@ -475,7 +476,7 @@ json_t *facts_schema_unknown(const json_t *doc)
 	const char *name;
 
 	json_object_foreach((json_t *)doc, name, v) {
-		if (!strcmp(name, "schema") || !strcmp(name, "sources") || !strcmp(name, "unavailable"))
+		if (facts_is_side_member(name))
 			continue;
 		if (!is_known_group(name))
 			json_array_append_new(out, json_sprintf("unknown group \"%s\"", name));

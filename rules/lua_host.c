@@ -21,10 +21,6 @@ struct proxy {
 	bool is_root;       /* the document root: its bookkeeping members are hidden */
 };
 
-static bool hidden_root_key(const char *k)
-{
-	return !strcmp(k, "sources") || !strcmp(k, "unavailable") || !strcmp(k, "schema");
-}
 
 void lua_host_push_json(lua_State *L, const json_t *node, bool is_root)
 {
@@ -62,7 +58,7 @@ static const json_t *proxy_child(const struct proxy *p, lua_State *L, int kidx)
 	if (json_is_object(p->node)) {
 		const char *k = lua_type(L, kidx) == LUA_TSTRING ? lua_tostring(L, kidx) : NULL;
 
-		if (!k || (p->is_root && hidden_root_key(k)))
+		if (!k || (p->is_root && facts_is_side_member(k)))
 			return NULL;
 		return json_object_get(p->node, k);
 	}
@@ -114,7 +110,7 @@ static int proxy_next(lua_State *L)
 				   : json_object_iter_next((json_t *)p->node,
 							   json_object_iter_at((json_t *)p->node,
 									       luaL_checkstring(L, 2)));
-	while (it && p->is_root && hidden_root_key(json_object_iter_key(it)))
+	while (it && p->is_root && facts_is_side_member(json_object_iter_key(it)))
 		it = json_object_iter_next((json_t *)p->node, it);
 	if (!it)
 		return 0;

@@ -60,7 +60,7 @@ json_t *settings_file_line(const char *kind, const char *path, const char *line)
 
 json_t *settings_fstab_change(const char *field, const char *value, const char *line)
 {
-	return json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", "/etc/fstab", field, value,
+	return json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", SETTINGS_FSTAB_FILE, field, value,
 			 "line", line);
 }
 

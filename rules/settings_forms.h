@@ -14,6 +14,8 @@ char *settings_list_text(const json_t *list);
 void settings_add_cmd(json_t *arr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A persistent form that is one line in a file: {"kind", "path", "line"}. */
 json_t *settings_file_line(const char *kind, const char *path, const char *line);
+#define SETTINGS_FSTAB_FILE "/etc/fstab"
+
 /* An fstab change in words, with the machine-readable part beside it: `field` ("option" or "type")
  * set to `value`. */
 json_t *settings_fstab_change(const char *field, const char *value, const char *line);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "lib/xalloc.h"
-#include "fstune/shell.h"
 #include "rules/settings_family.h"
 #include "rules/settings_forms.h"
 
@@ -126,7 +125,7 @@ static bool read_mount(const struct setting *s, const struct facts *facts, const
 	json_array_foreach(opts, i, o)
 		if (!json_is_string(o))
 			return false;
-	mnt = fst_shell_quote(mp);
+	mnt = settings_mount_word(facts);
 	*cmd = xasprintf("findmnt -rno %s --mountpoint %s", per_mount ? "VFS-OPTIONS" : "FS-OPTIONS", mnt);
 	*recorded = settings_list_text(opts); /* the same comma-joined list */
 	free(mnt);
@@ -168,6 +167,7 @@ const struct setting_family setting_family_mount = {
 	.read = read_mount,
 	.fact = mount_fact,
 	.current = mount_current,
+	.persistent_file = SETTINGS_FSTAB_FILE,
 };
 
 /* The ext3/4 journalling mode. The kernel refuses data= on remount ("Cannot change data mode on

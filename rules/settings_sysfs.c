@@ -113,4 +113,5 @@ const struct setting_family setting_family_sysfs = {
 	.name = "sysfs",
 	.build = build_sysfs,
 	.read = read_sysfs,
+	.persistent_file = UDEV_FILE,
 };

@@ -87,7 +87,7 @@ grep -q "rule error.*: what those rules would advise is not in this plan" "$TMP/
 	fail "a broken rule file: $(cat "$TMP/err")"
 # a --root on a read-only filesystem: refused (4) before any change, naming the cause
 mkdir "$TMP/ro"
-mount -t tmpfs -o ro,size=1m tmpfs "$TMP/ro" || fail "cannot mount a read-only tmpfs"
+mount -t tmpfs -o ro,size=1m,mode=0755 tmpfs "$TMP/ro" || fail "cannot mount a read-only tmpfs"
 on_exit "umount '$TMP/ro'"
 run_status 4 "$FSTUNE" apply "${RULES[@]}" --only applytest.expire --root "$TMP/ro" --yes "$TMP"
 grep -q "cannot create $TMP/ro/var: Read-only file system" "$TMP/err" || fail "read-only --root: $(cat "$TMP/err")"

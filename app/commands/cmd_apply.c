@@ -19,6 +19,7 @@
 #include "fstune/status.h"
 #include "fstune/workload.h"
 #include "lib/xalloc.h"
+#include "fstune/utf8.h"
 
 enum {
 	OPT_ONLY = CLI_OPT_COMMAND_BASE,
@@ -81,7 +82,7 @@ static int own_option(void *arg, int opt, const char *value)
 		if (!a->only)
 			a->only = json_array();
 		for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
-			json_array_append_new(a->only, json_string(w));
+			json_array_append_new(a->only, fst_json_text(w));
 		free(copy);
 		break;
 	}
@@ -240,14 +241,22 @@ static void show_not_run(const json_t *shown, FILE *log)
 			  json_string_value(json_object_get(e, "disruption")), json_string_value(json_object_get(e, "why")));
 }
 
-static json_t *run_record(const struct apply_args *a, const char *target)
+/* The run's record; the paths are bytes from the machine and the command line (journal_set_bytes). */
+static json_t *run_record(const struct apply_args *a, const char *target, const struct facts *facts)
 {
 	const char *kind = a->report ? "report" : a->facts ? "facts" : "probe";
+	json_t *run = json_pack("{s:s, s:s, s:s}", "host", journal_host(), "started", journal_now(), "fstune",
+				PACKAGE_VERSION);
+	json_t *from = json_pack("{s:s}", "kind", kind);
 
-	return json_pack("{s:s, s:s, s:s, s:s?, s:{s:s, s:s?}, s:s?, s:b, s:s}", "host", journal_host(), "started",
-			 journal_now(), "fstune", PACKAGE_VERSION, "target", target, "from", "kind", kind, "path",
-			 a->report ? a->report : a->facts, "root", a->ac.env.root, "live", a->ac.env.is_live, "state",
-			 "running");
+	journal_set_bytes(run, "target", target);
+	journal_set_bytes(from, "path", a->report ? a->report : a->facts);
+	json_object_set_new(run, "from", from);
+	journal_set_bytes(run, "root", a->ac.env.root);
+	json_object_set_new(run, "identity", apply_identity(facts));
+	json_object_set_new(run, "live", json_boolean(a->ac.env.is_live));
+	json_object_set_new(run, "state", json_string("running"));
+	return run;
 }
 
 /* Everything between the arguments and the engine: the recommendations, the facts the changes act
@@ -328,7 +337,7 @@ int cmd_apply(int argc, char **argv)
 	struct fst_error err = FST_ERROR_INIT;
 	json_t *plan = NULL, *shown = NULL;
 	struct facts *facts = NULL;
-	char *target = NULL, *journal = NULL, *jdir = NULL;
+	char *target = NULL, *journal = NULL;
 	FILE *log;
 	int status = parse_args(argc, argv, &a);
 
@@ -345,11 +354,10 @@ int cmd_apply(int argc, char **argv)
 	else if (status == FST_EXIT_OK) {
 		int lock = -1;
 
-		jdir = journal_dir(a.ac.env.root);
-		if (!a.ac.env.is_dry_run && (lock = journal_lock(jdir, &err)) < 0)
+		if (!a.ac.env.is_dry_run && (lock = journal_lock(a.ac.env.root, &err)) < 0)
 			status = err.status;
 		else
-			status = apply_run(plan, run_record(&a, target), facts, &a.ac.env, jdir, log, &journal, &err);
+			status = apply_run(plan, run_record(&a, target, facts), facts, &a.ac.env, log, &journal, &err);
 		if (lock >= 0)
 			close(lock);
 	}
@@ -368,7 +376,6 @@ int cmd_apply(int argc, char **argv)
 	rules_cli_free(&a.ro);
 	free(target);
 	free(journal);
-	free(jdir);
 	apply_cli_free(&a.ac);
 	if (status >= 128)
 		bench_stop_reraise();

@@ -12,6 +12,7 @@
 #include "lib/xalloc.h"
 #include "fstune/error.h"
 #include "fstune/status.h"
+#include "fstune/utf8.h"
 
 enum {
 	OPT_FAIL_ON = CLI_OPT_COMMAND_BASE,
@@ -155,7 +156,7 @@ static json_t *reports_block(const struct input *in, size_t n)
 		if (is_unique(in, n, fields[i]))
 			label = fields[i];
 	for (i = 0; i < n; i++) {
-		json_t *r = json_pack("{s:s}", "file", in[i].file);
+		json_t *r = json_pack("{s:o}", "file", fst_json_text(in[i].file));
 
 		if (label)
 			json_object_set_new(r, "label", json_string(label(&in[i])));
@@ -347,7 +348,7 @@ static void flatten(const json_t *obj, const char *prefix, json_t *keys)
 	json_object_foreach((json_t *)obj, k, v) {
 		char *key;
 
-		if (!*prefix && (!strcmp(k, "schema") || !strcmp(k, "sources") || !strcmp(k, "unavailable")))
+		if (!*prefix && facts_is_side_member(k))
 			continue;
 		key = *prefix ? xasprintf("%s.%s", prefix, k) : xstrdup(k);
 		if (json_is_object(v))

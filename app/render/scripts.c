@@ -150,14 +150,28 @@ static const char sh_apply_helpers[] =
 	"}\n"
 	"\n"
 	"# show_fstab MOUNTPOINT ON OFF: the change of the fstab entry that keeps options ON (dropping\n"
-	"# those OFF names; \"name=\" stands for every value), as a diff. Nothing is written.\n"
+	"# those OFF names; \"name=\" stands for every value), as a diff. Nothing is written. The\n"
+	"# values reach awk through its environment, which, unlike -v, takes backslashes as they are;\n"
+	"# fstab's octal escapes (\\040 for a space) are undone, bytes compared as bytes (LC_ALL=C).\n"
 	"show_fstab() {\n"
 	"\tfstab=$root/etc/fstab\n"
 	"\tif [ ! -f \"$fstab\" ]; then\n"
 	"\t\tsay \"no $fstab: to keep them across reboots, mount $1 with the options $2\"\n"
 	"\t\treturn 0\n"
 	"\tfi\n"
-	"\tawk -v mnt=\"$1\" -v on=\"$2\" -v off=\"$3\" -v name=\"$fstab\" '\n"
+	"\tFSTUNE_MNT=$1 FSTUNE_ON=$2 FSTUNE_OFF=$3 FSTUNE_FSTAB=$fstab LC_ALL=C awk '\n"
+	"\tfunction unoct(s, out, i, c) {\n"
+	"\t\tout = \"\"\n"
+	"\t\tfor (i = 1; i <= length(s); i++) {\n"
+	"\t\t\tc = substr(s, i, 1)\n"
+	"\t\t\tif (c == \"\\\\\" && substr(s, i + 1, 3) ~ /^[0-3][0-7][0-7]$/) {\n"
+	"\t\t\t\tc = sprintf(\"%c\", substr(s, i + 1, 1) * 64 + substr(s, i + 2, 1) * 8 + substr(s, i + 3, 1))\n"
+	"\t\t\t\ti += 3\n"
+	"\t\t\t}\n"
+	"\t\t\tout = out c\n"
+	"\t\t}\n"
+	"\t\treturn out\n"
+	"\t}\n"
 	"\tfunction dropped(o, i, k) {\n"
 	"\t\tfor (i = 1; i <= n_off; i++) {\n"
 	"\t\t\tk = drop[i]\n"
@@ -169,8 +183,11 @@ static const char sh_apply_helpers[] =
 	"\t\t\t\treturn 1\n"
 	"\t\treturn 0\n"
 	"\t}\n"
-	"\tBEGIN { n_on = split(on, add, \",\"); n_off = split(off, drop, \",\"); found = 0 }\n"
-	"\t$0 !~ /^[ \\t]*#/ && NF >= 4 && $2 == mnt {\n"
+	"\tBEGIN {\n"
+	"\t\tmnt = ENVIRON[\"FSTUNE_MNT\"]; on = ENVIRON[\"FSTUNE_ON\"]; name = ENVIRON[\"FSTUNE_FSTAB\"]\n"
+	"\t\tn_on = split(on, add, \",\"); n_off = split(ENVIRON[\"FSTUNE_OFF\"], drop, \",\"); found = 0\n"
+	"\t}\n"
+	"\t$0 !~ /^[ \\t]*#/ && NF >= 4 && unoct($2) == mnt {\n"
 	"\t\tfound = 1\n"
 	"\t\tm = split($4, o, \",\")\n"
 	"\t\topts = \"\"\n"
@@ -532,7 +549,7 @@ static void list_add(char **list, const char *item)
 /* The fstab entry's change for the remount steps, shown as a diff against the root's fstab. */
 static void write_fstab(FILE *out, const struct session *s, const json_t *remount)
 {
-	const char *mp = facts_get_string(s->facts, "fs.mount_point");
+	char *mp = facts_get_bytes(s->facts, "fs.mount_point"); /* the bytes, as the shell gets them */
 	char *on_all = NULL, *off_all = NULL;
 	size_t i;
 	json_t *rec;
@@ -575,6 +592,7 @@ static void write_fstab(FILE *out, const struct session *s, const json_t *remoun
 	}
 	free(on_all);
 	free(off_all);
+	free(mp);
 }
 
 /* A class this script does not run: each step's commands, commented out. */

@@ -180,7 +180,7 @@ void ui_view_detected(struct ui_wizard *w)
 		for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
 			if (strcmp(branch, groups[g].branch) == 0)
 				is_known = true;
-		if (is_known || strcmp(branch, "sources") == 0 || strcmp(branch, "unavailable") == 0) {
+		if (is_known || facts_is_side_member(branch)) {
 			continue;
 		} else {
 			struct walk wk = {w, branch, strlen(branch), 0};
