@@ -3,6 +3,7 @@
  * trial facts. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "rules/internal.h"
@@ -10,34 +11,38 @@
 
 static void test_match(void)
 {
-	json_t *m = json_pack("{s:s, s:[s, s]}", "fs", "ext4", "args", "-b", "4096");
-	json_t *e = json_pack("{s:s, s:[s, s]}", "fs", "ext4", "args", "-E", "stride=16");
-	json_t *x = json_pack("{s:s, s:[]}", "fs", "xfs", "args");
-	json_t *k = json_pack("{s:s, s:[s]}", "fs", "xfs", "args", "-K");
+	json_t *mkfs[] = {
+		json_pack("{s:s, s:[s, s]}", "fs", "ext4", "args", "-b", "4096"),
+		json_pack("{s:s, s:[s, s]}", "fs", "ext4", "args", "-E", "stride=16"),
+		json_pack("{s:s, s:[]}", "fs", "xfs", "args"),
+		json_pack("{s:s, s:[s]}", "fs", "xfs", "args", "-K"),
+		NULL,
+	};
+	/* the candidate's spec, the recommendation's mkfs (an index of mkfs[]), the answer (-1: no match) */
+	static const struct {
+		const char *spec;
+		int mkfs, want;
+	} cases[] = {
+		{"ext4:-b 4096", 0, 0}, {"ext4:-b 4096 -m 1", 0, 2}, {"ext4:-m 1 -b 4096", 0, 2},
+		{"  ext4 :  -b\t4096", 0, 0}, {"ext4:-b 1024", 0, -1}, {"ext4:-b", 0, -1},
+		{"ext4:4096 -b", 0, -1}, {"ext2:-b 4096", 0, -1},
+		{"ext4:-E stride=16,stripe_width=64", 1, 0}, {"ext4:-E stripe_width=64,stride=16", 1, 0},
+		{"ext4:-E stripe_width=64", 1, -1}, {"ext4:-E stride=160", 1, -1},
+		{"xfs:", 2, 0}, {"xfs:-K", 2, 1}, {"xfs:-K", 3, 0}, {"xfs:", 3, -1},
+		{"not a spec", 2, -1}, {"xfs:;xfs:-K", 2, -1}, {"xfs:", 4, -1},
+	};
 
-	CHECK(rules_mkfs_match("ext4:-b 4096", m) == 0);
-	CHECK(rules_mkfs_match("ext4:-b 4096 -m 1", m) == 2);
-	CHECK(rules_mkfs_match("ext4:-m 1 -b 4096", m) == 2);
-	CHECK(rules_mkfs_match("  ext4 :  -b\t4096", m) == 0);
-	CHECK(rules_mkfs_match("ext4:-b 1024", m) < 0);
-	CHECK(rules_mkfs_match("ext4:-b", m) < 0);
-	CHECK(rules_mkfs_match("ext4:4096 -b", m) < 0);
-	CHECK(rules_mkfs_match("ext2:-b 4096", m) < 0);
-	CHECK(rules_mkfs_match("ext4:-E stride=16,stripe_width=64", e) == 0);
-	CHECK(rules_mkfs_match("ext4:-E stripe_width=64,stride=16", e) == 0);
-	CHECK(rules_mkfs_match("ext4:-E stripe_width=64", e) < 0);
-	CHECK(rules_mkfs_match("ext4:-E stride=160", e) < 0);
-	CHECK(rules_mkfs_match("xfs:", x) == 0);
-	CHECK(rules_mkfs_match("xfs:-K", x) == 1);
-	CHECK(rules_mkfs_match("xfs:-K", k) == 0);
-	CHECK(rules_mkfs_match("xfs:", k) < 0);
-	CHECK(rules_mkfs_match("not a spec", x) < 0);
-	CHECK(rules_mkfs_match("xfs:;xfs:-K", x) < 0);
-	CHECK(rules_mkfs_match("xfs:", NULL) < 0);
-	json_decref(m);
-	json_decref(e);
-	json_decref(x);
-	json_decref(k);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int got = rules_mkfs_match(cases[i].spec, mkfs[cases[i].mkfs]);
+
+		if (got != cases[i].want) {
+			fprintf(stderr, "%s:%d: '%s' against mkfs[%d]: %d, want %d\n", __FILE__, __LINE__,
+				cases[i].spec, cases[i].mkfs, got, cases[i].want);
+			check_failures++;
+		}
+	}
+	for (size_t i = 0; mkfs[i]; i++)
+		json_decref(mkfs[i]);
 }
 
 /* A reformat recommendation asking for -b 1024, verified by `trial`; `trial` is freed. */
