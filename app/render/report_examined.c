@@ -414,7 +414,7 @@ static void measured_skipped(const struct session *s, emit_fn fn, void *arg)
 /* The "parameters used" block of the run that produced the bench.* facts. */
 static void measured_parameters(const struct session *s, emit_fn fn, void *arg)
 {
-	const json_t *params = s->bench_params ? s->bench_params : facts_get(s->facts, "bench.parameters");
+	const json_t *params = facts_get(s->facts, "bench.parameters");
 	const char *name;
 	json_t *v;
 	struct line l;

@@ -1,6 +1,6 @@
 /* "Settle this by trial" on the Advice screen: runs `fstune trial` on a 1 GiB image beside the target,
  * with the terminal handed to it for its progress, and brings its trial.* facts back into the session,
- * so the reformat advice it settled is marked confirmed or contradicted (trial_verify, at evaluation). */
+ * so the reformat advice it settled is marked confirmed or contradicted (by the engine, at evaluation). */
 #include "config.h"
 
 #include <errno.h>

@@ -307,6 +307,8 @@ struct ui_wizard {
 	const char *target_os;           /* --target-os; NULL: as probed */
 	bool is_verbose;                 /* --verbose, for the saved report */
 	struct rules_options rules_opt;  /* --rules-dir, --no-system-rules */
+	struct accepted *accepted;       /* --accept, --accepted, $FSTUNE_ACCEPTED or the system's file;
+					    every session marks them */
 	struct workload_spec spec;       /* --workload and its overrides (strings borrowed from argv) */
 	struct bench_config bench_cfg;   /* the benchmark parameters (--runtime, --size, ...) */
 
