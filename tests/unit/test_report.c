@@ -9,6 +9,7 @@
 #include "app/render/report_render.h"
 #include "app/session/session.h"
 #include "tests/unit/check.h"
+#include "tests/unit/report_session.h"
 
 static const char facts_text[] =
 	"{\"schema\": \"fstune.facts/1\","
@@ -189,7 +190,6 @@ static void test_helpers(void)
 
 int main(void)
 {
-	struct fst_error err = FST_ERROR_INIT;
 	struct session s = {.origin = SESSION_FROM_FILE, .facts_path = (char *)"test.json"};
 	json_error_t jerr;
 	json_t *res = json_loads(result_text, 0, &jerr);
@@ -198,18 +198,8 @@ int main(void)
 		fprintf(stderr, "test fixture: %s at %d\n", jerr.text, jerr.line);
 		return 99;
 	}
-	s.facts = facts_from_json(facts_text, strlen(facts_text), "test.json", &err);
-	if (!s.facts) {
-		fprintf(stderr, "test fixture: %s\n", err.msg);
+	if (!report_session_load(&s, facts_text, "test.json", res, 12))
 		return 99;
-	}
-	s.result.recommendations = json_incref(json_object_get(res, "recommendations"));
-	s.result.mkfs = json_incref(json_object_get(res, "mkfs"));
-	s.result.not_evaluated = json_incref(json_object_get(res, "not_evaluated"));
-	s.result.errors = json_incref(json_object_get(res, "errors"));
-	s.result.notices = json_incref(json_object_get(res, "notices"));
-	s.result.n_loaded = 12;
-	s.is_evaluated = true;
 
 	test_text(&s);
 	test_markdown(&s);
@@ -225,12 +215,7 @@ int main(void)
 	CHECK(session_status(&s, false) == FST_EXIT_PARTIAL);
 	s.result.n_loaded = 12;
 
-	json_decref(s.result.recommendations);
-	json_decref(s.result.mkfs);
-	json_decref(s.result.not_evaluated);
-	json_decref(s.result.errors);
-	json_decref(s.result.notices);
+	report_session_free(&s);
 	json_decref(res);
-	facts_free(s.facts);
 	return CHECK_DONE();
 }
