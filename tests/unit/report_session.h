@@ -4,9 +4,11 @@
 #define FSTUNE_TEST_REPORT_SESSION_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/session/session.h"
+#include "tests/unit/check.h"
 
 /* Reads `facts_text` (named `name` in messages) into s->facts and takes the members of `result` as
  * the rules' result; false, said on stderr, when the facts do not load. */
@@ -39,6 +41,21 @@ static inline void report_session_free(struct session *s)
 	json_decref(s->result.errors);
 	json_decref(s->result.notices);
 	facts_free(s->facts);
+}
+
+/* What writer `fn` writes of `s`, checked to succeed. Caller frees. TEST_REPORT_DUMP=1 also writes
+ * it to stderr, to look at the layout by eye. */
+static inline char *report_session_render(const struct session *s, int (*fn)(const struct session *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	CHECK(fn(s, m) == 0);
+	fclose(m);
+	if (getenv("TEST_REPORT_DUMP"))
+		fputs(buf, stderr);
+	return buf;
 }
 
 #endif

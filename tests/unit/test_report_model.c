@@ -54,17 +54,6 @@ static const char result_text[] =
 	" \"errors\": [{\"line\": \"3\", \"file\": {}}, 4],"
 	" \"notices\": {\"not\": \"a list\"}}";
 
-static char *render(const struct session *s, int (*fn)(const struct session *, FILE *))
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	CHECK(fn(s, m) == 0);
-	fclose(m);
-	return buf;
-}
-
 static void check_wrong_types(const struct report_model *m)
 {
 	const struct report_rec *r = &m->recs[2];
@@ -134,16 +123,16 @@ static void check_renderers(const struct session *s)
 	char dir[] = "/tmp/fstune-test-model.XXXXXX", *t;
 	struct fst_error err = FST_ERROR_INIT;
 
-	t = render(s, report_write_text);
+	t = report_session_render(s, report_write_text);
 	CHECK(strlen(t) > HUGE_LEN);
 	CHECK_CONTAINS(t, "[?] \n    ?\n");
 	CHECK_CONTAINS(t, "queue.scheduler: ");
 	free(t);
-	t = render(s, report_write_markdown);
+	t = report_session_render(s, report_write_markdown);
 	CHECK(strlen(t) > HUGE_LEN);
 	free(t);
-	free(render(s, report_write_json));
-	t = render(s, report_write_openmetrics);
+	free(report_session_render(s, report_write_json));
+	t = report_session_render(s, report_write_openmetrics);
 	CHECK_CONTAINS(t, "fstune_findings{device=\"sdz\",mount_point=\"/srv\",severity=\"critical\","
 			  "accepted=\"false\"} 1");
 	CHECK_CONTAINS(t, "fstune_bench_latency_seconds{device=\"sdz\",mount_point=\"/srv\",test=\"odd\","
