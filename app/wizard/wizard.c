@@ -175,7 +175,8 @@ static void wizard_free(struct ui_wizard *w)
 	inventory_free(&w->targets);
 	ui_lines_clear(&w->detected.content);
 	ui_lines_clear(&w->detail.content);
-	json_decref(w->advice_rows);
+	report_model_free(w->advice_model);
+	free(w->advice_rows);
 }
 
 static void args_free(struct wizard_args *a)
