@@ -127,6 +127,11 @@ static void control(struct trial *t, size_t m)
 	free(d);
 }
 
+bool trial_floor_allows_tie(const struct trial *t, size_t m)
+{
+	return t->control[m].floor <= log1p(TRIAL_TIE_FLOOR_MAX_PCT / 100);
+}
+
 static void add_comparison(struct trial *t, size_t a, size_t b, size_t m, bool is_runner_up)
 {
 	struct trial_comparison *c;
@@ -233,11 +238,15 @@ void trial_judge(struct trial *t)
 		struct trial_comparison *c = &t->cmp[k];
 		const struct trial_metric *met = t->metrics.m[c->metric];
 
+		bool can_tie = trial_floor_allows_tie(t, c->metric);
+
 		c->p_adjusted = p_adj[k];
 		c->verdict = trial_sign_verdict(&c->sign, t->control[c->metric].floor, c->p_adjusted,
 						met->higher_better);
+		if (c->verdict == TRIAL_TIE && !can_tie)
+			c->verdict = TRIAL_NOT_SETTLED;
 		c->more_rounds = c->verdict == TRIAL_NOT_SETTLED
-					 ? trial_more_rounds(&c->sign, t->n_cmp, TRIAL_ROUNDS_MAX) : 0;
+					 ? trial_more_rounds(&c->sign, t->n_cmp, can_tie, TRIAL_ROUNDS_MAX) : 0;
 	}
 	free(p);
 	free(p_adj);

@@ -394,20 +394,18 @@ static int run_round(struct trial *t, unsigned round, double t0, double *per_run
 	return 0;
 }
 
-/* Above this A/A floor a note says what the trial cannot tell apart (our own heuristic: a difference
- * of a quarter is where a reformat starts to be worth it). */
-#define WIDE_FLOOR_PCT 25.0
-
+/* A floor too wide for a tie: what the trial cannot tell apart there, and what lowers it. */
 static void note_wide_floors(struct trial *t)
 {
 	for (size_t m = 0; m < t->metrics.n; m++) {
 		double pct = expm1(t->control[m].floor) * 100;
 
-		if (t->control[m].n && pct > WIDE_FLOOR_PCT)
+		if (t->control[m].n && !trial_floor_allows_tie(t, m))
 			json_array_append_new(t->notes, json_sprintf(
 				"the baseline against itself differed by up to %.0f%% on %s: no smaller difference can "
-				"be told apart there; a larger workload (longer runs) or a quieter host lowers the floor",
-				pct, t->metrics.m[m]->what));
+				"be told apart there, and above %.0f%% no two candidates are called the same; a larger "
+				"workload (longer runs), more rounds or a quieter host lowers the floor",
+				pct, t->metrics.m[m]->what, TRIAL_TIE_FLOOR_MAX_PCT));
 	}
 }
 

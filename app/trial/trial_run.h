@@ -23,6 +23,7 @@
 #include "app/trial/trial_tree.h"
 #include "fstune/bench.h"
 #include "fstune/facts.h"
+#include "fstune/trial_words.h"
 
 /* Files of the cold tree at most: about a kernel tree's count, so a run stays within minutes. */
 #define TRIAL_TREE_FILES_CAP 80000u
@@ -31,6 +32,8 @@
 /* The least noise floor, whatever the A/A control showed: a difference under 1% is no reason to make
  * a filesystem again (our own heuristic). */
 #define TRIAL_FLOOR_MIN_PCT 1.0
+/* The widest noise floor within which two candidates are called the same (fstune/trial_words.h). */
+#define TRIAL_TIE_FLOOR_MAX_PCT TRIAL_WORDS_TIE_FLOOR_MAX_PCT
 
 /* One comparison of the family: a against b on one metric. */
 struct trial_comparison {
@@ -123,7 +126,9 @@ int trial_measure(struct trial *t, struct fst_error *err);
  * room for every active candidate and one more; returns how many. */
 size_t trial_round_order(const struct trial *t, unsigned round, size_t *order, unsigned *copy);
 
-/* trial_judge.c. The size of the family the active candidates make on the trial's metrics. */
+/* trial_judge.c. Whether the floor of metric `m` is narrow enough for a tie (TRIAL_TIE_FLOOR_MAX_PCT). */
+bool trial_floor_allows_tie(const struct trial *t, size_t m);
+/* The size of the family the active candidates make on the trial's metrics. */
 size_t trial_family_size(const struct trial *t);
 /* The summaries, the A/A floors, the family's comparisons with Holm's correction and their verdicts,
  * the ranks. Callable after every round. */

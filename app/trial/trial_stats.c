@@ -166,7 +166,7 @@ unsigned trial_min_rounds(size_t m)
 	return n;
 }
 
-unsigned trial_more_rounds(const struct trial_sign *s, size_t multiplier, unsigned cap)
+unsigned trial_more_rounds(const struct trial_sign *s, size_t multiplier, bool can_tie, unsigned cap)
 {
 	double up = s->n ? (double)s->above / (double)s->n : 0, down = s->n ? (double)s->below / (double)s->n : 0;
 
@@ -180,7 +180,7 @@ unsigned trial_more_rounds(const struct trial_sign *s, size_t multiplier, unsign
 		if (a != b && 2 * tail_at_least(n, hi) * (double)multiplier <= TRIAL_ALPHA && n - hi <= j - 1)
 			return n - (unsigned)s->n;
 		/* a tie: fewer than j rounds beyond the floor on either side */
-		if (a <= j - 1 && b <= j - 1)
+		if (can_tie && a <= j - 1 && b <= j - 1)
 			return n - (unsigned)s->n;
 	}
 	return 0;

@@ -7,6 +7,11 @@
 
 #include <jansson.h>
 
+/* The widest A/A noise floor within which two candidates are called the same (our own heuristic: a
+ * difference of a quarter is where a reformat starts to be worth it). Above it the host is too noisy
+ * for "the same" to mean anything: trial calls such a comparison not settled, and says why. */
+#define TRIAL_WORDS_TIE_FLOOR_MAX_PCT 25.0
+
 /* "cold read of the tree 1.21x faster (1.12-1.30)", "writeback of the tree 1.14x slower (1.05-1.22)",
  * "... the same within the floor of 4.2% (0.98-1.02 as a speed ratio)", "... not settled (0.91-1.12
  * as a speed ratio): about 6 more rounds would be needed at this noise". A ratio is said as a speed:
