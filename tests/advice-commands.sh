@@ -5,7 +5,7 @@
 # small files (the merged mkfs command must be one mke2fs accepts); a strictatime mount (seen, and
 # reverted to strictatime); dir_index turned off and on with the printed apply and revert sequences
 # in order, the last-check time set back first so that tune2fs cannot pass by accident; the discard
-# and lazytime remount sequences.
+# and lazytime remount sequences; noatime on a relatime mount and back.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
@@ -183,4 +183,17 @@ run_cmds "$r" '.recommendations[] | select(.id == "mount.lazytime") | .apply[]'
 grep -q " $mnt .*lazytime" /proc/mounts || fail "the apply did not mount $mnt lazytime"
 run_cmds "$r" '.recommendations[] | select(.id == "mount.lazytime") | .revert[]'
 grep -q " $mnt .*lazytime" /proc/mounts && fail "the revert left $mnt mounted lazytime"
+
+# 7. noatime on a relatime mount (an observed read-mostly workload) and back: the revert must leave
+#    relatime, not the noatime that libmount keeps from the current options on `remount,relatime`.
+run_status 0 "$FSTUNE" probe "$mnt" --format json
+jq '.workload = {read_share: 0.97} | .sources["workload.read_share"] = "observe"' "$TMP/out" >"$TMP/ra.json"
+report_facts "$TMP/ra.json" "$TMP/ra.report"
+r=$TMP/ra.report
+vfs() { findmnt -rno VFS-OPTIONS --mountpoint "$mnt"; }
+[[ ,$(vfs), == *,relatime,* ]] || fail "not relatime to begin with: $(vfs)"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.noatime_read_mostly") | .apply[]'
+[[ ,$(vfs), == *,noatime,* ]] || fail "the apply left $mnt with $(vfs)"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.noatime_read_mostly") | .revert[]'
+[[ ,$(vfs), == *,relatime,* && ,$(vfs), != *,noatime,* ]] || fail "the revert left $mnt with $(vfs), not relatime"
 echo "ok"

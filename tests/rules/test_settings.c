@@ -290,7 +290,8 @@ static void test_build(void)
 		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv/a b;touch x\"}}", &ok);
 	CHECK(ok);
 	CHECK_STR(cmd(c.apply, 0), "mount -o remount,noatime '/srv/a b;touch x'");
-	CHECK_STR(cmd(c.revert, 0), "mount -o remount,relatime '/srv/a b;touch x'");
+	/* libmount keeps noatime from the current options unless atime drops it */
+	CHECK_STR(cmd(c.revert, 0), "mount -o remount,atime,relatime '/srv/a b;touch x'");
 	ctx_free(&c);
 
 	c = build("fs.feature.dir_index", json_true(), json_false(),
@@ -325,7 +326,18 @@ static void test_build(void)
 	c = build("mount.option.noatime", json_true(), NULL,
 		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\", \"relatime\"]}}",
 		  &ok);
-	CHECK_STR(cmd(c.revert, 0), "mount -o remount,relatime /srv");
+	CHECK_STR(cmd(c.revert, 0), "mount -o remount,atime,relatime /srv");
+	ctx_free(&c);
+	/* XFS ignores discard on remount: unmount and mount without it, and back */
+	c = build("mount.option.discard", json_false(), json_true(),
+		  "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"xfs\", \"mount_point\": \"/srv\", "
+		  "\"mount_options\": [\"rw\", \"relatime\"], \"super_options\": [\"rw\", \"discard\", \"inode64\"]}}",
+		  &ok);
+	CHECK(ok);
+	CHECK_STR(c.disruption, "offline");
+	CHECK_STR(cmd(c.apply, 1), "mount -t xfs -o rw,relatime,inode64,nodiscard /dev/sdb1 /srv");
+	CHECK_STR(cmd(c.revert, 1), "mount -t xfs -o rw,relatime,discard,inode64 /dev/sdb1 /srv");
+	CHECK_STR(json_string_value(json_object_get(c.persistent, "option")), "nodiscard");
 	ctx_free(&c);
 }
 
