@@ -7,7 +7,8 @@ libfstune_rules_a_SOURCES = include/fstune/rules.h \
 	rules/meta.c rules/recommend.c \
 	rules/settings.c rules/settings_value.c rules/settings_forms.c rules/settings_facts.c \
 	rules/settings_owners.c \
-	rules/settings_sysctl.c rules/settings_sysfs.c rules/settings_mount.c rules/settings_ext.c \
+	rules/settings_sysctl.c rules/settings_sysfs.c rules/settings_bdi.c rules/settings_mount.c \
+	rules/settings_ext.c rules/settings_xfs.c \
 	rules/settings_mkfs.c rules/settings_freebsd.c rules/settings_systemd.c rules/settings_layout.c \
 	rules/mkfs.c \
 	rules/vectors.c

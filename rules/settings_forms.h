@@ -15,6 +15,9 @@ void settings_add_cmd(json_t *arr, const char *fmt, ...) __attribute__((format(p
 /* A persistent form that is one line in a file: {"kind", "path", "line"}. */
 json_t *settings_file_line(const char *kind, const char *path, const char *line);
 #define SETTINGS_FSTAB_FILE "/etc/fstab"
+/* After 60-persistent-storage.rules and mdadm's 63-md-raid-arrays.rules, which set the ID_*, MD_*
+ * and DM_* properties the rules match on. */
+#define SETTINGS_UDEV_FILE "/etc/udev/rules.d/69-fstune.rules"
 
 /* An fstab change in words, with the machine-readable part beside it: `field` ("option" or "type")
  * set to `value`. */

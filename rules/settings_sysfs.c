@@ -12,10 +12,6 @@
 #include "rules/settings_family.h"
 #include "rules/settings_forms.h"
 
-/* After 60-persistent-storage.rules and mdadm's 63-md-raid-arrays.rules, which set the ID_*, MD_*
- * and DM_* properties the rules match on. */
-#define UDEV_FILE "/etc/udev/rules.d/69-fstune.rules"
-
 /* Kernel device names as sysfs shows them; anything else could walk out of /sys/block. */
 static bool is_device_name(const char *s)
 {
@@ -41,7 +37,7 @@ static json_t *udev_form(const struct setting *s, const struct facts *facts, con
 	}
 	line = xasprintf("%s%sACTION==\"add|change\", SUBSYSTEM==\"block\", %s, ATTR{%s}=\"%s\"",
 			 comment ? comment : "", comment ? "\n" : "", match, s->key, v);
-	form = settings_file_line("udev", UDEV_FILE, line);
+	form = settings_file_line("udev", SETTINGS_UDEV_FILE, line);
 	free(comment);
 	free(match);
 	free(line);
@@ -113,5 +109,6 @@ const struct setting_family setting_family_sysfs = {
 	.name = "sysfs",
 	.build = build_sysfs,
 	.read = read_sysfs,
-	.persistent_file = UDEV_FILE,
+	.persistent_file = SETTINGS_UDEV_FILE,
+	.host_wide = true,
 };

@@ -127,6 +127,16 @@ static const struct family_case {
 	{"sysfs", "queue.read_ahead_kb", "4096", "{\"device\": {\"disk\": \"sdb\", \"read_ahead_kb\": 128}}",
 	 "echo 4096 > /sys/block/sdb/queue/read_ahead_kb", "cat /sys/block/sdb/queue/read_ahead_kb", "128",
 	 "device.read_ahead_kb", "128"},
+	{"bdi", "bdi.read_ahead_kb", "128",
+	 "{\"fs\": {\"type\": \"btrfs\", \"uuid\": \"13538755-280b-442c-a35b-fa40aa563328\"}, "
+	 "\"vm\": {\"bdi\": {\"name\": \"btrfs-7\", \"read_ahead_kb\": 4096}}}",
+	 "echo 128 > /sys/fs/btrfs/13538755-280b-442c-a35b-fa40aa563328/bdi/read_ahead_kb",
+	 "cat /sys/fs/btrfs/13538755-280b-442c-a35b-fa40aa563328/bdi/read_ahead_kb", "4096", "vm.bdi.read_ahead_kb",
+	 "4096"},
+	{"xfs_growfs", "fs.xfs.imaxpct", "50",
+	 "{\"fs\": {\"type\": \"xfs\", \"mount_point\": \"/srv\", \"inode_max_pct\": 25}}",
+	 "xfs_growfs -m 50 /srv", "xfs_info /srv | sed -n 's/.*imaxpct=\\([0-9]*\\).*/\\1/p'", "25", "fs.inode_max_pct",
+	 "25"},
 	{"mount", "mount.option.discard", "true",
 	 "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\", \"noatime\"], "
 	 "\"super_options\": [\"rw\", \"errors=remount-ro\"]}}",
