@@ -189,6 +189,8 @@ static bool build_setting(const struct setting *s, const json_t *raw, const stru
 		json_object_set_new(rec, "owners", c.owners);
 	if (c.mkfs)
 		json_object_set_new(rec, "mkfs", c.mkfs);
+	if (s->family->host_wide && json_is_true(facts_get(facts, "host.container")))
+		json_object_set_new(rec, "host_wide", json_true());
 	return true;
 }
 

@@ -301,6 +301,13 @@ bool rules_setting_read(const char *setting, const struct facts *facts, const js
 	return s && s->family->read && s->family->read(s, facts, current, cmd, recorded);
 }
 
+bool rules_setting_host_wide(const char *setting)
+{
+	const struct setting *s = setting ? settings_find(setting) : NULL;
+
+	return s && s->family->host_wide;
+}
+
 bool rules_setting_mount_change(const char *setting, const json_t *value, char **on, char **off)
 {
 	const struct setting *s = settings_find(setting);

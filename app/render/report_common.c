@@ -98,6 +98,14 @@ void report_groups_write(const struct session *s, const struct report_group_writ
 	}
 }
 
+const char *report_host_wide_text(const json_t *rec)
+{
+	if (!json_is_true(json_object_get(rec, "host_wide")))
+		return NULL;
+	return "inside this container, the change is the whole host's, every tenant's; fstune apply and "
+	       "apply.sh make it only with --host-wide";
+}
+
 const char *report_severity_label(const char *severity)
 {
 	switch (session_severity_rank(severity)) {

@@ -181,6 +181,11 @@ static void write_recommendation(const struct session *s, const json_t *rec, FIL
 		fputc('\n', out);
 		free(r);
 	}
+	if (report_host_wide_text(rec)) {
+		fputs("- **host-wide**: ", out);
+		md_text(out, report_host_wide_text(rec));
+		fputc('\n', out);
+	}
 	if (json_is_number(conf)) {
 		const char *capped = json_string_value(json_object_get(rec, "confidence_capped_by"));
 

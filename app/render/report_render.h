@@ -50,6 +50,9 @@ const char *report_severity_label(const char *severity);
 /* A setting value for display: strings bare, booleans "on"/"off", lists joined by ", ", sizes of
  * *_bytes / *_size settings with binary units beside them. Caller frees. NULL value: "(not set)". */
 char *report_setting_value(const char *setting, const json_t *v);
+/* What a recommendation marked host_wide (made inside a container, of a setting the whole host
+ * shares) means for the admin, one sentence; NULL when it is not marked. */
+const char *report_host_wide_text(const json_t *rec);
 /* A fact value for display, as `fstune probe` shows it (facts_render_value). Caller frees. */
 char *report_fact_value(const char *key, const json_t *v);
 

@@ -122,6 +122,8 @@ static void write_recommendation(const struct session *s, const json_t *rec, FIL
 		}
 		free(r);
 	}
+	if (report_host_wide_text(rec))
+		report_wrap_hanging(out, "    Host-wide: ", report_host_wide_text(rec), 15, WIDTH);
 	if (json_is_number(conf)) {
 		const char *capped = json_string_value(json_object_get(rec, "confidence_capped_by"));
 

@@ -94,6 +94,14 @@ static const char sh_helpers_tail[] =
 
 static const char sh_apply_helpers[] =
 	"\n"
+	"# refuse_host_wide STEPS: inside a container, steps that change what the whole host shares run\n"
+	"# only with --host-wide (the admin owns the host); without it the script stops before any change.\n"
+	"refuse_host_wide() {\n"
+	"\tis_live && [ \"$host_wide\" != 1 ] || return 0\n"
+	"\tdie 4 \"inside a container, $1 would change the whole host for every tenant: pass --host-wide\" \\\n"
+	"\t\t\"if you own the host\"\n"
+	"}\n"
+	"\n"
 	"# check SETTING RECORDED NOW: counts a value that changed since fstune probed it.\n"
 	"drifted=0\n"
 	"check() {\n"
@@ -307,9 +315,10 @@ static void write_usage(FILE *out, bool is_apply)
 {
 	fprintf(out, "usage() {\n\tcat <<'%s'\n", HEREDOC_END);
 	if (is_apply)
-		fputs("Usage: sh apply.sh [--yes] [--force] [--root DIR [--live]]\n"
+		fputs("Usage: sh apply.sh [--yes] [--force] [--host-wide] [--root DIR [--live]]\n"
 		      "  --yes       no questions: the online and remount steps run too\n"
-		      "  --force     go on even if a value changed since fstune probed it\n",
+		      "  --force     go on even if a value changed since fstune probed it\n"
+		      "  --host-wide inside a container: make the changes the whole host shares too\n",
 		      out);
 	else
 		fputs("Usage: sh revert.sh [--yes] [--root DIR [--live]]\n"
@@ -348,15 +357,19 @@ static void write_head(FILE *out, const struct session *s, bool is_apply)
 		      "# the files apply.sh installed and puts back the copies it kept of files it replaced\n"
 		      "# (in apply-saved/ beside it). Files apply.sh did not install are left alone.\n", out);
 	}
-	fputs("# Exit status: 0 done, 2 bad option, 4 refused (a value changed since the probe), else the\n"
-	      "# status of the command that failed, named on standard error.\n\nset -eu\n", out);
+	fputs(is_apply ? "# Exit status: 0 done, 2 bad option, 4 refused (a value changed since the probe, or a\n"
+			 "# host-wide change inside a container without --host-wide), else the status of the command\n"
+			 "# that failed, named on standard error.\n\nset -eu\n"
+		       : "# Exit status: 0 done, 2 bad option, 4 refused (a value changed since the probe), else the\n"
+			 "# status of the command that failed, named on standard error.\n\nset -eu\n",
+	      out);
 	fprintf(out, "me=%s\n", is_apply ? "apply.sh" : "revert.sh");
 	write_usage(out, is_apply);
 	fputs(sh_helpers_head, out);
-	fprintf(out, "yes=0 live=0%s root=''\n", is_apply ? " force=0" : "");
+	fprintf(out, "yes=0 live=0%s root=''\n", is_apply ? " force=0 host_wide=0" : "");
 	fputs(sh_options_head, out);
 	if (is_apply)
-		fputs("\t--force) force=1 ;;\n", out);
+		fputs("\t--force) force=1 ;;\n\t--host-wide) host_wide=1 ;;\n", out);
 	fputs(sh_options_tail, out);
 	fputs(sh_helpers_tail, out);
 	fputs(is_apply ? sh_apply_helpers : sh_revert_helpers, out);
@@ -464,6 +477,38 @@ static void write_checks(FILE *out, const struct session *s, const json_t *const
 		fputs("\tchecked\nfi\n", out);
 	else
 		fputs("# Nothing to check: no step changes the running system.\n", out);
+}
+
+/* Inside a container, the steps of settings the whole host shares (the report marked them
+ * host_wide): refused before anything runs, naming them, unless --host-wide. */
+static void write_host_wide(FILE *out, const json_t *const *groups, size_t n)
+{
+	char *names = NULL, *q;
+
+	for (size_t g = 0; g < n; g++) {
+		size_t i;
+		json_t *rec;
+
+		json_array_foreach(groups[g], i, rec) {
+			char *more;
+
+			if (!json_is_true(json_object_get(rec, "host_wide")) || is_accepted(rec) ||
+			    json_array_size(json_object_get(rec, "apply")) == 0)
+				continue;
+			more = xasprintf("%s%s%s (%s)", names ? names : "", names ? ", " : "", rec_str(rec, "setting"),
+					 rec_str(rec, "id"));
+			free(names);
+			names = more;
+		}
+	}
+	if (!names) {
+		fputs("# None: no step changes what the whole host shares from inside a container.\n", out);
+		return;
+	}
+	q = fst_shell_quote(names);
+	fprintf(out, "refuse_host_wide %s\n", q);
+	free(q);
+	free(names);
 }
 
 /* The lines of the files fstune owns (sysctl.d, the udev rule), by path in order of first use:
@@ -655,6 +700,8 @@ static void write_apply(FILE *out, const struct session *s)
 
 	groups_load(s, g);
 	write_head(out, s, true);
+	fputs("\n# ---- Settings the whole host shares, from inside a container: only with --host-wide ----\n", out);
+	write_host_wide(out, (const json_t *const[]){g[G_RUNTIME], g[G_ONLINE], g[G_REMOUNT]}, 3);
 	fputs("\n# ---- The values fstune found: apply.sh stops if one changed since ----\n", out);
 	write_checks(out, s, (const json_t *const[]){g[G_RUNTIME], g[G_ONLINE], g[G_REMOUNT]}, 3);
 	section(out, "runtime", NULL, true);
