@@ -204,8 +204,8 @@ local function check(facts)
 	if f and f.type then
 		if is_ext(f.type) then rec_existing_reserve(f, out) end
 		rec_full(f, out)
-	elseif facts.device and not fstune.is_freebsd() and fstune.is_blank() then
-		rec_new_reserve(facts.device, out)
+	elseif facts.device and not fstune.is_freebsd() and fstune.is_blank() and not fstune.zoned() then
+		rec_new_reserve(facts.device, out) -- an ext4 reserve is no advice for a disk ext4 does not fit
 	end
 	return out
 end
@@ -220,7 +220,8 @@ return fstune.rule {
   mounted somewhere other than /, /var, /var/log, /tmp, /boot or /usr: lower it to 1% with
   tune2fs -m 1 (online; tune2fs -r sets a block count; mke2fs -r is the revision level, not the
   reserve). Info when the mount point is unknown.
-- A device of 1 TiB or more without a filesystem: mke2fs -m 1 if it will hold data (info).
+- A device of 1 TiB or more without a filesystem: mke2fs -m 1 if it will hold data (info); not
+  on a zoned (host-managed or host-aware) disk, which ext4 does not fit.
 - Space used above 90% of what is usable (fstune.FULL_SHARE, the line the benchmarks never cross),
   or inodes above 90% (heuristic thresholds): warn, with advice only (nothing to run): a nearly
   full filesystem fragments new files, the commonest reason an old server feels slow; inodes
@@ -245,7 +246,7 @@ keeps the allocator from fragmenting.]],
 	uses = {"fs.type", "fs.size_bytes", "fs.free_bytes", "fs.reserved_bytes", "fs.reserved_blocks",
 		"fs.block_size", "fs.mount_point", "fs.inode_count", "fs.inodes_free", "device.size_bytes",
 		"host.target_os", "fs.fstune_leftover_bytes", "fs.inode_max_pct", "fs.inode_size", "fs.ag_count",
-		"fs.super_options"},
+		"fs.super_options", "device.zoned"},
 	check = check,
 	tests = {
 		{name = "8 TB data filesystem with 5%",
@@ -274,6 +275,9 @@ keeps the allocator from fragmenting.]],
 		{name = "new 18 TB device",
 			facts = {device = {size_bytes = 18000207937536}},
 			expect = {{name = "mkfs_reserve", setting = "mkfs.reserved_percent", recommended = 1}}},
+		{name = "blank 18 TB host-managed SMR disk: no mkfs.ext4 -m (the zoned rule says what fits)",
+			facts = {device = {size_bytes = 18000207937536, zoned = "host-managed"}},
+			expect = {}},
 		{name = "18 TB md member under a mounted filesystem: no mkfs",
 			facts = {device = {size_bytes = 18000207937536},
 				fs = {member_of = {type = "ext4", mount_point = "/srv", devices = {"sdb", "sdc"}}}},
