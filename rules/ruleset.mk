@@ -31,9 +31,9 @@ dist_rules_DATA += \
 # durability advice too, and on captured sysfs trees and hand-written facts for the devices this
 # machine lacks (md, zoned, NVMe) and for the root filesystem.
 TESTS += tests/rules-servers.sh tests/advice-commands.sh tests/advice-durability.sh tests/advice-devices.sh \
-	tests/advice-xfs.sh tests/advice-btrfs.sh
+	tests/advice-xfs.sh tests/advice-btrfs.sh tests/advice-reformat.sh
 EXTRA_DIST += tests/rules-servers.sh tests/advice-commands.sh tests/advice-durability.sh tests/advice-devices.sh \
-	tests/advice-xfs.sh tests/advice-btrfs.sh \
+	tests/advice-xfs.sh tests/advice-btrfs.sh tests/advice-reformat.sh \
 	doc/rules-table.md \
 	tests/servers/nvme-database.json \
 	tests/servers/hdd-raid-fileserver.json \

@@ -672,6 +672,8 @@ static void write_mkfs(FILE *out, const struct session *s, const json_t *reforma
 		put_comment(out, "#   ", rec_str(m, "command"));
 		json_array_foreach(json_object_get(m, "from"), j, id)
 			put_comment(out, "#   from ", json_string_value(id));
+		json_array_foreach(json_object_get(m, "notes"), j, id)
+			put_comment(out, "#   note: ", json_string_value(id));
 	}
 	if (json_array_size(reformat) == 0)
 		fputs("# None.\n", out);

@@ -136,16 +136,16 @@ local function rec_trim(facts, f, d, out)
 			rationale = string.format("The filesystem is mounted with discard, so each freed extent is "
 				.. "trimmed synchronously; on devices without queued TRIM that stalls other I/O. %s "
 				.. "util-linux's fstrim.timer trims weekly, 'sufficient for most desktop and server "
-				.. "systems'. %s, and %s.",
+				.. "systems'. %s%s.",
 				xfs and "The XFS documentation recommends fstrim over the discard option 'because the "
 					.. "performance impact of this option is quite severe'." or "ext4 keeps discard off by "
 					.. "default.", container and "Inside a container fstrim.timer does not run: make sure "
 					.. "the host trims this filesystem (systemctl status fstrim.timer there)"
 					or ("Enable the timer" .. (timer == true and " (it is already on)" or "")),
-				xfs and "mount the filesystem again without discard: XFS ignores it on remount "
+				xfs and ", and mount the filesystem again without discard: XFS ignores it on remount "
 					.. "(xfs_fs_reconfigure changes only inode32/inode64 and ro/rw, so mount -o "
 					.. "remount,nodiscard succeeds and changes nothing), which is why the commands unmount "
-					.. "it first" or "remount without discard"),
+					.. "it first" or " and remount without discard"),
 			evidence = fstune.present({"fs.mount_options", "device.discard_granularity", "fs.fstrim_timer",
 				"fs.type"})}
 	end
