@@ -128,7 +128,7 @@ local function dev(transport, rotational, scheduler, extra)
     transport = transport, rotational = rotational, scheduler = scheduler }, extra)
 end
 
-return {
+return fstune.rule {
   id = "queue",
   title = "I/O scheduler against the kind of device",
   description = "Recommends a scheduler only where the current one clearly does not fit the " ..
@@ -142,10 +142,17 @@ return {
   sources = {
     "Linux block/elevator.c elevator_get_default(): mq-deadline for single-queue devices, none otherwise",
     "Linux Documentation/block/bfq-iosched.rst: per-request overhead and throughput ceiling",
-    "Linux 4.16 block/mq-deadline.c zone write locking (the default elevator of zoned disks through " ..
-      "6.9); Linux 6.10 block/blk-zoned.c zone write plugging, for every scheduler",
     "tuned profiles (spectrumscale-ece: elevator none on nvme*)",
     "libvirt, via SUSE/sesdev issue 37: Linux guests assume rotational storage",
+    "Linux 4.16 block/mq-deadline.c zone write locking (the default elevator of zoned disks through " ..
+      "6.9); Linux 6.10 block/blk-zoned.c zone write plugging, for every scheduler",
+  },
+  -- Each recommendation cites the sources it rests on (indices into sources), not the whole list.
+  rec_sources = {
+    bfq_on_nvme = { 1, 2, 3, 4 },
+    mq_deadline_on_nvme = { 1, 2, 3, 4 },
+    none_on_hdd = { 1, 2, 3, 4 },
+    none_on_zoned = { 5, 1 },
   },
   settings = { "queue.scheduler" },
   needs = { "device.transport", "device.scheduler" },
