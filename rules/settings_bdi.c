@@ -88,20 +88,12 @@ static json_t *unit_form(const struct setting *s, const struct setting_ctx *c, c
 static void build_own_bdi(const struct setting *s, struct setting_ctx *c, const char *fsid)
 {
 	char *v = settings_value_text(c->value), *path = xasprintf("/sys/fs/btrfs/%s/%s", fsid, s->key);
-	char *qv = fst_shell_quote(v), *qpath = fst_shell_quote(path);
+	char *qpath = fst_shell_quote(path);
 
-	settings_add_cmd(c->apply, "echo %s > %s", qv, qpath);
-	if (c->current) {
-		char *cv = settings_value_text(c->current), *qcv = fst_shell_quote(cv);
-
-		settings_add_cmd(c->revert, "echo %s > %s", qcv, qpath);
-		free(cv);
-		free(qcv);
-	}
+	settings_echo_value(c->apply, c->revert, c->value, c->current, qpath);
 	c->persistent = unit_form(s, c, fsid, v);
 	free(v);
 	free(path);
-	free(qv);
 	free(qpath);
 }
 

@@ -47,7 +47,7 @@ static json_t *udev_form(const struct setting *s, const struct facts *facts, con
 static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 {
 	char *disk = settings_disk_name(c->facts);
-	char *v, *qv, *path, *qpath;
+	char *v, *path, *qpath;
 
 	if (disk && !is_device_name(disk)) {
 		snprintf(c->err, sizeof(c->err), "%s needs device.disk, a kernel device name, in the facts",
@@ -62,22 +62,13 @@ static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 		free(disk);
 		return;
 	}
-	qv = fst_shell_quote(v);
 	/* No device named at all: the finding stands, the command fails until the admin names it. */
 	path = disk ? xasprintf("/sys/block/%s/%s", disk, s->key) : NULL;
 	qpath = path ? fst_shell_quote(path) : xasprintf("\"/sys/block/${DISK:?}/%s\"", s->key);
-	settings_add_cmd(c->apply, "echo %s > %s", qv, qpath);
-	if (c->current) {
-		char *cv = settings_value_text(c->current), *qcv = fst_shell_quote(cv);
-
-		settings_add_cmd(c->revert, "echo %s > %s", qcv, qpath);
-		free(cv);
-		free(qcv);
-	}
+	settings_echo_value(c->apply, c->revert, c->value, c->current, qpath);
 	c->persistent = udev_form(s, c->facts, disk, v);
 	free(disk);
 	free(v);
-	free(qv);
 	free(path);
 	free(qpath);
 }
