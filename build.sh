@@ -23,6 +23,7 @@ liblua5.4-dev
 lua5.4
 libext2fs-dev
 comerr-dev
+xfslibs-dev
 liburing-dev
 libjansson-dev
 libncurses-dev
