@@ -8,7 +8,7 @@
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
-require_cmd jq mkfs.btrfs findmnt
+require_cmd jq mkfs.btrfs findmnt systemd-analyze
 
 img=$TMP/btrfs.img
 make_image "$img" 1G
@@ -70,16 +70,12 @@ jq -r .line <<<"$unit" >"$TMP/units/$(basename "$(jq -r .path <<<"$unit")")"
 grep -qx "ExecStart=/bin/sh -c 'echo 128 > $bdi/read_ahead_kb'" "$TMP/units"/*.service ||
 	fail "the unit does not set the bdi: $(cat "$TMP/units"/*.service)"
 # systemd checks the unit and, through the mount unit it binds to (named from Where=, which verify
-# checks against the name), fstune's escaping of the mount point; where systemd is installed.
-if command -v systemd-analyze >/dev/null; then
-	service=$(echo "$TMP/units"/*.service)
-	mount_unit=$(sed -n 's/^BindsTo=//p' "$service")
-	printf '[Mount]\nWhat=%s\nWhere=%s\n' "$dev" "$mnt" >"$TMP/units/$mount_unit"
-	systemd-analyze verify --man=no "$service" "$TMP/units/$mount_unit" >"$TMP/verify" 2>&1 ||
-		fail "systemd-analyze verify: $(cat "$TMP/verify")"
-	[ ! -s "$TMP/verify" ] || fail "systemd-analyze verify: $(cat "$TMP/verify")"
-	echo "systemd-analyze verify accepts the unit and $mount_unit"
-else
-	echo "no systemd-analyze here: the unit is not verified"
-fi
+# checks against the name), fstune's escaping of the mount point.
+service=$(echo "$TMP/units"/*.service)
+mount_unit=$(sed -n 's/^BindsTo=//p' "$service")
+printf '[Mount]\nWhat=%s\nWhere=%s\n' "$dev" "$mnt" >"$TMP/units/$mount_unit"
+systemd-analyze verify --man=no "$service" "$TMP/units/$mount_unit" >"$TMP/verify" 2>&1 ||
+	fail "systemd-analyze verify: $(cat "$TMP/verify")"
+[ ! -s "$TMP/verify" ] || fail "systemd-analyze verify: $(cat "$TMP/verify")"
+echo "systemd-analyze verify accepts the unit and $mount_unit"
 echo ok
