@@ -25,26 +25,27 @@ static double num(const json_t *o, const char *key, double def)
 	return json_is_number(v) ? json_number_value(v) : def;
 }
 
-static const json_t *metric_named(const json_t *doc, const char *name)
+/* The member of the document's array `list` whose `key` is `value` (a metric by name, a candidate by
+ * id), or NULL. */
+static const json_t *find_in(const json_t *doc, const char *list, const char *key, const char *value)
 {
 	size_t i;
-	json_t *m;
+	json_t *o;
 
-	json_array_foreach(json_object_get(doc, "metrics"), i, m)
-		if (name && !strcmp(str(m, "name", ""), name))
-			return m;
+	json_array_foreach(json_object_get(doc, list), i, o)
+		if (value && !strcmp(str(o, key, ""), value))
+			return o;
 	return NULL;
+}
+
+static const json_t *metric_named(const json_t *doc, const char *name)
+{
+	return find_in(doc, "metrics", "name", name);
 }
 
 static const json_t *candidate_id(const json_t *doc, const char *id)
 {
-	size_t i;
-	json_t *c;
-
-	json_array_foreach(json_object_get(doc, "candidates"), i, c)
-		if (id && !strcmp(str(c, "id", ""), id))
-			return c;
-	return NULL;
+	return find_in(doc, "candidates", "id", id);
 }
 
 static void value_text(double v, const char *unit, char *buf, size_t len)

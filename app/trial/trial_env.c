@@ -29,15 +29,9 @@ static double load_now(void)
 /* This thread's time runnable but waiting for a CPU, seconds; -1 without CONFIG_SCHED_INFO. */
 static double thread_wait_s(void)
 {
-	FILE *fp = fopen("/proc/thread-self/schedstat", "re");
-	unsigned long long on_cpu, waited;
-	int n;
+	double ns = bench_thread_run_delay_ns();
 
-	if (!fp)
-		return -1;
-	n = fscanf(fp, "%llu %llu", &on_cpu, &waited);
-	fclose(fp);
-	return n == 2 ? (double)waited / 1e9 : -1;
+	return ns < 0 ? -1 : ns / 1e9;
 }
 
 /* The kernel name of the whole disk holding block device `devno` ("vda" for vda1), or NULL. */
