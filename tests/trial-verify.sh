@@ -82,6 +82,10 @@ run_status 2 "$FSTUNE" report --facts "$host" --trial "$host"
 grep -q "not a trial's result" "$TMP/err" || fail "--trial FACTS: $(cat "$TMP/err")"
 run_status 2 "$FSTUNE" report --facts "$host" --trial "$TMP/nosuch.json"
 grep -q "nosuch.json" "$TMP/err" || fail "--trial missing: $(cat "$TMP/err")"
+# on a TARGET, before its benchmarks run (their debug output would say when they take the lock)
+FSTUNE_DEBUG=bench run_status 2 "$FSTUNE" report --trial "$TMP/nosuch.json" "$TMP"
+grep -q "nosuch.json" "$TMP/err" && ! grep -q "fstune\[bench\]" "$TMP/err" ||
+	fail "--trial missing on a TARGET: $(cat "$TMP/err")"
 run_status 2 "$FSTUNE" report --facts "$host" --trial "$(doctor '.comparisons = "forged"')"
 grep -q "trial.comparisons must be" "$TMP/err" || fail "--trial forged: $(cat "$TMP/err")"
 # a trial of another workload than the report's: a note

@@ -133,12 +133,13 @@ int session_run(const struct session_plan *p, struct session **out, struct fst_e
 		step = session_describe_workload(s, p->workload, p->workload_hooks, err);
 		status = go_on(p, status, step, err);
 	}
+	/* before the benchmarks: a --trial that cannot be read is a usage error before minutes of work */
+	if (p->trial_path && (step == FST_EXIT_OK || step == FST_EXIT_PARTIAL || step == FST_EXIT_REFUSED))
+		step = trial_step(p, s, err);
 	if (step != FST_EXIT_USAGE) {
 		step = bench_step(p, s, err);
 		status = go_on(p, status, step, err);
 	}
-	if (p->trial_path && (step == FST_EXIT_OK || step == FST_EXIT_PARTIAL || step == FST_EXIT_REFUSED))
-		step = trial_step(p, s, err);
 	if (step == FST_EXIT_OK || step == FST_EXIT_PARTIAL || step == FST_EXIT_REFUSED) {
 		step = p->rules ? session_load_rules(s, p->rules, err) : FST_EXIT_OK;
 		if (step == FST_EXIT_OK && p->rules) {
