@@ -50,7 +50,7 @@ char *trial_comparison_words(const json_t *c, const json_t *metric)
 				 range, (long long)json_integer_value(json_object_get(c, "more_rounds")));
 	if (num(json_object_get(c, "floor_pct")) > TRIAL_WORDS_TIE_FLOOR_MAX_PCT)
 		return xasprintf("%s not settled (%s): the baseline against itself differed by up to %.1f%%, too "
-				 "much to call them the same; a quieter host or longer runs would narrow it", what, range,
+				 "much to call them the same; more rounds, longer runs or a quieter host would narrow it", what, range,
 				 num(json_object_get(c, "floor_pct")));
 	return xasprintf("%s not settled (%s): more rounds would not settle it at this noise (the difference "
 			 "is about the size of the floor)", what, range);

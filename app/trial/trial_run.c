@@ -339,21 +339,47 @@ static bool budget_allows(const struct trial *t, unsigned round, double t0, doub
 	return round == 0 || t->budget_s <= 0 || now_s() - t0 + per_run <= t->budget_s;
 }
 
+/* Whether a comparison is not settled on a metric whose floor is too wide for a tie: the estimate of
+ * trial_more_rounds holds the floor fixed, but more rounds narrow the interval of the A/A median that
+ * the floor is, so they can still settle it. Up to twice the family's minimum (our own heuristic: by
+ * then the interval has moved in from the extremes, and a host that noisy needs a longer trial than
+ * a default one, which the note says). */
+static bool floor_could_narrow(const struct trial *t)
+{
+	if (t->rounds_done >= 2 * t->rounds_min)
+		return false;
+	for (size_t k = 0; k < t->n_cmp; k++)
+		if (t->cmp[k].verdict == TRIAL_NOT_SETTLED && !trial_floor_allows_tie(t, t->cmp[k].metric))
+			return true;
+	return false;
+}
+
 /* Whether another round is worth it: a comparison not settled that more rounds at this noise could
- * settle, within the time budget; a note says why the trial stops. */
+ * settle (or a floor that more rounds could narrow), within the time budget; a note says why the
+ * trial stops. */
 static bool wants_more(struct trial *t, double t0)
 {
 	unsigned need;
+	bool is_narrowing;
 
 	trial_judge(t);
 	need = trial_more_rounds_needed(t);
+	is_narrowing = !need && floor_could_narrow(t);
+	if (is_narrowing)
+		need = 1;
 	if (!need || t->rounds_done >= TRIAL_ROUNDS_MAX)
 		return false;
 	if (t->budget_s > 0 && now_s() - t0 + need * t->round_s > t->budget_s) {
-		json_array_append_new(t->notes, json_sprintf(
-			"not settled after %u rounds, and the %u more rounds that could settle the closest "
-			"comparison (about %.0f s) do not fit in the time budget of %.0f s", t->rounds_done,
-			need, need * t->round_s, t->budget_s));
+		if (is_narrowing)
+			json_array_append_new(t->notes, json_sprintf(
+				"not settled after %u rounds, and another round (about %.0f s), which would narrow "
+				"the A/A floor, does not fit in the time budget of %.0f s", t->rounds_done, t->round_s,
+				t->budget_s));
+		else
+			json_array_append_new(t->notes, json_sprintf(
+				"not settled after %u rounds, and the %u more rounds that could settle the closest "
+				"comparison (about %.0f s) do not fit in the time budget of %.0f s", t->rounds_done,
+				need, need * t->round_s, t->budget_s));
 		return false;
 	}
 	return true;
