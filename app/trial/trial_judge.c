@@ -129,7 +129,7 @@ static void control(struct trial *t, size_t m)
 
 bool trial_floor_allows_tie(const struct trial *t, size_t m)
 {
-	return t->control[m].floor <= log1p(TRIAL_TIE_FLOOR_MAX_PCT / 100);
+	return t->control[m].n && t->control[m].floor <= log1p(TRIAL_TIE_FLOOR_MAX_PCT / 100);
 }
 
 static void add_comparison(struct trial *t, size_t a, size_t b, size_t m, bool is_runner_up)

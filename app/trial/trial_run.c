@@ -349,7 +349,8 @@ static bool floor_could_narrow(const struct trial *t)
 	if (t->rounds_done >= 2 * t->rounds_min)
 		return false;
 	for (size_t k = 0; k < t->n_cmp; k++)
-		if (t->cmp[k].verdict == TRIAL_NOT_SETTLED && !trial_floor_allows_tie(t, t->cmp[k].metric))
+		if (t->cmp[k].verdict == TRIAL_NOT_SETTLED && t->control[t->cmp[k].metric].n &&
+		    !trial_floor_allows_tie(t, t->cmp[k].metric))
 			return true;
 	return false;
 }

@@ -126,7 +126,7 @@ int trial_measure(struct trial *t, struct fst_error *err);
  * room for every active candidate and one more; returns how many. */
 size_t trial_round_order(const struct trial *t, unsigned round, size_t *order, unsigned *copy);
 
-/* trial_judge.c. Whether the floor of metric `m` is narrow enough for a tie (TRIAL_TIE_FLOOR_MAX_PCT). */
+/* trial_judge.c. Whether metric `m` has an A/A floor, narrow enough for a tie (TRIAL_TIE_FLOOR_MAX_PCT). */
 bool trial_floor_allows_tie(const struct trial *t, size_t m);
 /* The size of the family the active candidates make on the trial's metrics. */
 size_t trial_family_size(const struct trial *t);

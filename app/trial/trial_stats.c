@@ -170,6 +170,9 @@ unsigned trial_more_rounds(const struct trial_sign *s, size_t multiplier, bool c
 {
 	double up = s->n ? (double)s->above / (double)s->n : 0, down = s->n ? (double)s->below / (double)s->n : 0;
 
+	/* no paired round yet (a percentile no run could give): nothing to extrapolate from */
+	if (!s->n)
+		return 0;
 	for (unsigned n = (unsigned)s->n + 1; n <= cap; n++) {
 		size_t a = (size_t)lround(up * n), b = (size_t)lround(down * n), hi = a > b ? a : b;
 		size_t j = ci_rank(n);

@@ -61,7 +61,7 @@ unsigned trial_min_rounds(size_t m);
 
 /* How many more rounds an undecided comparison would need at this noise: the least N > s->n at which
  * the same shares of rounds above and below the floor would give a verdict (with `multiplier`, its
- * Holm factor) or, when `can_tie`, a tie; 0 when none up to `cap` rounds would. */
+ * Holm factor) or, when `can_tie`, a tie; 0 when none up to `cap` rounds would, or s->n is 0. */
 unsigned trial_more_rounds(const struct trial_sign *s, size_t multiplier, bool can_tie, unsigned cap);
 
 /* The median of v[0..n) (n >= 1); v is reordered. */

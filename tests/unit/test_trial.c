@@ -245,6 +245,9 @@ static void test_holm_and_rounds(void)
 		trial_sign_test(f, 6, 0.05, &s);
 		CHECK(trial_more_rounds(&s, 1, true, 100) > 0);
 		CHECK(trial_more_rounds(&s, 1, false, 100) == 0);
+		/* no paired round at all (a p99 no run had samples for): no estimate */
+		trial_sign_test(f, 0, 0.05, &s);
+		CHECK(trial_more_rounds(&s, 1, true, 100) == 0);
 	}
 }
 
