@@ -327,7 +327,7 @@ static int write_scripts(const struct report_args *a, const struct session *s)
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .acc.accepted = accepted_new(),
-				.common.can_openmetrics = true};
+				.common.scope = CLI_SCOPE_REPORT};
 	struct fst_error err = FST_ERROR_INIT;
 	struct cli_output *out = NULL;
 	struct session *s = NULL;
