@@ -73,6 +73,11 @@ for facts in $(report_facts_files); do
 	done < <(jq -r '.recommendations[].id' "$TMP/r.json")
 	n=$(jq '.recommendations | length' "$TMP/r.json")
 	assert_eq "$(grep -c '<article class="rec ' "$TMP/r.html")" "$n" "$facts: one article per finding"
+	# with --verbose, every rule not evaluated, as the JSON lists them
+	report_run "$facts" html --verbose >"$TMP/r.html" || true
+	while read -r rule; do
+		grep -qF "<dt>$rule</dt>" "$TMP/r.html" || fail "$facts: rule not evaluated $rule is not in the page"
+	done < <(jq -r '.not_evaluated[].rule' "$TMP/r.json")
 done
 
 # One report in full: the text report's commands, each in a <code> of its own, and its rationale.

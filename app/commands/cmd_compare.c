@@ -34,6 +34,7 @@ static const char usage_text[] =
 	"  --accept ID                  treat finding ID as accepted in every report (repeatable)\n"
 	"  --accepted FILE              apply the accepted findings of FILE to every report's facts\n"
 	"                               (also $FSTUNE_ACCEPTED); marks already in a report stay\n"
+	"  --format html                (also) one page for a browser\n"
 	"\n";
 
 struct compare_args {

@@ -52,6 +52,7 @@ static const char usage_text[] =
 	"  --accept ID                  mark finding ID accepted: shown, but not counted by\n"
 	"                               --fail-on (repeatable)\n"
 	"  --format openmetrics         (also) metrics for node_exporter's textfile collector\n"
+	"  --format html                (also) one page for a browser, with the benchmark charts\n"
 	"  --accepted FILE              read the accepted findings from FILE instead of\n"
 	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
 	"  --scripts DIR                also write DIR/apply.sh and DIR/revert.sh: the changes as a\n"
