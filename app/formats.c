@@ -18,7 +18,7 @@ const struct output_format output_formats[] = {
 	{CLI_FORMAT_OPENMETRICS, "openmetrics", NULL, "fstune.prom", "for node_exporter's textfile collector",
 	 CLI_SCOPE_REPORT, report_write_openmetrics, NULL},
 	{CLI_FORMAT_HTML, "html", NULL, "fstune-report.html",
-	 "one page for a browser: charts of the benchmarks, commands to copy", CLI_SCOPE_REPORTS,
+	 "a page for a browser: benchmark charts, commands to copy", CLI_SCOPE_REPORTS,
 	 report_write_html, NULL},
 };
 const size_t output_n_formats = sizeof output_formats / sizeof output_formats[0];
