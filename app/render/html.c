@@ -94,7 +94,8 @@ void html_pre_of(FILE *out, const char *cls, void (*fn)(FILE *stream, const void
 }
 
 /* Light and dark from the reader's setting; wide content (a table, a command) wraps or scrolls inside
- * its own box, never the page, down to a phone's 360 pixels. */
+ * its own box, never the page, down to a phone's 360 pixels. A comparison's table keeps its keys
+ * whole and scrolls sideways instead. */
 static const char style[] =
 	":root{--fg:#1b1f24;--muted:#57606a;--bg:#fff;--box:#f6f8fa;--line:#d0d7de;--bar:#3b7dd8;"
 	"--crit:#b3261e;--warn:#a15c00;--sugg:#1f6feb;--info:#57606a}\n"
@@ -115,7 +116,8 @@ static const char style[] =
 	"margin:.3rem 0}\n"
 	"pre.cmd{white-space:pre-wrap;overflow-wrap:anywhere}pre.cmd code{user-select:all}\n"
 	"pre.table{overflow-x:auto;white-space:pre}\n"
-	".scroll{overflow-x:auto}table{border-collapse:collapse;margin:.3rem 0}"
+	".scroll{overflow-x:auto}.scroll td,.scroll th{overflow-wrap:normal}table{border-collapse:collapse;"
+	"margin:.3rem 0}"
 	"th,td{text-align:left;vertical-align:top;padding:.15rem .6rem .15rem 0;border-bottom:1px solid "
 	"var(--line)}\n"
 	"table.evidence{width:100%;table-layout:fixed}table.evidence td,table.evidence th{overflow-wrap:anywhere}\n"
