@@ -266,7 +266,7 @@ static enum ui_result advice_key(struct ui_wizard *w, int action, int ch)
 		return ui_goto(w, UI_SCR_SAVE);
 	case A_TRIAL:
 		if (is_selectable(row) && ui_trial_settle(w, row->rec))
-			advice_init(w);
+			return ui_goto(w, UI_SCR_TRIAL);
 		return UI_DONE;
 	default:
 		return UI_DONE;
