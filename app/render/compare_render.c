@@ -66,13 +66,25 @@ static char *cut(const char *s, size_t cols)
 	return xasprintf("%.*s~", (int)(p - s), s);
 }
 
-void compare_md_text(FILE *out, const char *s)
+/* `s` with the characters Markdown would read escaped, newlines as spaces. Caller frees. */
+static char *md_escaped(const char *s)
 {
+	char *out = xcalloc(2 * strlen(s) + 1, 1), *p = out;
+
 	for (; *s; s++) {
 		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
-			fputc('\\', out);
-		fputc(*s == '\n' ? ' ' : *s, out);
+			*p++ = '\\';
+		*p++ = *s == '\n' ? ' ' : *s;
 	}
+	return out;
+}
+
+void compare_md_text(FILE *out, const char *s)
+{
+	char *e = md_escaped(s);
+
+	fputs(e, out);
+	free(e);
 }
 
 /* Each column's width: its widest cell, the value columns at most `cell_max`. Caller frees. */
@@ -91,25 +103,48 @@ static size_t *column_widths(const json_t *t, size_t ncol, size_t cell_max)
 	return w;
 }
 
-static void text_row(FILE *out, const json_t *row, const size_t *w, size_t ncol, size_t cell_max)
+/* One text row, its columns padded to `w`, the line cut at `line_max` columns (0: not cut). */
+static void text_row(FILE *out, const json_t *row, const size_t *w, size_t ncol, size_t cell_max, size_t line_max)
 {
-	size_t used = 0;
+	size_t used = 0, limit = line_max ? line_max : (size_t)-1 / 2;
 
-	for (size_t j = 0; j < ncol && used + 3 <= COMPARE_LINE_MAX; j++) {
-		size_t room = COMPARE_LINE_MAX > used + 2 ? COMPARE_LINE_MAX - used - 2 : 1;
+	for (size_t j = 0; j < ncol && used + 3 <= limit; j++) {
+		size_t room = limit > used + 2 ? limit - used - 2 : 1;
 		size_t max = j > 0 && cell_max && cell_max < room ? cell_max : room, start = used;
 		char *c = cut(json_string_value(json_array_get(row, j)), max);
 
 		fprintf(out, "  %s", c);
 		used += 2 + compare_text_width(c);
-		for (; j + 1 < ncol && used < start + 2 + w[j] && used < COMPARE_LINE_MAX; used++)
+		for (; j + 1 < ncol && used < start + 2 + w[j] && used < limit; used++)
 			fputc(' ', out);
 		free(c);
 	}
 	fputc('\n', out);
 }
 
-static void table_write(FILE *out, const json_t *t, enum compare_style style, size_t cell_max)
+/* One Markdown row; with `line_max`, cells are cut (after escaping) so that the line fits, leaving
+ * room for the cells still to come. */
+static void md_row(FILE *out, const json_t *row, size_t ncol, size_t cell_max, size_t line_max)
+{
+	size_t used = 0;
+
+	for (size_t j = 0; j < ncol; j++) {
+		char *e = md_escaped(json_string_value(json_array_get(row, j))), *c;
+		size_t need = (j ? 3 : 2) + 4 * (ncol - 1 - j) + 2;
+		size_t room = line_max > used + need + 1 ? line_max - used - need : 1;
+
+		if (j > 0 && cell_max && cell_max < room)
+			room = cell_max;
+		c = line_max ? cut(e, room) : xstrdup(e);
+		fprintf(out, "%s%s", j ? " | " : "| ", c);
+		used += (j ? 3 : 2) + compare_text_width(c);
+		free(c);
+		free(e);
+	}
+	fputs(" |\n", out);
+}
+
+static void table_write(FILE *out, const json_t *t, enum compare_style style, size_t cell_max, size_t line_max)
 {
 	size_t ncol = json_array_size(json_array_get(t, 0)), i, j;
 	size_t *w = column_widths(t, ncol, cell_max);
@@ -117,14 +152,10 @@ static void table_write(FILE *out, const json_t *t, enum compare_style style, si
 
 	json_array_foreach(t, i, row) {
 		if (style == COMPARE_TEXT) {
-			text_row(out, row, w, ncol, cell_max);
+			text_row(out, row, w, ncol, cell_max, line_max);
 			continue;
 		}
-		for (j = 0; j < ncol; j++) {
-			fputs(j ? " | " : "| ", out);
-			compare_md_text(out, json_string_value(json_array_get(row, j)));
-		}
-		fputs(" |\n", out);
+		md_row(out, row, ncol, cell_max, line_max);
 		if (i == 0) {
 			for (j = 0; j < ncol; j++)
 				fputs("|---", out);
@@ -146,11 +177,12 @@ void compare_heading(FILE *out, enum compare_style style, const char *title)
 	fputc('\n', out);
 }
 
-void compare_section(FILE *out, enum compare_style style, const char *title, json_t *t, size_t cell_max)
+void compare_section(FILE *out, enum compare_style style, const char *title, json_t *t, size_t cell_max,
+		     size_t line_max)
 {
 	if (json_array_size(t) > 1) {
 		compare_heading(out, style, title);
-		table_write(out, t, style, cell_max);
+		table_write(out, t, style, cell_max, line_max);
 		fputc('\n', out);
 	}
 	json_decref(t);
@@ -318,7 +350,8 @@ void compare_footer(const json_t *model, FILE *out, enum compare_style style)
 		json_integer_value(json_object_get(sum, "changed")), json_integer_value(json_object_get(sum, "same")),
 		json_integer_value(json_object_get(sum, "facts_differ")));
 	if (bench)
-		fprintf(out, "; %lld benchmark figures differ", json_integer_value(json_object_get(sum, "bench_differ")));
+		fprintf(out, "; %lld benchmark figure%s", json_integer_value(json_object_get(sum, "bench_differ")),
+			json_integer_value(json_object_get(sum, "bench_differ")) == 1 ? " differs" : "s differ");
 	fprintf(out, "%s\n", style == COMPARE_MARKDOWN ? "**" : "");
 }
 
@@ -332,17 +365,17 @@ static void write_grid(const json_t *model, FILE *out, enum compare_style style)
 
 	write_reports(model, out, style);
 	title = xasprintf("Findings that differ (%zu)", n_diff);
-	compare_section(out, style, title, findings_table(model, false), CELL_MAX);
+	compare_section(out, style, title, findings_table(model, false), CELL_MAX, 0);
 	free(title);
 	t = facts_table(model, &n);
 	title = xasprintf("Facts that differ (%zu)", n);
-	compare_section(out, style, title, t, CELL_MAX);
+	compare_section(out, style, title, t, CELL_MAX, 0);
 	free(title);
 	if (json_object_get(model, "bench"))
 		compare_section(out, style, "Benchmarks (--bench: same when the 95% intervals overlap)",
-				bench_table(model), CELL_MAX + 8);
+				bench_table(model), CELL_MAX + 8, 0);
 	title = xasprintf("Findings the same in every report (%zu)", n_same);
-	compare_section(out, style, title, findings_table(model, true), CELL_MAX);
+	compare_section(out, style, title, findings_table(model, true), CELL_MAX, 0);
 	free(title);
 }
 

@@ -279,7 +279,8 @@ static void write_bench(const json_t *model, FILE *out, enum compare_style style
 						   json_sprintf("%zu", other)));
 		free(base);
 	}
-	compare_section(out, style, "Benchmarks against the baseline (--bench: same when the 95% intervals overlap)", t, 0);
+	compare_section(out, style, "Benchmarks against the baseline (--bench: same when the 95% intervals overlap)", t, 0,
+			COMPARE_LINE_MAX);
 }
 
 void compare_write_summary(const json_t *model, FILE *out, enum compare_style style)
@@ -291,16 +292,16 @@ void compare_write_summary(const json_t *model, FILE *out, enum compare_style st
 
 	write_reports_line(model, out, style);
 	title = xasprintf("Findings (%zu): the hosts that have each", json_array_size(json_object_get(fleet, "findings")));
-	compare_section(out, style, title, findings_table(model), LIST_COLS);
+	compare_section(out, style, title, findings_table(model), LIST_COLS, COMPARE_LINE_MAX);
 	free(title);
 	title = xasprintf("Settings that differ (%zu)", json_array_size(json_object_get(fleet, "settings")));
-	compare_section(out, style, title, settings_table(model), 0);
+	compare_section(out, style, title, settings_table(model), 0, COMPARE_LINE_MAX);
 	free(title);
 	if (json_object_get(model, "bench"))
 		write_bench(model, out, style);
 	t = groups_table(model, &rest, &rest_hosts);
 	title = xasprintf("Hosts with identical advice (%zu groups)", json_array_size(json_object_get(fleet, "groups")));
-	compare_section(out, style, title, t, LIST_COLS);
+	compare_section(out, style, title, t, LIST_COLS, COMPARE_LINE_MAX);
 	free(title);
 	if (rest)
 		fprintf(out, "%zu more groups hold %zu hosts: --format json lists every group.\n\n", rest, rest_hosts);

@@ -9,12 +9,15 @@
 
 enum compare_style { COMPARE_TEXT, COMPARE_MARKDOWN };
 
-/* No text line of compare is wider than this: the last column is cut to fit. */
+/* No text line of the fleet summary is wider than this: the last column is cut to fit. The grid
+ * (--hosts) is as wide as its hosts make it. */
 #define COMPARE_LINE_MAX 200
 
 /* Writes `t` (and decrefs it) under a heading `title`, when it has rows past the header. Text cells
- * of the columns after the first wider than `cell_max` are cut with "~" (0: not cut). */
-void compare_section(FILE *out, enum compare_style style, const char *title, json_t *t, size_t cell_max);
+ * of the columns after the first wider than `cell_max` are cut with "~" (0: not cut), and text lines
+ * at `line_max` columns (0: not cut). */
+void compare_section(FILE *out, enum compare_style style, const char *title, json_t *t, size_t cell_max,
+		     size_t line_max);
 /* A section heading. */
 void compare_heading(FILE *out, enum compare_style style, const char *title);
 /* `s` for a Markdown table cell or line: the characters Markdown would read escaped. */
