@@ -110,24 +110,35 @@ static json_t *fleet_findings(const json_t *model)
 	return out;
 }
 
+/* Counts the host `label` into the entry of `index` under `key`: `fresh` (taken) when the key is new,
+ * appended to `list` then; each entry holds "hosts" and "labels". */
+static void tally(json_t *index, json_t *list, const char *key, json_t *fresh, const char *label)
+{
+	json_t *e = json_object_get(index, key);
+
+	if (!e) {
+		e = fresh;
+		json_object_set_new(index, key, e);
+		json_array_append(list, e);
+	} else {
+		json_decref(fresh);
+	}
+	json_object_set_new(e, "hosts", json_integer(json_integer_value(json_object_get(e, "hosts")) + 1));
+	json_array_append_new(json_object_get(e, "labels"), json_string(label));
+}
+
 /* A setting that differs: its values, each with how many hosts have it and which, most common first.
  * Values are keyed by their compact JSON text (null: the host has no such fact). */
 static json_t *setting_distribution(const json_t *model, const json_t *row)
 {
-	json_t *byval = json_object(), *values = json_array(), *v, *e;
+	json_t *byval = json_object(), *values = json_array(), *v;
 	size_t i;
 
 	json_array_foreach(json_object_get(row, "values"), i, v) {
 		char *key = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
 
-		e = json_object_get(byval, key);
-		if (!e) {
-			e = json_pack("{s:O, s:I, s:[]}", "value", v, "hosts", (json_int_t)0, "labels");
-			json_object_set_new(byval, key, e);
-			json_array_append(values, e);
-		}
-		json_object_set_new(e, "hosts", json_integer(json_integer_value(json_object_get(e, "hosts")) + 1));
-		json_array_append_new(json_object_get(e, "labels"), json_string(label_at(model, i)));
+		tally(byval, values, key, json_pack("{s:O, s:I, s:[]}", "value", v, "hosts", (json_int_t)0, "labels"),
+		      label_at(model, i));
 		free(key);
 	}
 	json_decref(byval);
@@ -155,7 +166,7 @@ static json_t *fleet_groups(const json_t *model)
 	json_t *bysig = json_object(), *groups = json_array();
 
 	for (i = 0; i < n; i++) {
-		json_t *ids = json_array(), *g;
+		json_t *ids = json_array();
 		char *sig = xstrdup("");
 		const char *sev;
 
@@ -172,15 +183,8 @@ static json_t *fleet_groups(const json_t *model)
 			sig = next;
 			json_array_append(ids, json_object_get(row, "id"));
 		}
-		g = json_object_get(bysig, sig);
-		if (!g) {
-			g = json_pack("{s:I, s:[], s:O}", "hosts", (json_int_t)0, "labels", "findings", ids);
-			json_object_set_new(bysig, sig, g);
-			json_array_append(groups, g);
-		}
-		json_object_set_new(g, "hosts", json_integer(json_integer_value(json_object_get(g, "hosts")) + 1));
-		json_array_append_new(json_object_get(g, "labels"), json_string(label_at(model, i)));
-		json_decref(ids);
+		tally(bysig, groups, sig, json_pack("{s:I, s:[], s:o}", "hosts", (json_int_t)0, "labels", "findings", ids),
+		      label_at(model, i));
 		free(sig);
 	}
 	json_decref(bysig);
