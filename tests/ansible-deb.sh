@@ -43,9 +43,12 @@ grep -q "fstune_deb=$co/no-such.deb: no such file on the controller" "$TMP/out" 
 [ ! -e "$co/reports" ] && ! command -v fstune >/dev/null || fail "a failed play left a report or the package"
 
 # The README's two commands, from the checkout.
+# What make deb leaves in the build directory is removed after, unless it was there before.
+for f in "$deb" "fstune-dbgsym_${version}_$(dpkg --print-architecture).deb" "fstune-$version.tar.gz"; do
+	[ -e "$FSTUNE_BUILDDIR/$f" ] || on_exit "rm -f '$FSTUNE_BUILDDIR/$f'"
+done
 run_status 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$FSTUNE_BUILDDIR" deb
-mv "$FSTUNE_BUILDDIR/$deb" "$co/"
-rm -f "$FSTUNE_BUILDDIR"/fstune-dbgsym_*.deb "$FSTUNE_BUILDDIR"/fstune-*.tar.gz
+cp "$FSTUNE_BUILDDIR/$deb" "$co/"
 readme=$(sed -n '/^    ansible-playbook -i inventory contrib\/ansible\/playbooks\/fleet-report.yml/,/^$/p' "$FSTUNE_SRCDIR/README.md")
 [ -n "$readme" ] || fail "the README has no ansible-playbook command"
 run_status 0 bash -c "cd '$co' && $readme"

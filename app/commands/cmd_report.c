@@ -254,10 +254,10 @@ static bool is_live(const struct report_args *a)
 
 /* Run from cron, a systemd unit, Ansible or ssh without a terminal: the default writes nothing on the
  * target (as tuned and Lynis are read-only unless asked), so no benchmark runs unless --bench says.
- * Saved facts keep their own default (nothing is measured there anyway), and so its reason. */
-static bool is_unattended(const struct report_args *a)
+ * Where the default is none anyway (saved facts, a read-only mount...), its own reason stands. */
+static bool is_unattended(void)
 {
-	return !a->facts && !isatty(STDIN_FILENO) && !isatty(STDOUT_FILENO);
+	return !isatty(STDIN_FILENO) && !isatty(STDOUT_FILENO);
 }
 
 /* Builds the session through the pipeline, the accepted findings read first (a bad entry is said
@@ -275,8 +275,9 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 		.workload_hooks = &hooks,
 		/* A benchmark parameter alone asks for benchmarks: quick with those parameters. */
 		.bench = a->has_bench ? a->bench : a->bench_param ? SESSION_BENCH_QUICK : SESSION_BENCH_NONE,
-		.bench_is_default = !a->has_bench && !a->bench_param && !is_unattended(a),
-		.bench_none_why = a->has_bench || a->bench_param ? "--bench none was given" : NOT_ON_TERMINAL,
+		.bench_is_default = !a->has_bench && !a->bench_param,
+		.bench_default_none_why = is_unattended() ? NOT_ON_TERMINAL : NULL,
+		.bench_none_why = "--bench none was given",
 		.bench_cfg = &a->cfg,
 		.rules = &a->ro,
 		.accepted = a->acc.accepted,

@@ -279,18 +279,15 @@ static void write_reports(const json_t *model, FILE *out, enum compare_style sty
  * against the baseline with the change. Caller frees. */
 char *compare_bench_cell(const json_t *row, const json_t *cell)
 {
-	char *key = xasprintf("bench.%s.%s", json_string_value(json_object_get(row, "test")),
-			      json_string_value(json_object_get(row, "metric")));
-	char *v = report_fact_value(key, json_object_get(cell, "value")), *out;
 	const json_t *ci = json_object_get(cell, "ci95_pct"), *w = json_object_get(cell, "verdict");
 	const json_t *change = json_object_get(cell, "change_pct");
-	char civ[32] = "", ch[32] = "";
+	char civ[32] = "", ch[32] = "", *key, *v, *out;
 
-	if (json_is_null(cell) || !cell) {
-		free(key);
-		free(v);
+	if (!json_is_object(cell))
 		return xstrdup("-");
-	}
+	key = xasprintf("bench.%s.%s", json_string_value(json_object_get(row, "test")),
+			json_string_value(json_object_get(row, "metric")));
+	v = report_fact_value(key, json_object_get(cell, "value"));
 	if (ci)
 		snprintf(civ, sizeof civ, " ±%.1f%%", json_number_value(ci));
 	if (change)
