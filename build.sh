@@ -10,7 +10,8 @@ cd "$(dirname "$0")"
 # never reported installed by dpkg, so it would be installed again on every run); keep README.md's
 # list and configure.ac's hints in step. prometheus is there for its promtool, which checks
 # `report --format openmetrics`; debhelper and lintian for .ci/run's package step (make deb);
-# ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible);
+# ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible), and
+# python3-apt for its apt module, with which tests/ansible-deb.sh installs the package it built;
 # shellcheck for tests/scripts-*.sh (the scripts of report --scripts); systemd for systemd-analyze,
 # which verifies the units the btrfs read-ahead advice writes (tests/advice-btrfs.sh); chromium,
 # whose headless mode renders the HTML pages of report and compare (tests/report-html.sh).
@@ -43,6 +44,7 @@ debhelper
 lintian
 ansible-core
 ansible-lint
+python3-apt
 shellcheck
 systemd
 chromium

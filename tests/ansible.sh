@@ -2,7 +2,7 @@
 # The Ansible collection fstune.storage (contrib/ansible) with Debian's ansible-core: ansible-doc renders
 # the module and the role; fleet-report.yml runs end to end on three hosts with
 # ansible_connection=local, each pointed at another machine's facts file, lays down an admin rule,
-# fetches the reports and ends with fstune compare; the module's check mode, its failure with fstune's
+# fetches the reports and ends with fstune compare (with one host, a note instead); the module's check mode, its failure with fstune's
 # message and status, and --fail-on new-warn through the playbook. Nothing under /etc is touched: the
 # package is not installed, the rules and reports go to the test's own directories.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
@@ -88,6 +88,13 @@ run_status 2 ansible-playbook -i "$TMP/inventory.yml" "$C/playbooks/fleet-report
 	-e fstune_compare_binary="$FSTUNE" -e fstune_compare_fail_on=new-warn
 grep -q 'fstune compare --fail-on new-warn: a host has a finding the baseline lacks' "$TMP/out" ||
 	fail "--fail-on new-warn did not fail the play: $(cat "$TMP/out")"
+
+# One host: the report is fetched, and the comparison is skipped with a note rather than failing.
+sed '/^    db2:/,$d' "$TMP/inventory.yml" >"$TMP/one.yml"
+run_status 0 ansible-playbook -i "$TMP/one.yml" "$C/playbooks/fleet-report.yml" -e fstune_compare_binary="$FSTUNE"
+grep -q 'failed=0' "$TMP/out" || fail "one host: the playbook failed: $(cat "$TMP/out")"
+grep -q "one host (db1): nothing to compare; its report is $TMP/reports/db1.json" "$TMP/out" ||
+	fail "one host: no note on the skipped comparison: $(cat "$TMP/out")"
 
 # The module alone: check mode returns the report and runs no benchmark.
 run_status 0 ansible -i "$TMP/inventory.yml" db1 --check -m fstune.storage.fstune_report \

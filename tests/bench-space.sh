@@ -79,7 +79,7 @@ run_status 4 "${B[@]}" --quick "$mnt"
 grep -q "88% full): a benchmark may write .* without taking it past 90% full or below 512 MiB free, less than the 256 MiB" "$TMP/err" ||
 	fail "88%: refusal does not name the numbers: $(cat "$TMP/err")"
 bench_no_scratch "$mnt"
-run_status 0 "${R[@]}" --fail-on warn "$mnt"
+run_status 0 "${ON_TERMINAL[@]}" "${R[@]}" --fail-on warn "$mnt"
 grep -q "^fstune: note: $mnt: no benchmarks: .*90% full" "$TMP/err" || fail "report default: no notice: $(cat "$TMP/err")"
 grep -q "^  Measured    nothing: $mnt has .* free" "$TMP/out" || fail "report default: Measured does not say why: $(grep -A1 Measured "$TMP/out")"
 run_status 4 "${R[@]}" --bench quick "$mnt"

@@ -2,8 +2,8 @@
 # `fstune report` with benchmarks: --bench quick on a loop-mounted ext4 (direct I/O) puts bench.* into
 # the report's facts, the "what was measured" lines name only real tests, the parameters used are shown,
 # and a rule that needs a bench key is evaluated (with --bench none it is listed as not evaluated). The
-# default is quick on a writable directory and none with --facts, on a read-only mount (with a note) and
-# under --sysroot. The workload flags join report: a preset gives source "preset", an override "user";
+# default is quick on a writable directory from a terminal, and none without one (writing nothing there,
+# Measured saying why), with --facts, on a read-only mount (with a note) and under --sysroot. The workload flags join report: a preset gives source "preset", an override "user";
 # --sample with --facts is a usage error. SIGINT mid-benchmark ends the run by the signal (130) and
 # leaves no scratch directory.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
@@ -75,9 +75,21 @@ jq -e '.facts.bench == null' "$TMP/out" >/dev/null || fail "--bench none measure
 jq -r '.not_evaluated[] | select(.rule == "needs_bench") | .reason' "$TMP/out" | grep -q "bench.rand_read_4k_qd1.iops" ||
 	fail "needs_bench not listed as not evaluated with --bench none"
 
-# The default: quick on a writable mounted filesystem (a benchmark parameter alone keeps it quick) ...
-run_status 0 "${R[@]}" --json --runtime 0.3 --warmup 0.1 --busy-check 0 --size 32M "$mnt"
+# The default: quick on a writable mounted filesystem from a terminal (a benchmark parameter alone
+# keeps it quick) ...
+run_status 0 "${ON_TERMINAL[@]}" "${R[@]}" --json --runtime 0.3 --warmup 0.1 --busy-check 0 --size 32M "$mnt"
 jq -e '.facts.bench.rand_read_4k_qd1.iops > 0' "$TMP/out" >/dev/null || fail "default on a writable directory: no benchmarks"
+# ... none without a terminal (cron, ssh, Ansible): nothing is written on the target, and Measured
+# says why; a benchmark parameter or --bench still asks for the benchmarks there.
+before=$(find "$mnt" -printf '%p %s %T@\n' | sort)
+run_status 0 "${R[@]}" "$mnt" </dev/null
+tr -s ' \n' ' ' <"$TMP/out" | grep -q " Measured nothing: not on a terminal: nothing was written; --bench quick to measure " ||
+	fail "no terminal: Measured does not say why nothing was measured: $(grep -A1 Measured "$TMP/out")"
+run_status 0 "${R[@]}" --json "$mnt" </dev/null
+jq -e '.facts.bench == null' "$TMP/out" >/dev/null || fail "no terminal: benchmarks ran by default"
+assert_eq "$(find "$mnt" -printf '%p %s %T@\n' | sort)" "$before" "the target after two reports without a terminal"
+run_status 0 "${R[@]}" --json --runtime 0.3 --warmup 0.1 --busy-check 0 --size 32M "$mnt" </dev/null
+jq -e '.facts.bench.rand_read_4k_qd1.iops > 0' "$TMP/out" >/dev/null || fail "no terminal: a benchmark parameter ran no benchmark"
 # ... none with --facts (the golden reports depend on it) ...
 run_status 0 "${R[@]}" --json --facts "$TMP/facts.json"
 assert_eq "$(jq -r '[.recommendations[] | select(.id == "needs_bench.measured")] | length' "$TMP/out")" 1 \
@@ -87,10 +99,10 @@ grep -q "^  Measured    rand_read_4k_qd1, rand_read_4k_qd32" "$TMP/out" || fail 
 grep -q "^  Parameters  suite quick" "$TMP/out" || fail "--facts: parameters used not shown"
 # ... none on a read-only mount, with a note; --bench quick there is refused (4) and the report written.
 mount -o remount,ro "$mnt"
-run_status 0 "${R[@]}" --json "$mnt"
+run_status 0 "${ON_TERMINAL[@]}" "${R[@]}" --json "$mnt"
 jq -e '.facts.bench == null' "$TMP/out" >/dev/null || fail "read-only mount: benchmarks ran by default"
 grep -q "note: .*read-only" "$TMP/err" || fail "read-only mount: no note: $(cat "$TMP/err")"
-run_status 0 "${R[@]}" --quiet --json "$mnt"
+run_status 0 "${ON_TERMINAL[@]}" "${R[@]}" --quiet --json "$mnt"
 [ ! -s "$TMP/err" ] || fail "--quiet printed: $(cat "$TMP/err")"
 run_status 4 "${R[@]}" --bench quick "${SHORT[@]}" "$mnt"
 grep -q "^  Measured    nothing: the benchmarks were refused" "$TMP/out" || fail "refusal not in the report"
@@ -130,7 +142,7 @@ run_status 2 "${R[@]}" --bench none --workload nosuch "$mnt"
 # first run has no benchmark option at all, so that its scratch directory also shows that the default
 # on a writable filesystem is quick.
 sigint_run() {
-	"${R[@]}" "$@" --json "$mnt" >"$TMP/sig.out" 2>"$TMP/sig.err" &
+	"${ON_TERMINAL[@]}" "${R[@]}" "$@" --json "$mnt" >"$TMP/sig.out" 2>"$TMP/sig.err" &
 	pid=$!
 	wait_for_glob 10 "$mnt/.fstune-bench.*" || fail "$*: no scratch directory appeared"
 	sleep 0.3

@@ -73,7 +73,7 @@ case $first in
 esac
 ! grep -q "Nothing to change" "$TMP/out" || fail "plain file: the report says 'Nothing to change'"
 tr "\n" " " <"$TMP/out" | grep -q "(a file without a filesystem)" || fail "plain file: Input calls it an image"
-run_status 0 "$FSTUNE" report --no-system-rules "$TMP/hostname"
+run_status 0 "${ON_TERMINAL[@]}" "$FSTUNE" report --no-system-rules "$TMP/hostname"
 grep -q "no benchmarks: it holds no filesystem signature" "$TMP/err" ||
 	fail "plain file: the note does not say why nothing was measured: $(cat "$TMP/err")"
 ! grep -q "losetup" "$TMP/err" || fail "plain file: the note tells to attach a text file as a loop device"

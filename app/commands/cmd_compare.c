@@ -16,6 +16,8 @@
 
 enum {
 	OPT_FAIL_ON = CLI_OPT_COMMAND_BASE,
+	OPT_HOSTS,
+	OPT_BENCH,
 	OPT_ACCEPT,
 	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
 };
@@ -31,6 +33,10 @@ static const char usage_text[] =
 	"  --fail-on new-warn|new-critical\n"
 	"                               exit 1 when a later report has a finding of this severity or\n"
 	"                               higher that the baseline lacks (accepted ones do not count)\n"
+	"  --hosts                      every host in its own column (the grid), also for more than\n"
+	"                               8 reports, where text and Markdown summarise the fleet\n"
+	"  --bench                      compare the benchmark figures too: a later figure outside the\n"
+	"                               baseline's 95% interval and its own is faster or slower\n"
 	"  --accept ID                  treat finding ID as accepted in every report (repeatable)\n"
 	"  --accepted FILE              apply the accepted findings of FILE to every report's facts\n"
 	"                               (also $FSTUNE_ACCEPTED); marks already in a report stay\n"
@@ -40,6 +46,8 @@ static const char usage_text[] =
 struct compare_args {
 	struct cli_common common;
 	const char *fail_on;       /* "warn", "critical" or NULL */
+	bool all_hosts;            /* --hosts: the grid whatever the number of reports */
+	bool bench;                /* --bench: the benchmark figures compared with their intervals */
 	struct accepted_cli acc;   /* --accept IDs, then the file's entries; --accepted FILE */
 	char **files;              /* borrowed argv strings */
 	size_t n_files;
@@ -62,6 +70,10 @@ static int own_option(void *arg, int opt, const char *value)
 
 	if (rc != 0)
 		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
+	if (opt == OPT_HOSTS || opt == OPT_BENCH) {
+		*(opt == OPT_HOSTS ? &a->all_hosts : &a->bench) = true;
+		return FST_EXIT_OK;
+	}
 	if (opt != OPT_FAIL_ON)
 		return usage_error("unexpected option");
 	if (strcmp(value, "new-warn") != 0 && strcmp(value, "new-critical") != 0)
@@ -74,6 +86,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 {
 	static const struct option opts[] = {
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
+		{"hosts", no_argument, NULL, OPT_HOSTS},
+		{"bench", no_argument, NULL, OPT_BENCH},
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 		{NULL, 0, NULL, 0},
 	};
@@ -322,7 +336,9 @@ static json_t *findings_block(const struct input *in, size_t n, json_t *notes)
 	return sorted;
 }
 
-/* Facts that tell machines apart rather than describe their tuning: expected to differ. */
+/* Facts that tell machines apart rather than describe their tuning ("identity"), and what changes
+ * from minute to minute on one machine ("measured": benchmark figures, memory available, what a
+ * workload sample or observation saw): expected to differ, so not differences. */
 static const char *fact_kind(const char *key)
 {
 	static const char *const identity[] = {
@@ -331,8 +347,15 @@ static const char *fact_kind(const char *key)
 	};
 	const char *leaf = strrchr(key, '.');
 
+	static const char *const volatile_keys[] = {
+		"host.mem_available_bytes", "workload.sample.elapsed_s", "workload.observe.",
+	};
+
 	if (strncmp(key, "bench.", 6) == 0)
 		return "measured";
+	for (size_t i = 0; i < sizeof(volatile_keys) / sizeof(volatile_keys[0]); i++)
+		if (strncmp(key, volatile_keys[i], strlen(volatile_keys[i])) == 0)
+			return "measured";
 	leaf = leaf ? leaf + 1 : key;
 	for (size_t i = 0; i < sizeof(identity) / sizeof(identity[0]); i++)
 		if (strcmp(leaf, identity[i]) == 0)
@@ -413,7 +436,7 @@ static size_t count_new_failing(const json_t *findings, const char *severity)
 
 static json_t *build_model(const struct compare_args *a, const struct input *in, size_t n)
 {
-	json_t *notes = json_array(), *findings = findings_block(in, n, notes), *summary, *row;
+	json_t *notes = json_array(), *findings = findings_block(in, n, notes), *summary, *row, *model;
 	size_t counts[4] = {0}, n_differ, i;
 	json_t *facts = facts_block(in, n, &n_differ);
 
@@ -428,9 +451,20 @@ static json_t *build_model(const struct compare_args *a, const struct input *in,
 			    a->fail_on ? a->fail_on : "warn", "gone", (json_int_t)counts[1],
 			    "changed", (json_int_t)counts[2], "same", (json_int_t)counts[3], "facts_differ",
 			    (json_int_t)n_differ);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "schema", COMPARE_SCHEMA, "reports",
-			 reports_block(in, n), "findings", findings, "facts", facts, "notes", notes, "summary",
-			 summary);
+	model = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "schema", COMPARE_SCHEMA, "view",
+			  n > COMPARE_GRID_MAX && !a->all_hosts ? "summary" : "grid", "reports", reports_block(in, n),
+			  "findings", findings, "facts", facts, "notes", notes, "summary", summary);
+	json_object_set_new(model, "fleet", compare_fleet_block(model));
+	if (a->bench) {
+		json_t *bench = compare_bench_block(model);
+		size_t n_bench = 0;
+
+		json_array_foreach(bench, i, row)
+			n_bench += json_is_true(json_object_get(row, "differs"));
+		json_object_set_new(model, "bench", bench);
+		json_object_set_new(summary, "bench_differ", json_integer((json_int_t)n_bench));
+	}
+	return model;
 }
 
 static int render(const json_t *model, enum cli_format format, FILE *out)

@@ -43,7 +43,8 @@ static const char usage_text[] =
 	"                               in JSON, or a hand-written file; - reads standard input);\n"
 	"                               nothing is probed\n"
 	"  --bench none|quick|full      the benchmarks to run before the rules (default: quick on a\n"
-	"                               filesystem you can write to, else none; see fstune(1))\n"
+	"                               filesystem you can write to from a terminal; none without a\n"
+	"                               terminal (cron, ssh, Ansible) or where it cannot run; fstune(1))\n"
 	"  --rules-dir DIR              also load the rule files in DIR, last (repeatable)\n"
 	"  --no-system-rules            do not load /etc/fstune/rules.d\n"
 	"  --fail-on warn|critical      exit 1 when a recommendation of this severity or higher is made\n"
@@ -254,6 +255,16 @@ static bool is_live(const struct report_args *a)
 	return !a->common.quiet && isatty(STDERR_FILENO);
 }
 
+#define NOT_ON_TERMINAL "not on a terminal: nothing was written; --bench quick to measure"
+
+/* Run from cron, a systemd unit, Ansible or ssh without a terminal: the default writes nothing on the
+ * target (as tuned and Lynis are read-only unless asked), so no benchmark runs unless --bench says.
+ * Where the default is none anyway (saved facts, a read-only mount...), its own reason stands. */
+static bool is_unattended(void)
+{
+	return !isatty(STDIN_FILENO) && !isatty(STDOUT_FILENO);
+}
+
 /* Builds the session through the pipeline, the accepted findings read first (a bad entry is said
  * before anything is measured). Returns as session_run does. */
 static int make_session(struct report_args *a, struct session **out, struct fst_error *err)
@@ -270,6 +281,7 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 		/* A benchmark parameter alone asks for benchmarks: quick with those parameters. */
 		.bench = a->has_bench ? a->bench : a->bench_param ? SESSION_BENCH_QUICK : SESSION_BENCH_NONE,
 		.bench_is_default = !a->has_bench && !a->bench_param,
+		.bench_default_none_why = is_unattended() ? NOT_ON_TERMINAL : NULL,
 		.bench_none_why = "--bench none was given",
 		.bench_cfg = &a->cfg,
 		.rules = &a->ro,

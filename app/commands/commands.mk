@@ -18,6 +18,10 @@ REPORT_TESTS = tests/report-golden.sh tests/report-formats.sh tests/report-error
 	tests/report-judge.sh tests/report-accepted.sh tests/report-openmetrics.sh tests/compare.sh \
 	tests/report-utf8.sh
 TESTS += tests/unit/test_report tests/unit/test_report_model $(REPORT_TESTS)
+# compare at fleet size, from the server fixtures multiplied (tests/make-fleet.sh); its speed at a
+# thousand reports is tests/perf/compare-fleet.sh's.
+TESTS += tests/compare-fleet.sh
+EXTRA_DIST += tests/compare-fleet.sh tests/make-fleet.sh tests/perf/compare-fleet.sh
 # Every option a command's --help shows is taken by its parser (the shared parsers add the common ones).
 TESTS += tests/cli-options.sh
 EXTRA_DIST += tests/cli-options.sh

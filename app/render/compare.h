@@ -7,12 +7,27 @@
  *               status: "new" (not in the baseline, in a later report), "gone" (in the baseline,
  *               missing from a later one), "changed" (everywhere, severity or acceptance differs),
  *               "same"; ordered new, gone, changed, same, then most severe first, then id
+ *   "view":     "grid" (a column per report) or "summary" (the fleet: more than COMPARE_GRID_MAX
+ *               reports without --hosts): how text, Markdown and HTML lay the comparison out
  *   "facts":    [{"key", "kind", "differs", "values": [value | null]}], kind "setting" (compared),
- *               "identity" (names, serials, free space: expected to differ) or "measured" (bench.*)
+ *               "identity" (names, serials, free space: expected to differ) or "measured" (bench.*,
+ *               host.mem_available_bytes, workload.observe.*, workload.sample.elapsed_s: they move
+ *               from run to run, so they are not differences; --bench compares the benchmarks)
  *   "notes":    [strings]: ids whose meaning changed between fstune versions
  *   "summary":  {"new", "new_failing" (new, at "failing_severity" or above in a later report, not
  *               accepted there: what --fail-on counts), "failing_severity", "gone", "changed", "same",
- *               "facts_differ" (settings only)} */
+ *               "facts_differ" (settings only), "bench_differ" (with --bench: rates that differ)}
+ *   "fleet":    the rows read across hosts (compare_fleet.c):
+ *               "findings": [{"id", "status", "title", "setting", "severity" (the highest), "hosts"
+ *               (how many have it), "accepted", "in_baseline", "by_severity": {severity: hosts},
+ *               "with": [labels]}], most severe first, then most hosts;
+ *               "settings": [{"key", "values": [{"value", "hosts", "labels"}]}], the settings that
+ *               differ, most common value first;
+ *               "groups": [{"hosts", "labels", "findings": [ids]}], hosts with identical advice
+ *               (ids, severities, acceptance), largest first
+ *   "bench":    with --bench (compare_bench.c): [{"test", "metric", "differs", "reports": [null |
+ *               {"value", "ci95_pct", "verdict", "change_pct"}]}]; verdict (later reports) "same"
+ *               when the two 95% intervals overlap, "faster", "slower", or "no interval" */
 #ifndef FSTUNE_APP_COMPARE_H
 #define FSTUNE_APP_COMPARE_H
 
@@ -20,6 +35,13 @@
 #include <stdio.h>
 
 #define COMPARE_SCHEMA "fstune.compare/1"
+/* Up to this many reports, text and Markdown show the grid; past it, the fleet summary. */
+#define COMPARE_GRID_MAX 8
+
+/* The model's "fleet" block, from its reports, findings and facts. */
+json_t *compare_fleet_block(const json_t *model);
+/* The model's "bench" block (--bench), from its facts. */
+json_t *compare_bench_block(const json_t *model);
 
 /* Each writer returns 0, or -1 when writing to `out` failed. */
 int compare_write_text(const json_t *model, FILE *out);

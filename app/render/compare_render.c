@@ -1,5 +1,6 @@
-/* The text and Markdown forms of `fstune compare`'s model (compare.h): what differs first, then what
- * was measured, then what is the same, then the summary line scripts can grep. */
+/* The text and Markdown forms of `fstune compare`'s model (compare.h). The grid, a column per report:
+ * what differs first, then the benchmarks (--bench), then what is the same, then the summary line
+ * scripts can grep; past COMPARE_GRID_MAX reports, the fleet summary (compare_summary.c) instead. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -7,12 +8,11 @@
 #include <string.h>
 
 #include "app/render/compare.h"
+#include "app/render/compare_table.h"
 #include "app/render/report_render.h"
 #include "lib/xalloc.h"
 
 #define CELL_MAX 28 /* value columns wider than this are cut with "~": the JSON has every value whole */
-
-enum style { STYLE_TEXT, STYLE_MARKDOWN };
 
 char *compare_finding_cell(const json_t *cell)
 {
@@ -42,54 +42,121 @@ static json_t *header_row(const json_t *model, const char *first, const char *se
 	return row;
 }
 
-static char *cut(const char *s)
+size_t compare_text_width(const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = 0;
 
-	return n <= CELL_MAX ? xstrdup(s) : xasprintf("%.*s~", CELL_MAX - 1, s);
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
 }
 
-static void md_cell(FILE *out, const char *s)
+/* The first `cols` columns of `s`, with "~" as the last when it was cut. Caller frees. */
+static char *cut(const char *s, size_t cols)
 {
+	const char *p = s;
+	size_t n = 0;
+
+	if (!cols || compare_text_width(s) <= cols)
+		return xstrdup(s);
+	for (; *p && n < cols - 1; p++)
+		n += ((unsigned char)*p & 0xc0) != 0x80;
+	while (((unsigned char)*p & 0xc0) == 0x80)
+		p++;
+	return xasprintf("%.*s~", (int)(p - s), s);
+}
+
+/* `s` with the characters Markdown would read escaped, newlines as spaces. Caller frees. */
+static char *md_escaped(const char *s)
+{
+	char *out = xcalloc(2 * strlen(s) + 1, 1), *p = out;
+
 	for (; *s; s++) {
 		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
-			fputc('\\', out);
-		fputc(*s == '\n' ? ' ' : *s, out);
+			*p++ = '\\';
+		*p++ = *s == '\n' ? ' ' : *s;
 	}
+	return out;
 }
 
-static void table_write(FILE *out, const json_t *t, enum style style)
+void compare_md_text(FILE *out, const char *s)
 {
-	size_t ncol = json_array_size(json_array_get(t, 0)), i, j;
-	size_t *w = xcalloc(ncol ? ncol : 1, sizeof(*w));
+	char *e = md_escaped(s);
+
+	fputs(e, out);
+	free(e);
+}
+
+/* Each column's width: its widest cell, the value columns at most `cell_max`. Caller frees. */
+static size_t *column_widths(const json_t *t, size_t ncol, size_t cell_max)
+{
+	size_t *w = xcalloc(ncol ? ncol : 1, sizeof(*w)), i, j;
 	const json_t *row;
 
 	json_array_foreach(t, i, row)
 		for (j = 0; j < ncol; j++) {
-			size_t n = strlen(json_string_value(json_array_get(row, j)));
+			size_t n = compare_text_width(json_string_value(json_array_get(row, j)));
 
-			n = n > CELL_MAX && j > 0 ? CELL_MAX : n;
+			n = cell_max && n > cell_max && j > 0 ? cell_max : n;
 			w[j] = n > w[j] ? n : w[j];
 		}
+	return w;
+}
+
+/* One text row, its columns padded to `w`, the line cut at `line_max` columns (0: not cut). */
+static void text_row(FILE *out, const json_t *row, const size_t *w, size_t ncol, size_t cell_max, size_t line_max)
+{
+	size_t used = 0, limit = line_max ? line_max : (size_t)-1 / 2;
+
+	for (size_t j = 0; j < ncol && used + 3 <= limit; j++) {
+		size_t room = limit > used + 2 ? limit - used - 2 : 1;
+		size_t max = j > 0 && cell_max && cell_max < room ? cell_max : room, start = used;
+		char *c = cut(json_string_value(json_array_get(row, j)), max);
+
+		fprintf(out, "  %s", c);
+		used += 2 + compare_text_width(c);
+		for (; j + 1 < ncol && used < start + 2 + w[j] && used < limit; used++)
+			fputc(' ', out);
+		free(c);
+	}
+	fputc('\n', out);
+}
+
+/* One Markdown row; with `line_max`, cells are cut (after escaping) so that the line fits, leaving
+ * room for the cells still to come. */
+static void md_row(FILE *out, const json_t *row, size_t ncol, size_t cell_max, size_t line_max)
+{
+	size_t used = 0;
+
+	for (size_t j = 0; j < ncol; j++) {
+		char *e = md_escaped(json_string_value(json_array_get(row, j))), *c;
+		size_t need = (j ? 3 : 2) + 4 * (ncol - 1 - j) + 2;
+		size_t room = line_max > used + need + 1 ? line_max - used - need : 1;
+
+		if (j > 0 && cell_max && cell_max < room)
+			room = cell_max;
+		c = line_max ? cut(e, room) : xstrdup(e);
+		fprintf(out, "%s%s", j ? " | " : "| ", c);
+		used += (j ? 3 : 2) + compare_text_width(c);
+		free(c);
+		free(e);
+	}
+	fputs(" |\n", out);
+}
+
+static void table_write(FILE *out, const json_t *t, enum compare_style style, size_t cell_max, size_t line_max)
+{
+	size_t ncol = json_array_size(json_array_get(t, 0)), i, j;
+	size_t *w = column_widths(t, ncol, cell_max);
+	const json_t *row;
+
 	json_array_foreach(t, i, row) {
-		for (j = 0; j < ncol; j++) {
-			const char *s = json_string_value(json_array_get(row, j));
-
-			if (style == STYLE_MARKDOWN) {
-				fputs(j ? " | " : "| ", out);
-				md_cell(out, s);
-			} else {
-				char *c = j > 0 ? cut(s) : xstrdup(s);
-
-				if (j + 1 < ncol)
-					fprintf(out, "  %-*s", (int)w[j], c);
-				else
-					fprintf(out, "  %s", c);
-				free(c);
-			}
+		if (style == COMPARE_TEXT) {
+			text_row(out, row, w, ncol, cell_max, line_max);
+			continue;
 		}
-		fputs(style == STYLE_MARKDOWN ? " |\n" : "\n", out);
-		if (i == 0 && style == STYLE_MARKDOWN) {
+		md_row(out, row, ncol, cell_max, line_max);
+		if (i == 0) {
 			for (j = 0; j < ncol; j++)
 				fputs("|---", out);
 			fputs("|\n", out);
@@ -98,16 +165,27 @@ static void table_write(FILE *out, const json_t *t, enum style style)
 	free(w);
 }
 
-static void heading(FILE *out, enum style style, const char *title)
+void compare_heading(FILE *out, enum compare_style style, const char *title)
 {
-	if (style == STYLE_MARKDOWN) {
+	if (style == COMPARE_MARKDOWN) {
 		fprintf(out, "## %s\n\n", title);
 		return;
 	}
 	fprintf(out, "%s\n", title);
-	for (size_t i = strlen(title); i > 0; i--)
+	for (size_t i = compare_text_width(title); i > 0; i--)
 		fputc('-', out);
 	fputc('\n', out);
+}
+
+void compare_section(FILE *out, enum compare_style style, const char *title, json_t *t, size_t cell_max,
+		     size_t line_max)
+{
+	if (json_array_size(t) > 1) {
+		compare_heading(out, style, title);
+		table_write(out, t, style, cell_max, line_max);
+		fputc('\n', out);
+	}
+	json_decref(t);
 }
 
 /* The findings that are the same everywhere (want_same), or the others with their status. */
@@ -137,8 +215,8 @@ static json_t *findings_table(const json_t *model, bool want_same)
 	return t;
 }
 
-/* Facts of `kind` that differ (or, for "measured", all of them), one row each. */
-static json_t *facts_table(const json_t *model, const char *kind, bool differing_only, size_t *n)
+/* The settings that differ, one row each. */
+static json_t *facts_table(const json_t *model, size_t *n)
 {
 	json_t *t = json_array(), *f, *v;
 	size_t i, j;
@@ -149,8 +227,8 @@ static json_t *facts_table(const json_t *model, const char *kind, bool differing
 		const char *key = json_string_value(json_object_get(f, "key"));
 		json_t *row;
 
-		if (strcmp(json_string_value(json_object_get(f, "kind")), kind) != 0 ||
-		    (differing_only && !json_is_true(json_object_get(f, "differs"))))
+		if (strcmp(json_string_value(json_object_get(f, "kind")), "setting") != 0 ||
+		    !json_is_true(json_object_get(f, "differs")))
 			continue;
 		row = json_pack("[s]", key);
 		json_array_foreach(json_object_get(f, "values"), j, v) {
@@ -177,23 +255,19 @@ static size_t count_facts(const json_t *model, const char *kind, bool differing)
 	return n;
 }
 
-static void write_reports(const json_t *model, FILE *out, enum style style)
+static void write_reports(const json_t *model, FILE *out, enum compare_style style)
 {
 	const json_t *reports = json_object_get(model, "reports"), *r;
 	size_t i;
 
-	if (style == STYLE_MARKDOWN)
-		fputs("# fstune compare\n\n", out);
-	else
-		fputs("fstune compare\n==============\n", out);
 	fprintf(out, "%zu reports; the first is the baseline: a finding it lacks is new.\n\n", json_array_size(reports));
 	json_array_foreach(reports, i, r) {
 		const char *v = json_string_value(json_object_get(r, "version"));
 		const char *t = json_string_value(json_object_get(r, "time"));
 
-		fprintf(out, style == STYLE_MARKDOWN ? "- **%s**: " : "  %s: ", json_string_value(json_object_get(r, "label")));
-		if (style == STYLE_MARKDOWN)
-			md_cell(out, json_string_value(json_object_get(r, "file")));
+		fprintf(out, style == COMPARE_MARKDOWN ? "- **%s**: " : "  %s: ", json_string_value(json_object_get(r, "label")));
+		if (style == COMPARE_MARKDOWN)
+			compare_md_text(out, json_string_value(json_object_get(r, "file")));
 		else
 			fputs(json_string_value(json_object_get(r, "file")), out);
 		fprintf(out, " (fstune %s, %s)\n", v ? v : "version unknown", t ? t : "time unknown");
@@ -201,67 +275,126 @@ static void write_reports(const json_t *model, FILE *out, enum style style)
 	fputc('\n', out);
 }
 
-static void write_section(FILE *out, enum style style, const char *title, json_t *t, size_t n)
+/* A benchmark figure as the tables show it: the rate, its interval, and (later reports) the verdict
+ * against the baseline with the change. Caller frees. */
+char *compare_bench_cell(const json_t *row, const json_t *cell)
 {
-	if (n) {
-		heading(out, style, title);
-		table_write(out, t, style);
-		fputc('\n', out);
-	}
-	json_decref(t);
+	const json_t *ci = json_object_get(cell, "ci95_pct"), *w = json_object_get(cell, "verdict");
+	const json_t *change = json_object_get(cell, "change_pct");
+	char civ[32] = "", ch[32] = "", *key, *v, *out;
+
+	if (!json_is_object(cell))
+		return xstrdup("-");
+	key = xasprintf("bench.%s.%s", json_string_value(json_object_get(row, "test")),
+			json_string_value(json_object_get(row, "metric")));
+	v = report_fact_value(key, json_object_get(cell, "value"));
+	if (ci)
+		snprintf(civ, sizeof civ, " ±%.1f%%", json_number_value(ci));
+	if (change)
+		snprintf(ch, sizeof ch, " %+.1f%%", json_number_value(change));
+	out = xasprintf("%s%s%s%s%s", v, civ, w ? " " : "", w ? json_string_value(w) : "", w ? ch : "");
+	free(key);
+	free(v);
+	return out;
 }
 
-static int write_all(const json_t *model, FILE *out, enum style style)
+static json_t *bench_table(const json_t *model)
+{
+	json_t *t = json_array(), *row, *c;
+	size_t i, j;
+
+	table_add(t, header_row(model, "benchmark", NULL));
+	json_array_foreach(json_object_get(model, "bench"), i, row) {
+		json_t *r = json_pack("[o]", json_sprintf("%s %s", json_string_value(json_object_get(row, "test")),
+							 json_string_value(json_object_get(row, "metric"))));
+		json_array_foreach(json_object_get(row, "reports"), j, c) {
+			char *cell = compare_bench_cell(row, c);
+
+			json_array_append_new(r, json_string(cell));
+			free(cell);
+		}
+		table_add(t, r);
+	}
+	return t;
+}
+
+/* What ends both views: the measured facts (and --bench's table in the grid), the notes, the count
+ * of facts the same, and the summary line scripts and the playbook grep. */
+void compare_footer(const json_t *model, FILE *out, enum compare_style style)
 {
 	const json_t *sum = json_object_get(model, "summary"), *note;
-	size_t n_same = json_integer_value(json_object_get(sum, "same"));
-	size_t n_diff = json_array_size(json_object_get(model, "findings")) - n_same, n, i;
-	char *title;
+	size_t n_measured = count_facts(model, "measured", true) + count_facts(model, "measured", false), i;
+	const json_t *bench = json_object_get(model, "bench");
 
-	write_reports(model, out, style);
-	title = xasprintf("Findings that differ (%zu)", n_diff);
-	write_section(out, style, title, findings_table(model, false), n_diff);
-	free(title);
-	{
-		json_t *t = facts_table(model, "setting", true, &n);
-
-		title = xasprintf("Facts that differ (%zu)", n);
-		write_section(out, style, title, t, n);
-		free(title);
-	}
-	{
-		json_t *t = facts_table(model, "measured", false, &n);
-
-		write_section(out, style, "Measured", t, n);
-	}
-	title = xasprintf("Findings the same in every report (%zu)", n_same);
-	write_section(out, style, title, findings_table(model, true), n_same);
-	free(title);
+	if (!bench && n_measured)
+		fprintf(out, "%zu measured fact%s (benchmark figures, memory available, samples) move%s from run to run, "
+			     "so %s not compared:\n--bench compares the benchmarks with their 95%% intervals.\n\n", n_measured,
+			n_measured == 1 ? "" : "s", n_measured == 1 ? "s" : "", n_measured == 1 ? "it is" : "they are");
 	if (json_array_size(json_object_get(model, "notes"))) {
-		heading(out, style, "Notes");
+		compare_heading(out, style, "Notes");
 		json_array_foreach(json_object_get(model, "notes"), i, note)
-			fprintf(out, "%s%s\n", style == STYLE_MARKDOWN ? "- " : "  ", json_string_value(note));
+			fprintf(out, "%s%s\n", style == COMPARE_MARKDOWN ? "- " : "  ", json_string_value(note));
 		fputc('\n', out);
 	}
 	fprintf(out, "%zu facts are the same; %zu facts that name the machine (device names, serials, UUIDs, "
 		     "free space) differ as expected and are in --format json.\n\n",
 		count_facts(model, "setting", false) + count_facts(model, "identity", false),
 		count_facts(model, "identity", true));
-	fprintf(out, "%sSummary: %lld new (%lld at %s or above, not accepted), %lld gone, %lld changed, %zu the same; %lld facts differ%s\n",
-		style == STYLE_MARKDOWN ? "**" : "", json_integer_value(json_object_get(sum, "new")),
+	fprintf(out, "%sSummary: %lld new (%lld at %s or above, not accepted), %lld gone, %lld changed, %lld the same; %lld facts differ",
+		style == COMPARE_MARKDOWN ? "**" : "", json_integer_value(json_object_get(sum, "new")),
 		json_integer_value(json_object_get(sum, "new_failing")),
 		json_string_value(json_object_get(sum, "failing_severity")), json_integer_value(json_object_get(sum, "gone")),
-		json_integer_value(json_object_get(sum, "changed")), n_same,
-		json_integer_value(json_object_get(sum, "facts_differ")), style == STYLE_MARKDOWN ? "**" : "");
+		json_integer_value(json_object_get(sum, "changed")), json_integer_value(json_object_get(sum, "same")),
+		json_integer_value(json_object_get(sum, "facts_differ")));
+	if (bench)
+		fprintf(out, "; %lld benchmark figure%s", json_integer_value(json_object_get(sum, "bench_differ")),
+			json_integer_value(json_object_get(sum, "bench_differ")) == 1 ? " differs" : "s differ");
+	fprintf(out, "%s\n", style == COMPARE_MARKDOWN ? "**" : "");
+}
+
+static void write_grid(const json_t *model, FILE *out, enum compare_style style)
+{
+	const json_t *sum = json_object_get(model, "summary");
+	size_t n_same = json_integer_value(json_object_get(sum, "same"));
+	size_t n_diff = json_array_size(json_object_get(model, "findings")) - n_same, n;
+	json_t *t;
+	char *title;
+
+	write_reports(model, out, style);
+	title = xasprintf("Findings that differ (%zu)", n_diff);
+	compare_section(out, style, title, findings_table(model, false), CELL_MAX, 0);
+	free(title);
+	t = facts_table(model, &n);
+	title = xasprintf("Facts that differ (%zu)", n);
+	compare_section(out, style, title, t, CELL_MAX, 0);
+	free(title);
+	if (json_object_get(model, "bench"))
+		compare_section(out, style, "Benchmarks (--bench: same when the 95% intervals overlap)",
+				bench_table(model), CELL_MAX + 8, 0);
+	title = xasprintf("Findings the same in every report (%zu)", n_same);
+	compare_section(out, style, title, findings_table(model, true), CELL_MAX, 0);
+	free(title);
+}
+
+static int write_all(const json_t *model, FILE *out, enum compare_style style)
+{
+	const char *view = json_string_value(json_object_get(model, "view"));
+
+	fputs(style == COMPARE_MARKDOWN ? "# fstune compare\n\n" : "fstune compare\n==============\n", out);
+	if (view && strcmp(view, "summary") == 0)
+		compare_write_summary(model, out, style);
+	else
+		write_grid(model, out, style);
+	compare_footer(model, out, style);
 	return report_finish(out);
 }
 
 int compare_write_text(const json_t *model, FILE *out)
 {
-	return write_all(model, out, STYLE_TEXT);
+	return write_all(model, out, COMPARE_TEXT);
 }
 
 int compare_write_markdown(const json_t *model, FILE *out)
 {
-	return write_all(model, out, STYLE_MARKDOWN);
+	return write_all(model, out, COMPARE_MARKDOWN);
 }

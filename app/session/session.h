@@ -169,6 +169,8 @@ struct session_plan {
 						   (session_merge_trial); NULL: none */
 	enum session_bench bench;               /* the suite asked for */
 	bool bench_is_default;                  /* none asked for: the TARGET's default (session_bench_default) */
+	const char *bench_default_none_why;     /* or NULL: with bench_is_default, the default is none
+						   for this reason where it would be quick */
 	const char *bench_none_why;             /* SESSION_BENCH_NONE asked for: the reason to record */
 	const struct bench_config *bench_cfg;   /* NULL: the defaults; the stop handlers are installed
 						   (bench_stop_install) before the benchmarks run */

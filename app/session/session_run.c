@@ -52,6 +52,10 @@ static int bench_step(const struct session_plan *p, struct session *s, struct fs
 
 	if (p->bench_is_default) {
 		bench = session_bench_default(s);
+		if (bench != SESSION_BENCH_NONE && p->bench_default_none_why) {
+			session_bench_skip(s, p->bench_default_none_why);
+			return FST_EXIT_OK;
+		}
 		if (s->bench_skipped && s->origin == SESSION_FROM_TARGET)
 			say(p, SESSION_SAY_NOTE, "%s: no benchmarks: %s",
 			    s->target && s->target->path ? s->target->path : "TARGET", s->bench_skipped);

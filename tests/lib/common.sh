@@ -107,6 +107,9 @@ host_sysctl_lock() {
 	flock -w 600 "$_HOST_SYSCTL_LOCK" || fail "the host sysctl lock was held for 10 minutes"
 }
 
+# "${ON_TERMINAL[@]}" CMD...: CMD with its standard input on a pseudo-terminal (tests/lib/on-terminal.py).
+ON_TERMINAL=(python3 "$FSTUNE_SRCDIR/tests/lib/on-terminal.py")
+
 # make_image FILE SIZE: a sparse file.
 make_image() { truncate -s "$2" "$1"; }
 

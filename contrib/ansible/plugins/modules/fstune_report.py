@@ -37,9 +37,10 @@ options:
     type: str
   bench:
     description:
-      - The benchmarks to run before the rules. C(none) is the default here (unlike the command,
-        which runs C(quick) where it can), so that a fleet run never writes to production
-        filesystems unless asked.
+      - The benchmarks to run before the rules. C(none) is the default, as it is for
+        C(fstune report) without a terminal (the module runs it without one; on a terminal the
+        command runs C(quick) where it can), so that a fleet run never writes to production
+        filesystems unless asked. C(quick) and C(full) write scratch files in I(target), removed after.
     type: str
     choices: [none, quick, full]
     default: none

@@ -1,0 +1,35 @@
+/* The tables of `fstune compare`'s text and Markdown forms (compare_render.c), shared by the grid
+ * and the fleet summary (compare_summary.c). A table is a JSON array of rows, each an array of
+ * strings; the first row is the header. */
+#ifndef FSTUNE_APP_COMPARE_TABLE_H
+#define FSTUNE_APP_COMPARE_TABLE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+enum compare_style { COMPARE_TEXT, COMPARE_MARKDOWN };
+
+/* No text line of the fleet summary is wider than this: the last column is cut to fit. The grid
+ * (--hosts) is as wide as its hosts make it. */
+#define COMPARE_LINE_MAX 200
+
+/* Writes `t` (and decrefs it) under a heading `title`, when it has rows past the header. Text cells
+ * of the columns after the first wider than `cell_max` are cut with "~" (0: not cut), and text lines
+ * at `line_max` columns (0: not cut). */
+void compare_section(FILE *out, enum compare_style style, const char *title, json_t *t, size_t cell_max,
+		     size_t line_max);
+/* A section heading. */
+void compare_heading(FILE *out, enum compare_style style, const char *title);
+/* `s` for a Markdown table cell or line: the characters Markdown would read escaped. */
+void compare_md_text(FILE *out, const char *s);
+/* The columns `s` takes on a terminal: its UTF-8 characters (each one column; invalid bytes too). */
+size_t compare_text_width(const char *s);
+
+/* The fleet summary's sections (compare_summary.c), written in place of the grid. */
+void compare_write_summary(const json_t *model, FILE *out, enum compare_style style);
+/* The lines that end both views: measured facts, notes, counts and the "Summary:" line. */
+void compare_footer(const json_t *model, FILE *out, enum compare_style style);
+/* A --bench figure of `row` (a "bench" row of the model) for a table. Caller frees. */
+char *compare_bench_cell(const json_t *row, const json_t *cell);
+
+#endif
