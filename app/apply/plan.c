@@ -202,7 +202,7 @@ int apply_plan_build(const json_t *recs, const json_t *only, unsigned mask, json
 	return FST_EXIT_OK;
 }
 
-int apply_plan_check_current(json_t *plan, const struct facts *now, struct fst_error *err)
+int apply_plan_check_current(json_t *plan, const struct facts *now, bool is_saved, struct fst_error *err)
 {
 	char refused[768] = "";
 	size_t i, len = 0;
@@ -217,15 +217,20 @@ int apply_plan_check_current(json_t *plan, const struct facts *now, struct fst_e
 		} else if (is && !apply_value_equal(was, is) && len < sizeof refused) {
 			char *a = apply_value_text(was), *b = apply_value_text(is);
 
-			len += (size_t)snprintf(refused + len, sizeof refused - len, "%s%s was %s when the report "
-						"was made and is %s now", len ? "; " : "", setting, a, b);
+			len += (size_t)snprintf(refused + len, sizeof refused - len, "%s%s was %s %s and is %s now",
+						len ? "; " : "", setting, a, is_saved ? "when the report was made" :
+						"before the question", b);
 			free(a);
 			free(b);
 		}
 		json_decref(is);
 	}
-	if (len)
+	if (len && is_saved)
 		return fst_error_set(err, FST_EXIT_REFUSED, "refusing to apply a stale report: %s. Nothing was "
 				     "changed; make a fresh report (or run fstune apply without --report)", refused);
+	if (len)
+		return fst_error_set(err, FST_EXIT_REFUSED, "refusing to apply: %s (changed while the question was "
+				     "asked). Nothing was changed; run fstune apply again to plan from the values as "
+				     "they are", refused);
 	return FST_EXIT_OK;
 }

@@ -28,7 +28,8 @@ static const char usage_text[] =
 	"\n";
 
 /* One journal as history shows it: {"journal", "started", "host", "target", "state", "undone",
- * "undone_at", "changes": [{"id", "setting", "old", "new", "state"}]}, or {"journal", "error"}. */
+ * "undone_at", "undo_state", "changes": [{"id", "setting", "old", "new", "state"}]}, or {"journal",
+ * "error"}. */
 static json_t *summary(const char *root, const char *path)
 {
 	struct fst_error err = FST_ERROR_INIT;
@@ -49,13 +50,31 @@ static json_t *summary(const char *root, const char *path)
 		json_array_append_new(changes, json_pack("{s:O, s:O, s:O?, s:O?, s:O}", "id", json_object_get(c, "id"),
 							 "setting", json_object_get(c, "setting"), "old", json_object_get(c, "old"),
 							 "new", json_object_get(c, "new"), "state", json_object_get(c, "state")));
-	out = json_pack("{s:o, s:O?, s:O?, s:O?, s:O?, s:b, s:O?, s:o}", "journal", fst_json_text(shown), "started",
+	out = json_pack("{s:o, s:O?, s:O?, s:O?, s:O?, s:b, s:O?, s:O?, s:o}", "journal", fst_json_text(shown), "started",
 			json_object_get(run, "started"), "host", json_object_get(run, "host"), "target",
 			json_object_get(run, "target"), "state", json_object_get(run, "state"), "undone",
-			journal_is_undone(j), "undone_at", json_object_get(undo, "time"), "changes", changes);
+			journal_is_undone(j), "undone_at", json_object_get(undo, "time"), "undo_state",
+			json_object_get(undo, "state"), "changes", changes);
 	journal_free(j);
 	free(shown);
 	return out;
+}
+
+/* The run's state, and its undo's: done, an undo killed on the way (the next one completes it), or
+ * one that left a value as it was. Caller frees. */
+static char *history_state(const json_t *e)
+{
+	const char *state = json_string_value(json_object_get(e, "state"));
+	const char *undo = json_string_value(json_object_get(e, "undo_state"));
+	const char *at = json_string_value(json_object_get(e, "undone_at"));
+
+	if (json_is_true(json_object_get(e, "undone")))
+		return xasprintf("%s, undone %s", state, at);
+	if (undo && !strcmp(undo, "running"))
+		return xasprintf("%s, undo killed on the way %s (fstune undo completes it)", state, at);
+	if (undo)
+		return xasprintf("%s, undo %s %s (fstune undo tries again)", state, undo, at);
+	return xstrdup(state);
 }
 
 static void write_text(const json_t *list, FILE *fp, bool markdown)
@@ -77,10 +96,7 @@ static void write_text(const json_t *list, FILE *fp, bool markdown)
 				json_string_value(json_object_get(e, "error")));
 			continue;
 		}
-		state = json_is_true(json_object_get(e, "undone"))
-				? xasprintf("%s, undone %s", json_string_value(json_object_get(e, "state")),
-					    json_string_value(json_object_get(e, "undone_at")))
-				: xstrdup(json_string_value(json_object_get(e, "state")));
+		state = history_state(e);
 		if (!markdown)
 			fprintf(fp, "%s  %s  %s  %s\n", name, json_string_value(json_object_get(e, "started")),
 				json_string_value(json_object_get(e, "target")) ? json_string_value(json_object_get(e, "target")) : "-",
