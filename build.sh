@@ -11,7 +11,8 @@ cd "$(dirname "$0")"
 # list and configure.ac's hints in step. prometheus is there for its promtool, which checks
 # `report --format openmetrics`; debhelper and lintian for .ci/run's package step (make deb);
 # ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible);
-# shellcheck for tests/scripts-*.sh (the scripts of report --scripts).
+# shellcheck for tests/scripts-*.sh (the scripts of report --scripts); strace for tests/apply-race.sh
+# and tests/apply-crash.sh (a delayed flock, a SIGKILL at each rename).
 packages="
 build-essential
 autoconf
@@ -41,6 +42,7 @@ lintian
 ansible-core
 ansible-lint
 shellcheck
+strace
 "
 
 missing=""
