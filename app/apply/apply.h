@@ -54,6 +54,12 @@ int apply_plan_build(const json_t *recs, const json_t *only, unsigned classes, j
  * one. */
 int apply_plan_check_current(json_t *plan, const struct facts *now, bool is_saved, struct fst_error *err);
 
+/* For a saved report or facts file (`file`): the device and mount point the plan's commands name
+ * must be the target's as probed now (`now`), and a device a block device on this host: else
+ * FST_EXIT_REFUSED with err naming it. */
+int apply_plan_check_names(const json_t *plan, const struct facts *file, const struct facts *now,
+			   struct fst_error *err);
+
 /* ---- value.c: a setting's value on the running system ---- */
 
 /* Probes `target` again (all probes, as a report does) and returns its facts; NULL with err. */

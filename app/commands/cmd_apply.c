@@ -276,6 +276,25 @@ static json_t *run_record(const struct apply_args *a, const char *target, const 
 	return run;
 }
 
+/* A saved report's (or facts file's) plan against the target probed now: the device and mount point
+ * its commands name are the target's, here, and each value is still the one it was made from. */
+static int check_saved(json_t *plan, const json_t *report, const struct session *s, const struct facts *now,
+		       struct fst_error *err)
+{
+	struct facts *saved = facts_new();
+	int status;
+
+	if (report && json_is_object(json_object_get(report, "facts"))) {
+		json_decref(saved->doc);
+		saved->doc = json_incref(json_object_get(report, "facts"));
+	}
+	status = apply_plan_check_names(plan, report ? saved : s->facts, now, err);
+	if (status == FST_EXIT_OK)
+		status = apply_plan_check_current(plan, now, true, err);
+	facts_free(saved);
+	return status;
+}
+
 /* Everything between the arguments and the engine: the recommendations, the facts the changes act
  * on (probed now), the plan. Returns the status; *plan and *facts set on FST_EXIT_OK. */
 static int prepare(struct apply_args *a, json_t **plan, json_t **shown, struct facts **facts, char **target,
@@ -303,7 +322,7 @@ static int prepare(struct apply_args *a, json_t **plan, json_t **shown, struct f
 		if (!*facts)
 			status = t ? FST_EXIT_USAGE : fst_error_set(err, FST_EXIT_USAGE, "name the TARGET the changes are for");
 		else
-			status = apply_plan_check_current(*plan, *facts, true, err);
+			status = check_saved(*plan, report, s, *facts, err);
 	} else if (status == FST_EXIT_OK) {
 		*facts = s->facts;
 		s->facts = facts_new(); /* the facts outlive the session */

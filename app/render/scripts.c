@@ -621,15 +621,85 @@ static void write_mkfs(FILE *out, const struct session *s, const json_t *reforma
 		fputs("# None.\n", out);
 }
 
-enum { G_RUNTIME, G_ONLINE, G_REMOUNT, G_OFFLINE, G_REBOOT, G_REFORMAT, G_ADVICE, G_OTHER, G_N };
+enum { G_RUNTIME, G_ONLINE, G_REMOUNT, G_OFFLINE, G_REBOOT, G_REFORMAT, G_ADVICE, G_OTHER, G_LEFT_OUT, G_N };
+
+/* Whether a command of the step's apply or revert list holds `word`. */
+static bool step_names(const json_t *rec, const char *word)
+{
+	for (const char *const *f = (const char *const[]){"apply", "revert", NULL}; *f; f++) {
+		size_t i;
+		json_t *c;
+
+		json_array_foreach(json_object_get(rec, *f), i, c)
+			if (json_string_value(c) && strstr(json_string_value(c), word))
+				return true;
+	}
+	return false;
+}
+
+/* Why a step the scripts would run is left out, or NULL: its commands need a mount point or a
+ * device the facts do not name (the setting table wrote "${MOUNTPOINT:?}" or "${DEVICE:?}", which
+ * would stop the script half-way), or name a device.path that is no block device on this host (the
+ * facts of another machine: a command must never name what is not there). Into buf. */
+static const char *left_out(const struct session *s, const json_t *rec, char *buf, size_t len)
+{
+	char *dev = facts_get_bytes(s->facts, "device.path"), *word = dev ? fst_shell_quote(dev) : NULL;
+	const char *why = NULL;
+	struct stat st;
+
+	if (step_names(rec, "${MOUNTPOINT:?}"))
+		why = "the facts name no mount point (fs.mount_point), so no command can say which one";
+	else if (step_names(rec, "${DEVICE:?}"))
+		why = "the facts name no device (device.path), so no command can say which one";
+	else if (word && step_names(rec, word) && (stat(dev, &st) != 0 || !S_ISBLK(st.st_mode))) {
+		snprintf(buf, len, "device.path %s is not a block device on this host (are these another machine's "
+			 "facts?): make the scripts on the machine they are for", facts_get_string(s->facts, "device.path"));
+		why = buf;
+	}
+	free(word);
+	free(dev);
+	return why;
+}
 
 static void groups_load(const struct session *s, json_t *g[G_N])
 {
-	static const char *const classes[G_N] = {"runtime", "online", "remount", "offline",
-						 "reboot",  "reformat", "advice", NULL};
+	static const char *const classes[G_LEFT_OUT] = {"runtime", "online", "remount", "offline",
+							"reboot",  "reformat", "advice", NULL};
 
-	for (size_t i = 0; i < G_N; i++)
+	for (size_t i = 0; i < G_LEFT_OUT; i++)
 		g[i] = group_of(s, classes[i]);
+	/* the steps the scripts cannot run move to a section of their own, each with why */
+	g[G_LEFT_OUT] = json_array();
+	for (size_t k = G_RUNTIME; k <= G_REMOUNT; k++)
+		for (size_t i = json_array_size(g[k]); i-- > 0;) {
+			const json_t *rec = json_array_get(g[k], i);
+			char buf[512];
+			const char *why = is_accepted(rec) ? NULL : left_out(s, rec, buf, sizeof buf);
+
+			if (!why)
+				continue;
+			json_array_insert_new(g[G_LEFT_OUT], 0, json_pack("{s:O, s:s}", "rec", rec, "why", why));
+			json_array_remove(g[k], i);
+		}
+}
+
+/* The steps left out, each commented with why and its commands. */
+static void write_left_out(FILE *out, const json_t *left)
+{
+	size_t i, j;
+	json_t *e, *c;
+
+	if (json_array_size(left) == 0)
+		return;
+	fputs("\n# ---- Left out: steps these scripts cannot run, and why ----\n", out);
+	json_array_foreach(left, i, e) {
+		const json_t *rec = json_object_get(e, "rec");
+
+		rec_comment(out, rec);
+		put_comment(out, "#   left out: ", json_string_value(json_object_get(e, "why")));
+		json_array_foreach(json_object_get(rec, "apply"), j, c)
+			put_comment(out, "#   ", json_string_value(c));
+	}
 }
 
 static void groups_free(json_t *g[G_N])
@@ -669,6 +739,7 @@ static void write_apply(FILE *out, const struct session *s)
 		section(out, NULL, "Not run by this script.", true);
 		write_described(out, g[G_OTHER]);
 	}
+	write_left_out(out, g[G_LEFT_OUT]);
 	fputs("\ncurrent_step=\nsay \"done; revert.sh takes these changes back\"\n", out);
 	groups_free(g);
 }
