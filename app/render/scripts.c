@@ -637,9 +637,9 @@ static bool step_names(const json_t *rec, const char *word)
 	return false;
 }
 
-/* Why a step the scripts would run is left out, or NULL: its commands need a mount point or a
- * device the facts do not name (the setting table wrote "${MOUNTPOINT:?}" or "${DEVICE:?}", which
- * would stop the script half-way), or name a device.path that is no block device on this host (the
+/* Why a step the scripts would run is left out, or NULL: its commands need a mount point, a device
+ * or a disk the facts do not name (the setting table wrote "${MOUNTPOINT:?}", "${DEVICE:?}" or
+ * "${DISK:?}", which would stop the script half-way), or name a device.path that is no block device on this host (the
  * facts of another machine: a command must never name what is not there). Into buf. */
 static const char *left_out(const struct session *s, const json_t *rec, char *buf, size_t len)
 {
@@ -651,6 +651,8 @@ static const char *left_out(const struct session *s, const json_t *rec, char *bu
 		why = "the facts name no mount point (fs.mount_point), so no command can say which one";
 	else if (step_names(rec, "${DEVICE:?}"))
 		why = "the facts name no device (device.path), so no command can say which one";
+	else if (step_names(rec, "${DISK:?}"))
+		why = "the facts name no disk (device.disk), so no command can say which one";
 	else if (word && step_names(rec, word) && (stat(dev, &st) != 0 || !S_ISBLK(st.st_mode))) {
 		snprintf(buf, len, "device.path %s is not a block device on this host (are these another machine's "
 			 "facts?): make the scripts on the machine they are for", facts_get_string(s->facts, "device.path"));
