@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "app/apply/apply.h"
+#include "fstune/utf8.h"
 #include "lib/xalloc.h"
 
 #define OUTPUT_KEEP 2048
@@ -92,13 +93,20 @@ void apply_hold_signals(bool hold)
 void apply_log(FILE *log, const char *fmt, ...)
 {
 	va_list ap;
+	char *line;
+	unsigned char held = 0;
 
 	if (!log)
 		return;
-	fputs("fstune: ", log);
 	va_start(ap, fmt);
-	vfprintf(log, fmt, ap);
+	if (vasprintf(&line, fmt, ap) < 0)
+		abort();
 	va_end(ap);
+	/* a line quotes commands and paths from journals and files: nothing in it may steer a terminal */
+	fputs("fstune: ", log);
+	fst_text_visible_write(log, line, strlen(line), &held);
+	fst_text_visible_end(log, &held);
 	fputc('\n', log);
 	fflush(log);
+	free(line);
 }

@@ -14,7 +14,7 @@ tests_unit_test_report_LDADD = $(FSTUNE_LDADD)
 REPORT_TESTS = tests/report-golden.sh tests/report-formats.sh tests/report-errors.sh \
 	tests/report-manpage.sh tests/report-target.sh tests/report-output-special.sh tests/report-bench.sh \
 	tests/report-judge.sh tests/report-accepted.sh tests/report-openmetrics.sh tests/compare.sh \
-	tests/report-utf8.sh
+	tests/report-utf8.sh tests/report-controls.sh
 TESTS += tests/unit/test_report $(REPORT_TESTS)
 # Every option a command's --help shows is taken by its parser (the shared parsers add the common ones).
 TESTS += tests/cli-options.sh
