@@ -136,6 +136,10 @@ mount_tmp() {
 	echo "$mnt"
 }
 
+# unwrapped FILE: the text with every line break and run of spaces as one space, so that a phrase of
+# a wrapped report matches wherever the wrapping broke it (it moves with the length of $TMP).
+unwrapped() { tr -s '\n ' '  ' <"$1"; }
+
 # json_get FILE FILTER: jq with a clear failure.
 json_get() { jq -er "$2" "$1" || fail "$TEST_NAME: jq '$2' on $1 found nothing"; }
 
