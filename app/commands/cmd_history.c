@@ -60,8 +60,8 @@ static json_t *summary(const char *root, const char *path)
 	return out;
 }
 
-/* The run's state, and its undo's: done, an undo killed on the way (the next one completes it), or
- * one that left a value as it was. Caller frees. */
+/* The run's state, and its undo's: done, killed on the way (the next one completes it), or partial
+ * (a value did not come back). Caller frees. */
 static char *history_state(const json_t *e)
 {
 	const char *state = json_string_value(json_object_get(e, "state"));
@@ -73,7 +73,7 @@ static char *history_state(const json_t *e)
 	if (undo && !strcmp(undo, "running"))
 		return xasprintf("%s, undo killed on the way %s (fstune undo completes it)", state, at);
 	if (undo)
-		return xasprintf("%s, undo %s %s (fstune undo tries again)", state, undo, at);
+		return xasprintf("%s, undo %s %s", state, undo, at);
 	return xstrdup(state);
 }
 
