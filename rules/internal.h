@@ -86,6 +86,17 @@ json_t *rules_missing_needs(const json_t *meta, const struct facts *facts);
  * makes that command the `apply` of each of them. */
 json_t *rules_merge_mkfs(json_t *recs, const struct facts *facts);
 
+/* verify.c: a trial's verdict on one finished recommendation `rec`, from the trial facts `trial` (the
+ * facts' "trial" branch; NULL: none). A reformat recommendation (one with an mkfs spec) that a ranked
+ * candidate makes gets "verified": "confirmed" when that candidate ranked first (inside the noise of
+ * the best counts as first), "contradicted" when one ranked better; "verified_by" with the numbers
+ * and "verified_note" with the sentence the report shows. Any other is left as it is. */
+void rules_verify(json_t *rec, const json_t *trial);
+/* How well a recommendation's mkfs spec {"fs", "args"} matches a trial candidate's spec
+ * ("ext4:-b 4096"): -1 when the candidate does not make what it asks (another fs, or one of its
+ * options missing), else the number of the candidate's words beyond it (0: exact). */
+int rules_mkfs_match(const char *candidate_spec, const json_t *mkfs);
+
 /* Helpers. */
 json_t *rules_error_entry(const char *rule, const char *file, int line, const char *message);
 const char *rules_file_id(const struct rule_file *rf); /* id, or the file's base name */

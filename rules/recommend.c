@@ -1,6 +1,7 @@
 /* From what a rule's check() returned to recommendations an admin can trust: fields and types
  * checked, values validated against the setting table, evidence values and sources added, the
- * confidence capped by the weakest source, and apply/revert/mkfs built by the engine only. */
+ * confidence capped by the weakest source, apply/revert/mkfs built by the engine only, and a trial's
+ * verdict where the facts hold one (verify.c). */
 #include "config.h"
 
 #include <stdarg.h>
@@ -263,6 +264,7 @@ static bool finish_one(const struct rule_file *rf, const json_t *raw, const stru
 	if (!json_is_array(sources))
 		sources = json_object_get(meta, "sources");
 	json_object_set(rec, "sources", sources);
+	rules_verify(rec, facts_get(facts, "trial"));
 	return true;
 }
 

@@ -1,6 +1,6 @@
 # Unit tests of the core, and the shared shell helpers. Other areas list their tests in their own
 # fragments.
-EXTRA_DIST += tests/lib/common.sh tests/lib/ui-loop.sh tests/unit/check.h
+EXTRA_DIST += tests/lib/common.sh tests/lib/ui-loop.sh tests/unit/check.h tests/unit/report_session.h
 check_PROGRAMS += tests/unit/test_facts tests/unit/test_units tests/unit/test_path tests/unit/test_utf8
 TESTS += tests/unit/test_facts tests/unit/test_units tests/unit/test_path tests/unit/test_utf8
 tests_unit_test_facts_SOURCES = tests/unit/test_facts.c

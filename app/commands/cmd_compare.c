@@ -451,21 +451,18 @@ static int render(const json_t *model, enum cli_format format, FILE *out)
 static int load_inputs(struct compare_args *a, struct input *in)
 {
 	struct fst_error err = FST_ERROR_INIT;
-	bool must_exist = true;
-	const char *path = a->acc.file ? a->acc.file : accepted_default_path(true, &must_exist);
 
-	if (path) {
-		if (accepted_load_file(a->acc.accepted, path, false, &err) != FST_EXIT_OK) {
-			fst_error_print(&err);
-			return FST_EXIT_USAGE;
-		}
+	/* not this machine's /etc/fstune/accepted.conf: each report carries the marks of its own host's */
+	if (accepted_cli_load(&a->acc, true, &err) != FST_EXIT_OK) {
+		fst_error_print(&err);
+		return FST_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < a->n_files; i++) {
 		if (input_load(&in[i], a->files[i], &err) != FST_EXIT_OK) {
 			fst_error_print(&err);
 			return FST_EXIT_USAGE;
 		}
-		if (a->acc.has_accept || path)
+		if (!accepted_is_empty(a->acc.accepted))
 			accepted_mark(a->acc.accepted, in[i].recs, in[i].facts);
 	}
 	return FST_EXIT_OK;

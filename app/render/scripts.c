@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app/cli.h"
+#include "app/render/report_model.h"
 #include "app/render/report_render.h"
 #include "app/render/scripts.h"
 #include "lib/xalloc.h"
@@ -234,11 +235,6 @@ static const char sh_revert_helpers[] =
 	"\t[ ! -d \"$saved_dir\" ] || find \"$saved_dir\" -depth -type d -exec rmdir {} \\; 2>/dev/null || :\n"
 	"}\n";
 
-static const char *rec_str(const json_t *rec, const char *field)
-{
-	return json_string_value(json_object_get(rec, field));
-}
-
 /* `text` as the rest of a comment line: a line break in it would end the comment. */
 static void put_comment(FILE *out, const char *prefix, const char *text)
 {
@@ -249,45 +245,23 @@ static void put_comment(FILE *out, const char *prefix, const char *text)
 }
 
 /* "# id (severity): title" above each step. */
-static void rec_comment(FILE *out, const json_t *rec)
+static void rec_comment(FILE *out, const struct report_rec *r)
 {
-	char *head = xasprintf("# %s (%s): ", rec_str(rec, "id"), rec_str(rec, "severity"));
+	char *head = xasprintf("# %s (%s): ", r->id ? r->id : "?", r->severity ? r->severity : "?");
 
-	put_comment(out, head, rec_str(rec, "title"));
+	put_comment(out, head, r->title);
 	free(head);
-}
-
-/* The recommendations of one disruption class (NULL: those of a class this version does not
- * know), in the report's order. New reference. */
-static json_t *group_of(const struct session *s, const char *disruption)
-{
-	for (size_t i = 0; i < report_n_groups; i++) {
-		const struct report_group *g = &report_groups[i];
-
-		if (disruption ? g->disruption && !strcmp(g->disruption, disruption) : !g->disruption)
-			return report_group_members(s, g);
-	}
-	return json_array();
-}
-
-static bool is_accepted(const json_t *rec)
-{
-	return json_is_object(json_object_get(rec, "accepted"));
 }
 
 /* A section heading: the report's title of the class and, in apply.sh, its blurb; then what the
  * script does with it. */
 static void section(FILE *out, const char *disruption, const char *what, bool has_blurb)
 {
-	for (size_t i = 0; i < report_n_groups; i++) {
-		const struct report_group *g = &report_groups[i];
+	const struct report_group *g = &report_groups[report_group_index(disruption)];
 
-		if (disruption ? g->disruption && !strcmp(g->disruption, disruption) : !g->disruption) {
-			fprintf(out, "\n# ---- %s ----\n", g->title);
-			if (has_blurb)
-				put_comment(out, "# ", g->blurb);
-		}
-	}
+	fprintf(out, "\n# ---- %s ----\n", g->title);
+	if (has_blurb)
+		put_comment(out, "# ", g->blurb);
 	if (what)
 		put_comment(out, "# ", what);
 }
@@ -310,10 +284,9 @@ static void write_usage(FILE *out, bool is_apply)
 
 /* The opening: what the script is, the time stamp (the one line that differs between runs), the
  * options and the helpers. */
-static void write_head(FILE *out, const struct session *s, bool is_apply)
+static void write_head(FILE *out, const struct report_model *m, bool is_apply)
 {
-	const char *mp = facts_get_string(s->facts, "fs.mount_point");
-	const char *dev = facts_get_string(s->facts, "device.path");
+	const char *mp = m->mount_point, *dev = m->device_path;
 	char *when = report_generated_line(), *target;
 
 	target = xasprintf("%s%s%s", mp ? mp : dev ? dev : "the facts of the report", mp && dev ? " on " : "",
@@ -353,42 +326,63 @@ static void write_head(FILE *out, const struct session *s, bool is_apply)
 	free(target);
 }
 
-/* The commands of a recommendation's `apply` or `revert` list, each a line in "cmd; cmd" form. */
-static char *commands_joined(const json_t *cmds)
+/* The plain commands of a recommendation's `apply` or `revert`: the labelled forms of a document
+ * (a "persistent" line, say) are not commands to run. */
+struct cmds {
+	const struct report_command *v;
+	size_t n;
+};
+
+static struct cmds cmds_of(const struct report_rec *r, bool is_revert)
+{
+	return is_revert ? (struct cmds){r->revert, r->n_revert} : (struct cmds){r->apply, r->n_apply};
+}
+
+static size_t plain_count(struct cmds c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c.n; i++)
+		n += !c.v[i].label;
+	return n;
+}
+
+/* The commands as one line, "cmd; cmd". */
+static char *commands_joined(struct cmds c)
 {
 	size_t i, len = 1;
-	json_t *c;
+	bool is_first = true;
 	char *out;
 
-	json_array_foreach(cmds, i, c)
-		len += json_string_length(c) + 2;
+	for (i = 0; i < c.n; i++)
+		len += c.v[i].label ? 0 : strlen(c.v[i].text) + 2;
 	out = xcalloc(1, len);
-	json_array_foreach(cmds, i, c) {
-		if (i)
+	for (i = 0; i < c.n; i++) {
+		if (c.v[i].label)
+			continue;
+		if (!is_first)
 			strcat(out, "; ");
-		strcat(out, json_string_value(c) ? json_string_value(c) : "");
+		strcat(out, c.v[i].text);
+		is_first = false;
 	}
 	return out;
 }
 
 /* One step: its commands on the running system only, behind a question when `is_asked`. */
-static void write_step(FILE *out, const json_t *rec, const char *field, bool is_asked)
+static void write_step(FILE *out, const struct report_rec *r, bool is_revert, bool is_asked)
 {
-	const json_t *cmds = json_object_get(rec, field);
-	char *id = fst_shell_quote(rec_str(rec, "id"));
-	size_t i;
-	json_t *c;
+	struct cmds c = cmds_of(r, is_revert);
+	char *id = fst_shell_quote(r->id ? r->id : "");
 
-	rec_comment(out, rec);
-	if (is_accepted(rec)) {
+	rec_comment(out, r);
+	if (r->accepted) {
 		fputs("#   accepted in the report: left as it is\n", out);
-	} else if (json_array_size(cmds) == 0) {
-		fputs(strcmp(field, "revert") ? "#   nothing to run\n"
-					      : "#   nothing to put back: the value before it was not known\n",
+	} else if (plain_count(c) == 0) {
+		fputs(!is_revert ? "#   nothing to run\n" : "#   nothing to put back: the value before it was not known\n",
 		      out);
 	} else {
 		if (is_asked) {
-			char *all = commands_joined(cmds), *q = xasprintf("%s: run %s?", rec_str(rec, "id"), all);
+			char *all = commands_joined(c), *q = xasprintf("%s: run %s?", r->id ? r->id : "?", all);
 			char *qq = fst_shell_quote(q);
 
 			fprintf(out, "if is_live && ask %s; then\n", qq);
@@ -399,131 +393,141 @@ static void write_step(FILE *out, const json_t *rec, const char *field, bool is_
 			fputs("if is_live; then\n", out);
 		}
 		fprintf(out, "\tstep %s\n", id);
-		json_array_foreach(cmds, i, c)
-			if (json_string_value(c))
-				fprintf(out, "\t%s\n", json_string_value(c));
+		for (size_t i = 0; i < c.n; i++)
+			if (!c.v[i].label)
+				fprintf(out, "\t%s\n", c.v[i].text);
 		fputs("fi\n", out);
 	}
 	free(id);
 }
 
-static void write_steps(FILE *out, const json_t *recs, const char *field, bool is_asked, bool is_reversed)
+static void write_steps(FILE *out, const struct report_rec_group *g, bool is_revert, bool is_asked,
+			bool is_reversed)
 {
-	size_t n = json_array_size(recs);
-
-	if (n == 0)
+	if (g->n == 0)
 		fputs("# None.\n", out);
-	for (size_t i = 0; i < n; i++)
-		write_step(out, json_array_get(recs, is_reversed ? n - 1 - i : i), field, is_asked);
+	for (size_t i = 0; i < g->n; i++)
+		write_step(out, g->recs[is_reversed ? g->n - 1 - i : i], is_revert, is_asked);
 }
 
 /* The drift check of every step apply.sh may run: the value the setting table reads back now
  * against the one the probe found. */
-static void write_checks(FILE *out, const struct session *s, const json_t *const *groups, size_t n)
+static void write_checks(FILE *out, const struct facts *facts, const struct report_rec_group *const *groups,
+			 size_t n)
 {
 	bool any = false;
 
-	for (size_t g = 0; g < n; g++) {
-		size_t i;
-		json_t *rec;
-
-		json_array_foreach(groups[g], i, rec) {
-			const char *setting = rec_str(rec, "setting");
+	for (size_t g = 0; g < n; g++)
+		for (size_t i = 0; i < groups[g]->n; i++) {
+			const struct report_rec *r = groups[g]->recs[i];
 			char *cmd = NULL, *recorded = NULL;
 
-			if (!setting || is_accepted(rec) || json_array_size(json_object_get(rec, "apply")) == 0)
+			if (!r->setting || r->accepted || plain_count(cmds_of(r, false)) == 0)
 				continue;
 			if (!any)
 				fputs("if is_live; then\n", out);
 			any = true;
-			if (rules_setting_read(setting, s->facts, json_object_get(rec, "current"), &cmd, &recorded)) {
-				char *qs = fst_shell_quote(setting), *qr = fst_shell_quote(recorded);
+			if (rules_setting_read(r->setting, facts, r->current, &cmd, &recorded)) {
+				char *qs = fst_shell_quote(r->setting), *qr = fst_shell_quote(recorded);
 
 				fprintf(out, "\tcheck %s %s \"$(%s || :)\"\n", qs, qr, cmd);
 				free(qs);
 				free(qr);
 			} else {
-				fprintf(out, "\t# %s: not checked, fstune cannot read it back or did not know it\n", setting);
+				fprintf(out, "\t# %s: not checked, fstune cannot read it back or did not know it\n",
+					r->setting);
 			}
 			free(cmd);
 			free(recorded);
 		}
-	}
 	if (any)
 		fputs("\tchecked\nfi\n", out);
 	else
 		fputs("# Nothing to check: no step changes the running system.\n", out);
 }
 
-/* The lines of the files fstune owns (sysctl.d, the udev rule), by path in order of first use:
- * [{"path", "lines": [...]}]. Other persistent forms are the admin's files: described, not written. */
-static json_t *owned_files(const json_t *runtime, FILE *out)
+/* A file fstune owns (sysctl.d, the udev rule) and its lines, borrowed from the model. */
+struct owned_file {
+	const char *path;
+	const char **lines;
+	size_t n_lines;
+};
+
+/* The files of the runtime group's persistent forms, by path in order of first use (at most one per
+ * recommendation); *n of them. Other persistent forms are the admin's files: described (when `out`
+ * is given), not written. */
+static struct owned_file *owned_files(const struct report_rec_group *runtime, FILE *out, size_t *n)
 {
-	json_t *files = json_array(), *rec, *f;
+	struct owned_file *files = xcalloc(runtime->n + 1, sizeof(*files));
 	size_t i, j;
 
-	json_array_foreach(runtime, i, rec) {
-		const json_t *p = json_object_get(rec, "persistent");
-		const char *kind = rec_str(p, "kind"), *path = rec_str(p, "path"), *line = rec_str(p, "line");
+	*n = 0;
+	for (i = 0; i < runtime->n; i++) {
+		const struct report_rec *r = runtime->recs[i];
+		const struct report_persistent *p = &r->persistent;
 
-		if (!kind || !path || !line || is_accepted(rec))
+		if (!p->kind || !p->path || !p->line || r->accepted)
 			continue;
-		if (strcmp(kind, "sysctl.d") && strcmp(kind, "udev")) {
+		if (strcmp(p->kind, "sysctl.d") && strcmp(p->kind, "udev")) {
 			if (out) {
-				char *head = xasprintf("# %s: by hand, in %s: ", rec_str(rec, "id"), path);
+				char *head = xasprintf("# %s: by hand, in %s: ", r->id ? r->id : "?", p->path);
 
-				put_comment(out, head, line);
+				put_comment(out, head, p->line);
 				free(head);
 			}
 			continue;
 		}
-		f = NULL;
-		json_array_foreach(files, j, f)
-			if (!strcmp(rec_str(f, "path"), path))
-				break;
-		if (j == json_array_size(files)) {
-			f = json_pack("{s:s, s:[]}", "path", path, "lines");
-			json_array_append_new(files, f);
-		}
-		json_array_append_new(json_object_get(f, "lines"), json_string(line));
+		j = 0;
+		while (j < *n && strcmp(files[j].path, p->path))
+			j++;
+		if (j == *n)
+			files[(*n)++] = (struct owned_file){p->path, xcalloc(runtime->n, sizeof(char *)), 0};
+		files[j].lines[files[j].n_lines++] = p->line;
 	}
 	return files;
 }
 
-static void write_files(FILE *out, const json_t *runtime)
+static void owned_files_free(struct owned_file *files, size_t n)
 {
-	json_t *files = owned_files(runtime, out), *f, *line;
-	size_t i, j;
+	for (size_t i = 0; i < n; i++)
+		free(files[i].lines);
+	free(files);
+}
 
-	json_array_foreach(files, i, f) {
-		char *q = fst_shell_quote(rec_str(f, "path"));
+static void write_files(FILE *out, const struct report_rec_group *runtime)
+{
+	size_t n, i, j;
+	struct owned_file *files = owned_files(runtime, out, &n);
+
+	for (i = 0; i < n; i++) {
+		char *q = fst_shell_quote(files[i].path);
 
 		fprintf(out, "install_file %s <<'%s'\n", q, HEREDOC_END);
 		fputs("# Installed by fstune's apply.sh; its revert.sh removes it, or puts back the file it replaced.\n",
 		      out);
-		json_array_foreach(json_object_get(f, "lines"), j, line)
-			fprintf(out, "%s\n", json_string_value(line));
+		for (j = 0; j < files[i].n_lines; j++)
+			fprintf(out, "%s\n", files[i].lines[j]);
 		fprintf(out, "%s\n", HEREDOC_END);
 		free(q);
 	}
-	if (json_array_size(files) == 0)
+	if (n == 0)
 		fputs("# No file to install.\n", out);
-	json_decref(files);
+	owned_files_free(files, n);
 }
 
-static void write_restores(FILE *out, const json_t *runtime)
+static void write_restores(FILE *out, const struct report_rec_group *runtime)
 {
-	json_t *files = owned_files(runtime, NULL), *f;
-	size_t i;
+	size_t n;
+	struct owned_file *files = owned_files(runtime, NULL, &n);
 
-	json_array_foreach(files, i, f) {
-		char *q = fst_shell_quote(rec_str(f, "path"));
+	for (size_t i = 0; i < n; i++) {
+		char *q = fst_shell_quote(files[i].path);
 
 		fprintf(out, "restore_file %s\n", q);
 		free(q);
 	}
 	fputs("forget_saved\n", out);
-	json_decref(files);
+	owned_files_free(files, n);
 }
 
 /* Appends `item` to the comma-separated list `*list`. */
@@ -536,31 +540,28 @@ static void list_add(char **list, const char *item)
 }
 
 /* The fstab entry's change for the remount steps, shown as a diff against the root's fstab. */
-static void write_fstab(FILE *out, const struct session *s, const json_t *remount)
+static void write_fstab(FILE *out, const struct facts *facts, const struct report_rec_group *remount)
 {
-	char *mp = facts_get_bytes(s->facts, "fs.mount_point"); /* the bytes, as the shell gets them */
+	char *mp = facts_get_bytes(facts, "fs.mount_point"); /* the bytes, as the shell gets them */
 	char *on_all = NULL, *off_all = NULL;
-	size_t i;
-	json_t *rec;
 
-	json_array_foreach(remount, i, rec) {
-		const json_t *p = json_object_get(rec, "persistent");
-		const char *kind = rec_str(p, "kind");
+	for (size_t i = 0; i < remount->n; i++) {
+		const struct report_rec *r = remount->recs[i];
+		const struct report_persistent *p = &r->persistent;
 		char *on, *off;
 
-		if (is_accepted(rec) || !kind || !rec_str(rec, "setting"))
+		if (r->accepted || !p->kind || !r->setting)
 			continue;
-		if (strcmp(kind, "fstab")) {
+		if (strcmp(p->kind, "fstab")) {
 			/* a mount unit or the admin's own line wins over fstab: said, never written */
-			char *head = xasprintf("# %s: by hand, in %s: ", rec_str(rec, "id"),
-					       rec_str(p, "path") ? rec_str(p, "path") : "the file that mounts it");
+			char *head = xasprintf("# %s: by hand, in %s: ", r->id ? r->id : "?",
+					       p->path ? p->path : "the file that mounts it");
 
-			put_comment(out, head, rec_str(p, "line") ? rec_str(p, "line") : "");
+			put_comment(out, head, p->line ? p->line : "");
 			free(head);
 			continue;
 		}
-		if (!rules_setting_mount_change(rec_str(rec, "setting"), json_object_get(rec, "recommended"), &on,
-						&off))
+		if (!rules_setting_mount_change(r->setting, r->recommended, &on, &off))
 			continue;
 		list_add(&on_all, on);
 		list_add(&off_all, off);
@@ -585,184 +586,195 @@ static void write_fstab(FILE *out, const struct session *s, const json_t *remoun
 }
 
 /* A class this script does not run: each step's commands, commented out. */
-static void write_described(FILE *out, const json_t *recs)
+static void write_described(FILE *out, const struct report_rec_group *g)
 {
-	size_t i, j;
-	json_t *rec, *c;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct report_rec *r = g->recs[i];
 
-	json_array_foreach(recs, i, rec) {
-		const char *line = rec_str(json_object_get(rec, "persistent"), "line");
-
-		rec_comment(out, rec);
-		json_array_foreach(json_object_get(rec, "apply"), j, c)
-			put_comment(out, "#   ", json_string_value(c));
-		if (line)
-			put_comment(out, "#   and: ", line);
+		rec_comment(out, r);
+		for (size_t j = 0; j < r->n_apply; j++)
+			if (!r->apply[j].label)
+				put_comment(out, "#   ", r->apply[j].text);
+		if (r->persistent.line)
+			put_comment(out, "#   and: ", r->persistent.line);
 	}
-	if (json_array_size(recs) == 0)
+	if (g->n == 0)
 		fputs("# None.\n", out);
 }
 
 /* The reformat class as the report merges it: one mkfs command per filesystem. */
-static void write_mkfs(FILE *out, const struct session *s, const json_t *reformat)
+static void write_mkfs(FILE *out, const struct report_model *m, const struct report_rec_group *reformat)
 {
 	size_t i, j;
-	json_t *m, *id;
 
-	json_array_foreach(reformat, i, m)
-		rec_comment(out, m);
-	json_array_foreach(s->result.mkfs, i, m) {
+	for (i = 0; i < reformat->n; i++)
+		rec_comment(out, reformat->recs[i]);
+	for (i = 0; i < m->n_mkfs; i++) {
 		fputs("# The one command for all of them (everything on the filesystem is lost):\n", out);
-		put_comment(out, "#   ", rec_str(m, "command"));
-		json_array_foreach(json_object_get(m, "from"), j, id)
-			put_comment(out, "#   from ", json_string_value(id));
+		put_comment(out, "#   ", m->mkfs[i].command);
+		for (j = 0; j < m->mkfs[i].n_from; j++)
+			put_comment(out, "#   from ", m->mkfs[i].from[j]);
 	}
-	if (json_array_size(reformat) == 0)
+	if (reformat->n == 0)
 		fputs("# None.\n", out);
 }
 
-enum { G_RUNTIME, G_ONLINE, G_REMOUNT, G_OFFLINE, G_REBOOT, G_REFORMAT, G_ADVICE, G_OTHER, G_LEFT_OUT, G_N };
-
 /* Whether a command of the step's apply or revert list holds `word`. */
-static bool step_names(const json_t *rec, const char *word)
+static bool step_names(const struct report_rec *r, const char *word)
 {
-	for (const char *const *f = (const char *const[]){"apply", "revert", NULL}; *f; f++) {
-		size_t i;
-		json_t *c;
-
-		json_array_foreach(json_object_get(rec, *f), i, c)
-			if (json_string_value(c) && strstr(json_string_value(c), word))
-				return true;
-	}
+	for (size_t i = 0; i < r->n_apply; i++)
+		if (strstr(r->apply[i].text, word))
+			return true;
+	for (size_t i = 0; i < r->n_revert; i++)
+		if (strstr(r->revert[i].text, word))
+			return true;
 	return false;
 }
 
 /* Why a step the scripts would run is left out, or NULL: its commands need a mount point, a device
  * or a disk the facts do not name (the setting table wrote "${MOUNTPOINT:?}", "${DEVICE:?}" or
- * "${DISK:?}", which would stop the script half-way), or name a device.path that is no block device on this host (the
- * facts of another machine: a command must never name what is not there). Into buf. */
-static const char *left_out(const struct session *s, const json_t *rec, char *buf, size_t len)
+ * "${DISK:?}", which would stop the script half-way), or name a device.path that is no block device
+ * on this host (the facts of another machine: a command must never name what is not there). A new
+ * string. */
+static char *left_out(const struct facts *facts, const struct report_rec *r)
 {
-	char *dev = facts_get_bytes(s->facts, "device.path"), *word = dev ? fst_shell_quote(dev) : NULL;
-	const char *why = NULL;
+	char *dev = facts_get_bytes(facts, "device.path"), *word = dev ? fst_shell_quote(dev) : NULL, *why = NULL;
 	struct stat st;
 
-	if (step_names(rec, "${MOUNTPOINT:?}"))
-		why = "the facts name no mount point (fs.mount_point), so no command can say which one";
-	else if (step_names(rec, "${DEVICE:?}"))
-		why = "the facts name no device (device.path), so no command can say which one";
-	else if (step_names(rec, "${DISK:?}"))
-		why = "the facts name no disk (device.disk), so no command can say which one";
-	else if (word && step_names(rec, word) && (stat(dev, &st) != 0 || !S_ISBLK(st.st_mode))) {
-		snprintf(buf, len, "device.path %s is not a block device on this host (are these another machine's "
-			 "facts?): make the scripts on the machine they are for", facts_get_string(s->facts, "device.path"));
-		why = buf;
-	}
+	if (step_names(r, "${MOUNTPOINT:?}"))
+		why = xstrdup("the facts name no mount point (fs.mount_point), so no command can say which one");
+	else if (step_names(r, "${DEVICE:?}"))
+		why = xstrdup("the facts name no device (device.path), so no command can say which one");
+	else if (step_names(r, "${DISK:?}"))
+		why = xstrdup("the facts name no disk (device.disk), so no command can say which one");
+	else if (word && step_names(r, word) && (stat(dev, &st) != 0 || !S_ISBLK(st.st_mode)))
+		why = xasprintf("device.path %s is not a block device on this host (are these another machine's "
+				"facts?): make the scripts on the machine they are for",
+				facts_get_string(facts, "device.path"));
 	free(word);
 	free(dev);
 	return why;
 }
 
-static void groups_load(const struct session *s, json_t *g[G_N])
+/* The steps the scripts run, by class, and those they leave out (each with why). */
+enum { RUN_RUNTIME, RUN_ONLINE, RUN_REMOUNT, RUN_N };
+
+struct runnable {
+	struct report_rec_group g[RUN_N]; /* the model's runtime, online and remount groups less... */
+	const struct report_rec **left;   /* ...these, */
+	char **why;                       /* for these reasons */
+	size_t n_left;
+};
+
+static void runnable_load(struct runnable *run, const struct report_model *m, const struct facts *facts)
 {
-	static const char *const classes[G_LEFT_OUT] = {"runtime", "online", "remount", "offline",
-							"reboot",  "reformat", "advice", NULL};
+	static const char *const classes[RUN_N] = {"runtime", "online", "remount"};
 
-	for (size_t i = 0; i < G_LEFT_OUT; i++)
-		g[i] = group_of(s, classes[i]);
-	/* the steps the scripts cannot run move to a section of their own, each with why */
-	g[G_LEFT_OUT] = json_array();
-	for (size_t k = G_RUNTIME; k <= G_REMOUNT; k++)
-		for (size_t i = json_array_size(g[k]); i-- > 0;) {
-			const json_t *rec = json_array_get(g[k], i);
-			char buf[512];
-			const char *why = is_accepted(rec) ? NULL : left_out(s, rec, buf, sizeof buf);
+	memset(run, 0, sizeof(*run));
+	for (size_t k = 0; k < RUN_N; k++) {
+		const struct report_rec_group *g = report_model_group(m, classes[k]);
 
-			if (!why)
-				continue;
-			json_array_insert_new(g[G_LEFT_OUT], 0, json_pack("{s:O, s:s}", "rec", rec, "why", why));
-			json_array_remove(g[k], i);
+		run->g[k].def = g->def;
+		run->g[k].recs = xcalloc(g->n + 1, sizeof(*run->g[k].recs));
+		run->left = xrealloc(run->left, (run->n_left + g->n + 1) * sizeof(*run->left));
+		run->why = xrealloc(run->why, (run->n_left + g->n + 1) * sizeof(*run->why));
+		for (size_t i = 0; i < g->n; i++) {
+			char *why = g->recs[i]->accepted ? NULL : left_out(facts, g->recs[i]);
+
+			if (why) {
+				run->left[run->n_left] = g->recs[i];
+				run->why[run->n_left++] = why;
+			} else {
+				run->g[k].recs[run->g[k].n++] = g->recs[i];
+			}
 		}
+	}
+}
+
+static void runnable_free(struct runnable *run)
+{
+	for (size_t k = 0; k < RUN_N; k++)
+		free(run->g[k].recs);
+	for (size_t i = 0; i < run->n_left; i++)
+		free(run->why[i]);
+	free(run->left);
+	free(run->why);
 }
 
 /* The steps left out, each commented with why and its commands. */
-static void write_left_out(FILE *out, const json_t *left)
+static void write_left_out(FILE *out, const struct runnable *run)
 {
-	size_t i, j;
-	json_t *e, *c;
-
-	if (json_array_size(left) == 0)
+	if (run->n_left == 0)
 		return;
 	fputs("\n# ---- Left out: steps these scripts cannot run, and why ----\n", out);
-	json_array_foreach(left, i, e) {
-		const json_t *rec = json_object_get(e, "rec");
+	for (size_t i = 0; i < run->n_left; i++) {
+		const struct report_rec *r = run->left[i];
 
-		rec_comment(out, rec);
-		put_comment(out, "#   left out: ", json_string_value(json_object_get(e, "why")));
-		json_array_foreach(json_object_get(rec, "apply"), j, c)
-			put_comment(out, "#   ", json_string_value(c));
+		rec_comment(out, r);
+		put_comment(out, "#   left out: ", run->why[i]);
+		for (size_t j = 0; j < r->n_apply; j++)
+			if (!r->apply[j].label)
+				put_comment(out, "#   ", r->apply[j].text);
 	}
 }
 
-static void groups_free(json_t *g[G_N])
+static void write_apply(FILE *out, const struct report_model *m, const struct facts *facts)
 {
-	for (size_t i = 0; i < G_N; i++)
-		json_decref(g[i]);
-}
+	struct runnable run;
+	const struct report_rec_group *runtime, *online, *remount, *other = report_model_group(m, NULL);
 
-static void write_apply(FILE *out, const struct session *s)
-{
-	json_t *g[G_N];
-
-	groups_load(s, g);
-	write_head(out, s, true);
+	runnable_load(&run, m, facts);
+	runtime = &run.g[RUN_RUNTIME];
+	online = &run.g[RUN_ONLINE];
+	remount = &run.g[RUN_REMOUNT];
+	write_head(out, m, true);
 	fputs("\n# ---- The values fstune found: apply.sh stops if one changed since ----\n", out);
-	write_checks(out, s, (const json_t *const[]){g[G_RUNTIME], g[G_ONLINE], g[G_REMOUNT]}, 3);
+	write_checks(out, facts, (const struct report_rec_group *const[]){runtime, online, remount}, 3);
 	section(out, "runtime", NULL, true);
-	write_steps(out, g[G_RUNTIME], "apply", false, false);
+	write_steps(out, runtime, false, false, false);
 	fputs("\n# ---- The files that keep the runtime changes across reboots (under --root DIR) ----\n", out);
-	write_files(out, g[G_RUNTIME]);
+	write_files(out, runtime);
 	fputs("\n# ---- fstab: the options of the remount steps, shown as a diff and not applied ----\n", out);
-	write_fstab(out, s, g[G_REMOUNT]);
+	write_fstab(out, facts, remount);
 	section(out, "online", "Each step is asked about first (--yes: run without asking).", true);
-	write_steps(out, g[G_ONLINE], "apply", true, false);
+	write_steps(out, online, false, true, false);
 	section(out, "remount", "Each remount is asked about first (--yes: run without asking).", true);
-	write_steps(out, g[G_REMOUNT], "apply", true, false);
+	write_steps(out, remount, false, true, false);
 	section(out, "offline", "Not run by this script: the commands, for when the filesystem can be unmounted.",
 		true);
-	write_described(out, g[G_OFFLINE]);
+	write_described(out, report_model_group(m, "offline"));
 	section(out, "reboot", "Not run by this script.", true);
-	write_described(out, g[G_REBOOT]);
+	write_described(out, report_model_group(m, "reboot"));
 	section(out, "reformat", "Not run by this script.", true);
-	write_mkfs(out, s, g[G_REFORMAT]);
+	write_mkfs(out, m, report_model_group(m, "reformat"));
 	section(out, "advice", NULL, true);
-	write_described(out, g[G_ADVICE]);
-	if (json_array_size(g[G_OTHER]) > 0) {
+	write_described(out, report_model_group(m, "advice"));
+	if (other->n > 0) {
 		section(out, NULL, "Not run by this script.", true);
-		write_described(out, g[G_OTHER]);
+		write_described(out, other);
 	}
-	write_left_out(out, g[G_LEFT_OUT]);
+	write_left_out(out, &run);
 	fputs("\ncurrent_step=\nsay \"done; revert.sh takes these changes back\"\n", out);
-	groups_free(g);
+	runnable_free(&run);
 }
 
-static void write_revert(FILE *out, const struct session *s)
+static void write_revert(FILE *out, const struct report_model *m, const struct facts *facts)
 {
-	json_t *g[G_N];
+	struct runnable run; /* apply.sh's steps, and only those */
 
-	groups_load(s, g);
-	write_head(out, s, false);
+	runnable_load(&run, m, facts);
+	write_head(out, m, false);
 	section(out, "remount", "The remounts of apply.sh taken back, last first; each is asked first.", false);
-	write_steps(out, g[G_REMOUNT], "revert", true, true);
+	write_steps(out, &run.g[RUN_REMOUNT], true, true, true);
 	section(out, "online", "Taken back last first; each is asked about first.", false);
-	write_steps(out, g[G_ONLINE], "revert", true, true);
+	write_steps(out, &run.g[RUN_ONLINE], true, true, true);
 	section(out, "runtime", "The values fstune found, put back last first.", false);
-	write_steps(out, g[G_RUNTIME], "revert", false, true);
+	write_steps(out, &run.g[RUN_RUNTIME], true, false, true);
 	fputs("\n# ---- The files apply.sh installed: removed, or the copy it kept put back ----\n", out);
-	write_restores(out, g[G_RUNTIME]);
+	write_restores(out, &run.g[RUN_RUNTIME]);
 	fputs("\n# apply.sh ran no offline, reboot or reformat step, so there is none to take back here.\n"
 	      "\ncurrent_step=\nsay \"done\"\n", out);
-	groups_free(g);
+	runnable_free(&run);
 }
 
 int scripts_check_dir(const char *dir, struct fst_error *err)
@@ -784,12 +796,15 @@ int scripts_check_dir(const char *dir, struct fst_error *err)
 }
 
 /* One script into its temporary: written, made 0700, flushed. false with `err` set on failure. */
-static bool script_fill(struct cli_output *o, const char *path, const struct session *s,
-			void (*write)(FILE *, const struct session *), struct fst_error *err)
+static bool script_fill(struct cli_output *o, const char *path, bool is_apply, const struct report_model *m,
+			const struct session *s, struct fst_error *err)
 {
 	FILE *fp = cli_output_stream(o);
 
-	write(fp, s);
+	if (is_apply)
+		write_apply(fp, m, s->facts);
+	else
+		write_revert(fp, m, s->facts);
 	if (fchmod(fileno(fp), 0700) != 0 || report_finish(fp) != 0) {
 		fst_error_set(err, FST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
 		return false;
@@ -800,8 +815,8 @@ static bool script_fill(struct cli_output *o, const char *path, const struct ses
 int scripts_write(const char *dir, const struct session *s, struct fst_error *err)
 {
 	static const char *const names[2] = {"apply.sh", "revert.sh"};
-	static void (*const writers[2])(FILE *, const struct session *) = {write_apply, write_revert};
 	struct cli_output *o[2] = {NULL, NULL};
+	struct report_model *m = report_model_new(s);
 	char *path[2];
 	bool is_ok = scripts_check_dir(dir, err) == FST_EXIT_OK;
 	int status = FST_EXIT_OK;
@@ -810,7 +825,7 @@ int scripts_write(const char *dir, const struct session *s, struct fst_error *er
 		path[i] = xasprintf("%s/%s", dir, names[i]);
 	for (size_t i = 0; i < 2 && is_ok; i++) {
 		o[i] = cli_output_open_path(path[i], err);
-		is_ok = o[i] && script_fill(o[i], path[i], s, writers[i], err);
+		is_ok = o[i] && script_fill(o[i], path[i], i == 0, m, s, err);
 	}
 	/* Both are complete before either replaces an older one: a failure leaves the pair as it was. */
 	for (size_t i = 0; i < 2; i++) {
@@ -822,5 +837,6 @@ int scripts_write(const char *dir, const struct session *s, struct fst_error *er
 		}
 		free(path[i]);
 	}
+	report_model_free(m);
 	return is_ok && status == FST_EXIT_OK ? FST_EXIT_OK : FST_EXIT_USAGE;
 }
