@@ -363,7 +363,7 @@ static bool is_scratch_name(const char *name, long *pid)
 	if (strncmp(name, SCRATCH_PREFIX, strlen(SCRATCH_PREFIX)))
 		return false;
 	*pid = strtol(name + strlen(SCRATCH_PREFIX), &end, 10);
-	return *end == '\0' && *pid > 0;
+	return *end == '\0' && *pid > 0 && *pid <= INT_MAX; /* a pid_t, never -1 (kill's "every process") */
 }
 
 /* Space allocated to everything below `path`, not following links nor crossing mounts. */
