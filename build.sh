@@ -12,7 +12,8 @@ cd "$(dirname "$0")"
 # `report --format openmetrics`; debhelper and lintian for .ci/run's package step (make deb);
 # ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible);
 # shellcheck for tests/scripts-*.sh (the scripts of report --scripts); strace for tests/apply-race.sh
-# and tests/apply-crash.sh (a delayed flock, a SIGKILL at each rename).
+# and tests/apply-crash.sh (a delayed flock, a SIGKILL at each rename); systemd for systemd-analyze,
+# which verifies the units the btrfs read-ahead advice writes (tests/advice-btrfs.sh).
 packages="
 build-essential
 autoconf
@@ -24,6 +25,7 @@ liblua5.4-dev
 lua5.4
 libext2fs-dev
 comerr-dev
+xfslibs-dev
 liburing-dev
 libjansson-dev
 libncurses-dev
@@ -43,6 +45,7 @@ ansible-core
 ansible-lint
 shellcheck
 strace
+systemd
 "
 
 missing=""

@@ -16,7 +16,7 @@ UNTRACED_LEAKS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 apply_setup
 
 ONLY=readahead.lower_for_random,applytest.bdi_cap,mount.strictatime
-APPLY=(apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --live --yes "$mnt")
+APPLY=(apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --live --host-wide --yes "$mnt")
 UNDO=(undo --last --root "$ROOT" --live)
 before_values=$(values)
 before_tree=$(tree_sum)

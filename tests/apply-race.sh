@@ -20,7 +20,7 @@ before_tree=$(tree_sum)
 
 for i in 1 2; do
 	ASAN_OPTIONS=$UNTRACED_LEAKS strace -f -o /dev/null -e trace=flock -e inject=flock:delay_enter=3000000 \
-		"$FSTUNE" apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --live --yes "$mnt" \
+		"$FSTUNE" apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --live --host-wide --yes "$mnt" \
 		>"$TMP/race$i.out" 2>"$TMP/race$i.err" &
 	eval "pid$i=\$!"
 done
@@ -59,7 +59,7 @@ q=/sys/block/$disk/queue/read_ahead_kb
 	echo 512 >"$q"
 	printf 'y\n'
 } | script -qec "exec \"$FSTUNE\" apply ${RULES[*]} ${WORKLOAD[*]} --only readahead.lower_for_random \
-	--root \"$ROOT\" --live \"$mnt\"" /dev/null >"$TMP/tty" 2>&1 || true
+	--root \"$ROOT\" --live --host-wide \"$mnt\"" /dev/null >"$TMP/tty" 2>&1 || true
 grep -q "queue.read_ahead_kb was 1024 before the question and is 512 now" "$TMP/tty" ||
 	fail "a value changed during the question: $(cat "$TMP/tty")"
 assert_eq "$(cat "$q")" 512 "read-ahead after the refused apply"

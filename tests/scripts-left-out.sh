@@ -37,7 +37,7 @@ grep -qxF '#   left out: the facts name no mount point (fs.mount_point), so no c
 	fail "no reason for the left-out remount: $(grep -A3 'Left out' "$TMP/s/apply.sh")"
 root=$TMP/root
 mkdir "$root"
-run_status 0 sh "$TMP/s/apply.sh" --yes --root "$root" --live
+run_status 0 sh "$TMP/s/apply.sh" --yes --root "$root" --live --host-wide
 assert_eq "$(cat "$ra")" 128 "read-ahead after apply.sh"
 grep -qx 'apply.sh: done; revert.sh takes these changes back' "$TMP/out" || fail "apply.sh did not end: $(cat "$TMP/out" "$TMP/err")"
 run_status 0 sh "$TMP/s/revert.sh" --yes --root "$root" --live
@@ -53,7 +53,7 @@ jq -e 'any(.recommendations[]; .disruption == "online" and (.apply | any(contain
 ! grep -v '^[[:space:]]*#' "$TMP/e/apply.sh" | grep -qF /dev/fstune-no-such-disk || fail "apply.sh names a device this host does not have"
 grep -qF '#   left out: device.path /dev/fstune-no-such-disk is not a block device on this host' "$TMP/e/apply.sh" ||
 	fail "no reason for the left-out step: $(grep -A3 'Left out' "$TMP/e/apply.sh")"
-run_status 4 "$FSTUNE" apply --facts "$TMP/elsewhere.json" --no-system-rules --root "$root" --yes "$mnt"
+run_status 4 "$FSTUNE" apply --facts "$TMP/elsewhere.json" --no-system-rules --root "$root" --host-wide --yes "$mnt"
 grep -qF "device.path /dev/fstune-no-such-disk" "$TMP/err" && grep -qF "is not a block device on this host" "$TMP/err" ||
 	fail "apply on another machine's facts: $(cat "$TMP/err")"
 [ ! -e "$root/var" ] || ! ls "$root"/var/lib/fstune/journal/*.json >/dev/null 2>&1 || fail "the refused apply wrote a journal"
