@@ -4,9 +4,11 @@
 # (a second line of that rule file) and a noatime remount (an edit of the fstab under --root). Every
 # journal write and every file written back ends in a rename(2), and every file or directory removed
 # in an unlink: strace kills the process as it enters the Nth renameat (or unlinkat), with its
-# temporary file written and not yet renamed, for N = 1, 2, ... until a run gets through. After each
-# kill a plain `fstune undo --last` (no --force) must complete: the values and every file under
-# --root as they were before the apply, and no temporary file of fstune's left anywhere.
+# temporary file written and not yet renamed, for N = 1, 2, ... until a run gets through. Each value
+# is put back by a command undo forks and waits for: killed entering its Nth wait4, undo dies with
+# the revert under way or made and not yet journaled. After each kill a plain `fstune undo --last`
+# (no --force) must complete: the values and every file under --root as they were before the
+# apply, and no temporary file of fstune's left anywhere.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
 private_mount_ns "$@"
 . "$FSTUNE_SRCDIR/tests/apply-lib.sh"
@@ -71,11 +73,14 @@ every_step() {
 
 every_step renameat undo "${UNDO[@]}" >"$TMP/steps"
 every_step unlinkat undo "${UNDO[@]}" >>"$TMP/steps"
+every_step wait4 undo "${UNDO[@]}" >>"$TMP/steps"
 every_step renameat apply "${APPLY[@]}" >>"$TMP/steps"
 cat "$TMP/steps"
 # The undo writes the journal before and after each of the three changes, and once before and once
 # after them all, and puts back two files: at least ten renames.
 [ "$(sed -n '1s/.* \([0-9]*\) renameats.*/\1/p' "$TMP/steps")" -ge 10 ] || fail "too few steps: $(cat "$TMP/steps")"
+# and runs a command for each of the three values.
+[ "$(sed -n 's/.* \([0-9]*\) wait4s.*/\1/p' "$TMP/steps")" -ge 3 ] || fail "too few commands: $(cat "$TMP/steps")"
 # A journal of an undo killed on the way says so: the run's undo state is "running" until the end.
 run_status 0 "$FSTUNE" "${APPLY[@]}"
 killed_at renameat 3 "${UNDO[@]}" || true

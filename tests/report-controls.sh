@@ -46,13 +46,6 @@ return {
 EOF
 R=(--no-system-rules --rules-dir "$TMP/rules" --facts "$TMP/facts.json")
 
-# no_controls FILE WHAT: no byte below 0x20 but line breaks and tabs, no DEL, no C1.
-no_controls() {
-	if LC_ALL=C grep -naP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$1" >"$TMP/bad"; then
-		fail "$2 holds a control character: $(cat -v "$TMP/bad" | head -5)"
-	fi
-}
-
 run_status 0 "$FSTUNE" report "${R[@]}"
 cp "$TMP/out" "$TMP/report.txt"
 no_controls "$TMP/report.txt" "the text report"

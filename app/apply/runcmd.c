@@ -93,8 +93,7 @@ void apply_hold_signals(bool hold)
 void apply_log(FILE *log, const char *fmt, ...)
 {
 	va_list ap;
-	char *line;
-	unsigned char held = 0;
+	char *line, *shown;
 
 	if (!log)
 		return;
@@ -102,11 +101,11 @@ void apply_log(FILE *log, const char *fmt, ...)
 	if (vasprintf(&line, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	/* a line quotes commands and paths from journals and files: nothing in it may steer a terminal */
-	fputs("fstune: ", log);
-	fst_text_visible_write(log, line, strlen(line), &held);
-	fst_text_visible_end(log, &held);
-	fputc('\n', log);
+	/* a line quotes commands and paths from journals and files: nothing in it may steer a terminal,
+	 * and a line break in a mount point's name may not make two lines of one */
+	shown = fst_text_visible(line, true);
+	fprintf(log, "fstune: %s\n", shown);
 	fflush(log);
+	free(shown);
 	free(line);
 }

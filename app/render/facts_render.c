@@ -248,8 +248,7 @@ void facts_render_text(FILE *out, const struct facts *f, bool show_sources)
 	collected_free(&r, &br);
 }
 
-/* Markdown table cells: a '|' would end the cell. */
-static void md_cell(FILE *out, const char *s)
+void facts_render_md_cell(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')
@@ -287,14 +286,14 @@ void facts_render_markdown(FILE *out, const struct facts *f, bool show_sources)
 			if (w->branch != b)
 				continue;
 			fputs("| ", out);
-			md_cell(out, *w->key ? w->key : "(all)");
+			facts_render_md_cell(out, *w->key ? w->key : "(all)");
 			fputs(" | ", out);
 			if (w->is_unavailable)
 				fputs("*unavailable:* ", out);
-			md_cell(out, w->value);
+			facts_render_md_cell(out, w->value);
 			if (show_sources) {
 				fputs(" | ", out);
-				md_cell(out, w->source ? w->source : "");
+				facts_render_md_cell(out, w->source ? w->source : "");
 			}
 			fputs(" |\n", out);
 		}

@@ -9,6 +9,7 @@ libfstune_app_a_SOURCES += app/render/facts_render.c app/render/facts_render.h \
 	app/render/scripts.c app/render/scripts.h
 
 # The apply and revert scripts, run for real on loop devices.
-SCRIPTS_TESTS = tests/scripts-apply.sh tests/scripts-errors.sh tests/scripts-read.sh tests/scripts-left-out.sh
+SCRIPTS_TESTS = tests/scripts-apply.sh tests/scripts-errors.sh tests/scripts-read.sh tests/scripts-left-out.sh \
+	tests/scripts-fstab.sh tests/scripts-hostile.sh
 TESTS += $(SCRIPTS_TESTS)
 EXTRA_DIST += $(SCRIPTS_TESTS)

@@ -19,6 +19,7 @@
 #include "fstune/rules.h"
 #include "fstune/shell.h"
 #include "fstune/status.h"
+#include "fstune/utf8.h"
 
 /* Ends every here-document; no line the setting table builds is this word alone. */
 #define HEREDOC_END "FSTUNE_EOF"
@@ -243,13 +244,21 @@ static const char sh_revert_helpers[] =
 	"\t[ ! -d \"$saved_dir\" ] || find \"$saved_dir\" -depth -type d -exec rmdir {} \\; 2>/dev/null || :\n"
 	"}\n";
 
-/* `text` as the rest of a comment line: a line break in it would end the comment. */
+/* `prefix` and `text` as one comment line. Either may quote what the facts hold (a file name of the
+ * owners, a mount point): a line break in it would end the comment and make the rest a command, so
+ * each is a space; any other control character is written visibly (\x1b), so that reading the
+ * script in a terminal is safe too. */
 static void put_comment(FILE *out, const char *prefix, const char *text)
 {
-	fputs(prefix, out);
-	for (const char *p = text ? text : ""; *p; p++)
-		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
-	fputc('\n', out);
+	char *line = xasprintf("%s%s", prefix, text ? text : ""), *shown;
+
+	for (char *p = line; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	shown = fst_text_visible(line, false);
+	fprintf(out, "%s\n", shown);
+	free(shown);
+	free(line);
 }
 
 /* "# id (severity): title" above each step. */
