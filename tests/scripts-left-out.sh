@@ -3,10 +3,10 @@
 # that says why, and run the rest to the end. On a loop-mounted ext4 (strictatime, read-ahead 1024
 # KiB, a random mmap workload: a read-ahead step and a noatime remount), the facts without
 # fs.mount_point: apply.sh --live changes the read-ahead, leaves the remount out (no "${MOUNTPOINT:?}"
-# left to stop it half-way), and ends with status 0; revert.sh puts the read-ahead back. The facts of
-# a disk this host does not have (device.path not a block device here): the tune2fs step is left
-# out, never named in a command that runs; fstune apply on such facts is refused (4) before
-# anything is changed.
+# left to stop it half-way), and ends with status 0; revert.sh puts the read-ahead back. Facts with no
+# device.path: the tune2fs step is left out likewise. The facts of a disk this host does not have
+# (device.path not a block device here): the tune2fs step is left out, never named in a command
+# that runs; fstune apply on such facts is refused (4) before anything is changed.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
@@ -43,6 +43,20 @@ grep -qx 'apply.sh: done; revert.sh takes these changes back' "$TMP/out" || fail
 run_status 0 sh "$TMP/s/revert.sh" --yes --root "$root" --live
 assert_eq "$(cat "$ra")" 1024 "read-ahead after revert.sh"
 assert_eq "$(find "$root" -mindepth 1)" "" "files under the root after revert.sh"
+
+# Facts that name no device at all (device.path): the tune2fs step is left out, saying so, and
+# apply.sh runs to its end.
+jq 'del(.device.path)' "$FSTUNE_SRCDIR/tests/facts/ext4-dir-index-off.json" >"$TMP/no-dev.json"
+mkdir "$TMP/d" "$TMP/d-root"
+run_status 0 "$FSTUNE" report --facts "$TMP/no-dev.json" --no-system-rules --format json --scripts "$TMP/d"
+jq -e 'any(.recommendations[]; .disruption == "online" and (.apply | any(contains("${DEVICE:?}"))))' "$TMP/out" \
+	>/dev/null || fail "no online step that needs the device: $(jq -c '[.recommendations[] | [.id, .apply]]' "$TMP/out")"
+! grep -v '^[[:space:]]*#' "$TMP/d/apply.sh" | grep -qF '${DEVICE:?}' || fail "apply.sh runs a command that needs the device"
+grep -qxF '#   left out: the facts name no device (device.path), so no command can say which one' "$TMP/d/apply.sh" ||
+	fail "no reason for the left-out tune2fs: $(grep -A3 'Left out' "$TMP/d/apply.sh")"
+run_status 0 sh "$TMP/d/apply.sh" --yes --root "$TMP/d-root"
+grep -qx 'apply.sh: done; revert.sh takes these changes back' "$TMP/out" || fail "apply.sh did not end: $(cat "$TMP/out" "$TMP/err")"
+run_status 0 sh "$TMP/d/revert.sh" --yes --root "$TMP/d-root"
 
 # Another machine's disk: its device.path is no block device here.
 jq '.device.path = "/dev/fstune-no-such-disk"' "$FSTUNE_SRCDIR/tests/facts/ext4-dir-index-off.json" >"$TMP/elsewhere.json"
