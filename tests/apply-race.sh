@@ -5,7 +5,8 @@
 # gets the lock after the first ended, probes what the first changed and has nothing to do. Either
 # way there is one journal of changes, and undo --last takes the loop device's values and every file
 # under --root back to what they were. Then the same with a confirmation prompt in between: a value
-# changed while the question waits is probed again under the lock and refuses the run.
+# changed while the question waits is probed again under the lock and refuses the run. Two undos
+# racing the same way undo that journal once.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
 private_mount_ns "$@"
 . "$FSTUNE_SRCDIR/tests/apply-lib.sh"
@@ -42,7 +43,26 @@ case $(eval "echo \$s$loser") in
 esac
 echo "the second apply: status $(eval "echo \$s$loser")"
 assert_eq "$(values)" "ra=128 max_ratio=60 strict=0 opts=rw,noatime" "values after the race"
-run_status 0 "$FSTUNE" undo --last --root "$ROOT" --live
+# Two undos racing likewise: one undoes; the other is refused (4) or finds it undone already.
+for i in 1 2; do
+	ASAN_OPTIONS=$UNTRACED_LEAKS strace -f -o /dev/null -e trace=flock -e inject=flock:delay_enter=3000000 \
+		"$FSTUNE" undo --last --root "$ROOT" --live >"$TMP/undo$i.out" 2>&1 &
+	eval "pid$i=\$!"
+done
+s1=0 s2=0
+wait "$pid1" || s1=$?
+wait "$pid2" || s2=$?
+undone=0
+for i in 1 2; do
+	case "$(eval "echo \$s$i")" in
+	0) grep -q "^fstune: undone: " "$TMP/undo$i.out" && undone=$((undone + 1)) ||
+		grep -q "was undone already" "$TMP/undo$i.out" || fail "undo $i: $(cat "$TMP/undo$i.out")" ;;
+	4) grep -q "another fstune apply or undo is running" "$TMP/undo$i.out" || fail "undo $i: $(cat "$TMP/undo$i.out")" ;;
+	*) fail "undo $i: status $(eval "echo \$s$i"): $(cat "$TMP/undo$i.out")" ;;
+	esac
+done
+assert_eq "$undone" 1 "undos that undid the race's journal"
+echo "the racing undos: status $s1 and $s2"
 assert_eq "$(values)" "$before_values" "values after undoing the race"
 assert_eq "$(tree_sum)" "$before_tree" "files after undoing the race"
 run_status 0 "$FSTUNE" undo --last --root "$ROOT" --live
