@@ -13,7 +13,8 @@ cd "$(dirname "$0")"
 # ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible);
 # shellcheck for tests/scripts-*.sh (the scripts of report --scripts); strace for tests/apply-race.sh
 # and tests/apply-crash.sh (a delayed flock, a SIGKILL at each rename); systemd for systemd-analyze,
-# which verifies the units the btrfs read-ahead advice writes (tests/advice-btrfs.sh).
+# which verifies the units the btrfs read-ahead advice writes (tests/advice-btrfs.sh); chromium,
+# whose headless mode renders the HTML pages of report and compare (tests/report-html.sh).
 packages="
 build-essential
 autoconf
@@ -46,6 +47,7 @@ ansible-lint
 shellcheck
 strace
 systemd
+chromium
 "
 
 missing=""
