@@ -16,6 +16,7 @@
 #include "fstune/error.h"
 #include "fstune/path.h"
 #include "fstune/status.h"
+#include "fstune/utf8.h"
 
 const char cli_common_help[] =
 	"Common options:\n"
@@ -196,10 +197,45 @@ int cli_common_start(const struct cli_common *c, struct cli_output **out)
 
 struct cli_output {
 	FILE *fp;
+	FILE *text;     /* the stream the writers get when it is text for a terminal: fp through
+			   fst_text_visible; NULL otherwise */
 	char *final;    /* NULL for stdout */
 	char *tmp;      /* NULL when written directly */
 	bool is_direct; /* an existing device, FIFO or socket: written in place, never renamed over */
 };
+
+struct text_cookie {
+	FILE *under;
+	unsigned char held;
+};
+
+static ssize_t text_write(void *cookie, const char *buf, size_t n)
+{
+	struct text_cookie *t = cookie;
+
+	return fst_text_visible_write(t->under, buf, n, &t->held) == 0 ? (ssize_t)n : -1;
+}
+
+static int text_close(void *cookie)
+{
+	struct text_cookie *t = cookie;
+	int r = fst_text_visible_end(t->under, &t->held);
+
+	free(t);
+	return r;
+}
+
+void cli_output_text_only(struct cli_output *o)
+{
+	struct text_cookie *t = xcalloc(1, sizeof(*t));
+
+	t->under = o->fp;
+	o->text = fopencookie(t, "w", (cookie_io_functions_t){.write = text_write, .close = text_close});
+	if (!o->text)
+		abort();
+	/* unbuffered: what goes to the stream lands in `fp` at once, in order with other writes to it */
+	setvbuf(o->text, NULL, _IONBF, 0);
+}
 
 struct cli_output *cli_output_open_path(const char *path, struct fst_error *err)
 {
@@ -270,10 +306,12 @@ struct cli_output *cli_output_open(const struct cli_common *c)
 
 	if (!o)
 		fst_warn("--output: %s", err.msg);
+	else if (c->format == CLI_FORMAT_TEXT || c->format == CLI_FORMAT_MARKDOWN)
+		cli_output_text_only(o);
 	return o;
 }
 
-FILE *cli_output_stream(struct cli_output *o) { return o->fp; }
+FILE *cli_output_stream(struct cli_output *o) { return o->text ? o->text : o->fp; }
 
 int cli_output_finish(struct cli_output *o, bool commit, struct fst_error *err)
 {
@@ -281,6 +319,8 @@ int cli_output_finish(struct cli_output *o, bool commit, struct fst_error *err)
 
 	if (!o)
 		return FST_EXIT_OK;
+	if (o->text)
+		fclose(o->text); /* a failed write shows in fp's error flag, checked below */
 	if (!o->final) {
 		if (fflush(stdout) != 0 || ferror(stdout))
 			status = fst_error_set(err, FST_EXIT_USAGE, "writing standard output: %s", strerror(errno));

@@ -134,6 +134,10 @@ int cli_common_start(const struct cli_common *c, struct cli_output **out);
  * cli_output_open_path returns NULL with `err` set (FST_EXIT_USAGE). */
 struct cli_output *cli_output_open_path(const char *path, struct fst_error *err);
 FILE *cli_output_stream(struct cli_output *o);
+/* From now on the stream writes text for a terminal: every control character but a line break and a
+ * tab written visibly (fst_text_visible), so nothing read from a file or the machine can move the
+ * cursor or send an escape sequence. cli_output_open does it for --format text and markdown. */
+void cli_output_text_only(struct cli_output *o);
 /* Commits (rename) when `commit`, else removes the temporary. FST_EXIT_OK, or FST_EXIT_USAGE with
  * `err` set after a write error. */
 int cli_output_finish(struct cli_output *o, bool commit, struct fst_error *err);

@@ -8,6 +8,7 @@
 
 #include "fstune/error.h"
 #include "fstune/status.h"
+#include "fstune/utf8.h"
 
 int fst_error_set(struct fst_error *err, int status, const char *fmt, ...)
 {
@@ -28,16 +29,29 @@ void fst_error_clear(struct fst_error *err)
 	err->msg[0] = '\0';
 }
 
+/* "fstune: MSG" on stderr; a message may quote what a file held (a path, a value): its control
+ * characters are written visibly, as the text renderers write them (fstune/utf8.h). */
+static void say(const char *msg)
+{
+	unsigned char held = 0;
+
+	fputs("fstune: ", stderr);
+	fst_text_visible_write(stderr, msg, strlen(msg), &held);
+	fst_text_visible_end(stderr, &held);
+	fputc('\n', stderr);
+}
+
 void fst_error_print(const struct fst_error *err)
 {
-	fprintf(stderr, "fstune: %s\n", err->msg[0] ? err->msg : "unknown error");
+	say(err->msg[0] ? err->msg : "unknown error");
 }
 
 void fst_vwarn(const char *fmt, va_list ap)
 {
-	fputs("fstune: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char msg[2048];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	say(msg);
 }
 
 void fst_warn(const char *fmt, ...)

@@ -119,3 +119,60 @@ json_t *fst_json_text(const char *s)
 	}
 	return v;
 }
+
+int fst_text_visible_write(FILE *out, const char *s, size_t n, unsigned char *held)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (*held) {
+			*held = 0;
+			if (c >= 0x80 && c <= 0x9f) {
+				if (fprintf(out, "\\u%04x", c) < 0)
+					return -1;
+				continue;
+			}
+			if (fputc(0xc2, out) == EOF)
+				return -1;
+		}
+		if (c == 0xc2) {
+			*held = c;
+		} else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+			if (fprintf(out, "\\x%02x", c) < 0)
+				return -1;
+		} else if (fputc(c, out) == EOF) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int fst_text_visible_end(FILE *out, unsigned char *held)
+{
+	int r = *held && fputc(0xc2, out) == EOF ? -1 : 0;
+
+	*held = 0;
+	return r;
+}
+
+char *fst_text_visible(const char *s, bool is_one_line)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned char held = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		abort();
+	for (const char *p = s ? s : ""; *p; p++) {
+		if (is_one_line && (*p == '\n' || *p == '\t')) {
+			fst_text_visible_end(m, &held);
+			fprintf(m, "\\x%02x", (unsigned char)*p);
+		} else {
+			fst_text_visible_write(m, p, 1, &held);
+		}
+	}
+	fst_text_visible_end(m, &held);
+	fclose(m);
+	return buf;
+}

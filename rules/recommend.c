@@ -107,6 +107,22 @@ static bool check_fields(const json_t *raw, struct rec_error *e)
 	return true;
 }
 
+/* A title as every renderer shows it, on one line: the line breaks and tabs a rule left in (the
+ * other control characters are stripped from everything a rule returns) become spaces, as would
+ * those of a fact a rule quoted in it. */
+static json_t *one_line(const char *title)
+{
+	char *t = xstrdup(title);
+	json_t *j;
+
+	for (char *p = t; *p; p++)
+		if (*p == '\n' || *p == '\t' || *p == '\r')
+			*p = ' ';
+	j = json_string(t);
+	free(t);
+	return j;
+}
+
 /* Evidence with values and sources, strongest source first; caps *conf by the weakest. */
 static json_t *build_evidence(const json_t *keys, const struct facts *facts, double *conf,
 			      const char **capped_by)
@@ -244,7 +260,7 @@ static bool finish_one(const struct rule_file *rf, const json_t *raw, const stru
 	if (json_is_true(json_object_get(raw, "precedes_mkfs")))
 		json_object_set_new(rec, "precedes_mkfs", json_true());
 	json_object_set(rec, "severity", json_object_get(raw, "severity"));
-	json_object_set(rec, "title", json_object_get(raw, "title"));
+	json_object_set_new(rec, "title", one_line(json_string_value(json_object_get(raw, "title"))));
 	json_object_set(rec, "rationale", json_object_get(raw, "rationale"));
 	ev = build_evidence(json_object_get(raw, "evidence"), facts, &conf, &capped_by);
 	json_object_set_new(rec, "confidence", json_real(conf));

@@ -57,30 +57,53 @@ bool settings_udev_safe(const char *s)
 	return s && !strpbrk(s, "\"\\\n") && strlen(s) < 128;
 }
 
-/* The identities a udev rule can match, strongest first. Each names the exact property its value
- * came from: ENV{ID_SERIAL_SHORT} never matches a value that was ID_SERIAL. A fixed property
- * (MD_UUID, DM_UUID) needs no name fact. */
+/* A value as udev derives serials, WWNs and device-mapper UUIDs (udev_replace_chars): letters,
+ * digits, "#+-.:=@_" and UTF-8 beyond ASCII. None of them is a character udev's == matches as a
+ * pattern ("*", "?", "[", "|"), so the rule matches this one disk and no other. */
+static bool is_udev_word(const char *v)
+{
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+		if (*p < 0x80 && !isalnum(*p) && !strchr("#+-.:=@_", *p))
+			return false;
+	return *v && strlen(v) < 128;
+}
+
+/* An md array's UUID as mdadm and udev write it: four groups of eight hex digits, ':' between. */
+static bool is_md_uuid(const char *v)
+{
+	for (size_t i = 0; i < 35; i++)
+		if (i % 9 == 8 ? v[i] != ':' : !isxdigit((unsigned char)v[i]))
+			return false;
+	return v[35] == '\0';
+}
+
+/* The identities a udev rule can match, strongest first, each with its syntax. Each names the exact
+ * property its value came from: ENV{ID_SERIAL_SHORT} never matches a value that was ID_SERIAL. A
+ * fixed property (MD_UUID, DM_UUID) needs no name fact. */
 static const struct {
 	const char *value_key, *property_key, *property;
+	bool (*is_valid)(const char *v);
 } identities[] = {
-	{"device.serial", "device.serial_udev_property", NULL},
-	{"device.wwn", "device.wwn_udev_property", NULL},
-	{"device.md_uuid", NULL, "MD_UUID"},
-	{"device.dm_uuid", NULL, "DM_UUID"},
+	{"device.serial", "device.serial_udev_property", NULL, is_udev_word},
+	{"device.wwn", "device.wwn_udev_property", NULL, is_udev_word},
+	{"device.md_uuid", NULL, "MD_UUID", is_md_uuid},
+	{"device.dm_uuid", NULL, "DM_UUID", is_udev_word},
 };
 
 char *settings_udev_match(const struct facts *facts, const char *disk, char **comment)
 {
 	static const char *const known[] = {"ID_SERIAL_SHORT", "ID_SERIAL", "ID_WWN_WITH_EXTENSION",
 					    "ID_WWN", NULL};
-	const char *unnamed = NULL;
+	const char *unnamed = NULL, *malformed = NULL;
 
 	*comment = NULL;
 	for (size_t i = 0; i < sizeof(identities) / sizeof(identities[0]); i++) {
 		const char *v = facts_get_string(facts, identities[i].value_key);
 		const char *prop = identities[i].property;
 
-		if (!v || !*v || !settings_udev_safe(v))
+		if (v && *v && !identities[i].is_valid(v) && !malformed)
+			malformed = identities[i].value_key;
+		if (!v || !*v || !identities[i].is_valid(v))
 			continue;
 		if (!prop) {
 			const char *named = facts_get_string(facts, identities[i].property_key);
@@ -94,7 +117,11 @@ char *settings_udev_match(const struct facts *facts, const char *disk, char **co
 		if (!unnamed)
 			unnamed = identities[i].value_key;
 	}
-	if (unnamed)
+	if (malformed)
+		*comment = xasprintf("# Keyed on the kernel name: the facts' %s is not a value udev writes, and a "
+				     "rule must match this disk, never a pattern. The name can move to another disk "
+				     "at the next boot.", malformed);
+	else if (unnamed)
 		*comment = xasprintf("# Keyed on the kernel name: the facts give %s but not the udev property "
 				     "it came from. The name can move to another disk at the next boot.",
 				     unnamed);

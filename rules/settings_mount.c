@@ -1,5 +1,5 @@
 /* Mount options. The remountable ones (noatime, lazytime, commit, discard, barrier): `mount -o
- * remount` now, the option in the fstab entry to keep it, findmnt to read it back. The options a
+ * remount` now, the option in the fstab entry to keep it, mountinfo to read it back. The options a
  * remount does not change: the ext3/4 data mode, which the kernel refuses on remount, and discard
  * on XFS, which it ignores: unmount and mount, or for / the kernel command line and a reboot. */
 #include "config.h"
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fstune/shell.h"
 #include "lib/xalloc.h"
 #include "rules/settings_family.h"
 #include "rules/settings_forms.h"
@@ -159,8 +160,11 @@ void settings_mount_change(const struct setting *s, const json_t *value, char **
 }
 
 /* noatime and its kin are per-mount flags (mountinfo field 6, fs.mount_options); lazytime, commit,
- * discard and barrier live in the superblock's options (fs.super_options). findmnt prints both
- * verbatim. The recorded value is the facts' list, whatever `current` says. */
+ * discard and barrier live in the superblock's options (fs.super_options). Both are read from
+ * /proc/self/mountinfo as the probe reads them: the mount point's octal escapes undone to find the
+ * line (the last one, the mount on top), the options printed as the kernel escapes them, as the
+ * facts keep them (findmnt would print its own \x escapes). The recorded value is the facts' list,
+ * whatever `current` says. */
 static bool read_mount(const struct setting *s, const struct facts *facts, const json_t *current,
 		       char **cmd, char **recorded)
 {
@@ -178,7 +182,9 @@ static bool read_mount(const struct setting *s, const struct facts *facts, const
 		if (!json_is_string(o))
 			return false;
 	mnt = settings_mount_word(facts);
-	*cmd = xasprintf("findmnt -rno %s --mountpoint %s", per_mount ? "VFS-OPTIONS" : "FS-OPTIONS", mnt);
+	*cmd = xasprintf("FSTUNE_MNT=%s LC_ALL=C awk '%s unoct($5) == ENVIRON[\"FSTUNE_MNT\"] { %s } END { print v }' "
+			 "/proc/self/mountinfo", mnt, FST_AWK_UNOCT,
+			 per_mount ? "v = $6" : "for (i = 7; i < NF && $i != \"-\"; i++); v = $(i + 3)");
 	*recorded = settings_list_text(opts); /* the same comma-joined list */
 	free(mnt);
 	return true;

@@ -81,7 +81,7 @@ grep -q "88% full): a benchmark may write .* without taking it past 90% full or 
 bench_no_scratch "$mnt"
 run_status 0 "${ON_TERMINAL[@]}" "${R[@]}" --fail-on warn "$mnt"
 grep -q "^fstune: note: $mnt: no benchmarks: .*90% full" "$TMP/err" || fail "report default: no notice: $(cat "$TMP/err")"
-grep -q "^  Measured    nothing: $mnt has .* free" "$TMP/out" || fail "report default: Measured does not say why: $(grep -A1 Measured "$TMP/out")"
+unwrapped "$TMP/out" | grep -q " Measured nothing: $mnt has .* free" || fail "report default: Measured does not say why: $(grep -A1 Measured "$TMP/out")"
 run_status 4 "${R[@]}" --bench quick "$mnt"
 # an explicit --size goes further (down to 256 MiB free), and says so
 run_status 0 "${B[@]}" --json --tests rand_read_4k_qd1 --size 300M "$mnt"

@@ -52,7 +52,7 @@ echo '{"fs": {"type": "ext4", "tpye": "ext4", "block_size": 4096}, "filesystem":
 run_status 0 "${R[@]}" --facts "$TMP/typos.json"
 grep -q "^fstune: warning: .*typos.json: unknown key fs.tpye$" "$TMP/err" || fail "fs.tpye: no warning"
 grep -q '^fstune: warning: .*typos.json: unknown group "filesystem"$' "$TMP/err" || fail "filesystem: no warning"
-tr '\n' ' ' <"$TMP/out" | grep -q "not understood, so ignored: unknown key fs.tpye" ||
+unwrapped "$TMP/out" | grep -q "not understood, so ignored: unknown key fs.tpye" ||
 	fail "typos: the report does not say what it ignored"
 run_status 2 "${R[@]}" --facts "$TMP/typos.json" --strict
 [ ! -s "$TMP/out" ] || fail "typos --strict: a report was written"
@@ -66,13 +66,13 @@ done
 # --- a file with no filesystem signature: fs not_found, said first, status 0 ---
 printf 'db1.example.org\n' >"$TMP/hostname"
 run_status 0 "${R[@]}" "$TMP/hostname"
-first=$(sed -n '5,/^$/p' "$TMP/out" | tr '\n' ' ')
+first=$(sed -n '5,/^$/p' "$TMP/out" | tr -s '\n ' '  ')
 case $first in
 "No filesystem found: no filesystem signature on $TMP/hostname"*) ;;
 *) fail "plain file: the report does not open with 'No filesystem found' (line 5: $first)" ;;
 esac
 ! grep -q "Nothing to change" "$TMP/out" || fail "plain file: the report says 'Nothing to change'"
-tr "\n" " " <"$TMP/out" | grep -q "(a file without a filesystem)" || fail "plain file: Input calls it an image"
+unwrapped "$TMP/out" | grep -q "(a file without a filesystem)" || fail "plain file: Input calls it an image"
 run_status 0 "${ON_TERMINAL[@]}" "$FSTUNE" report --no-system-rules "$TMP/hostname"
 grep -q "no benchmarks: it holds no filesystem signature" "$TMP/err" ||
 	fail "plain file: the note does not say why nothing was measured: $(cat "$TMP/err")"
@@ -92,7 +92,7 @@ if [ "$(id -u)" = 0 ]; then
 		FSTUNE_RULES_BUILTIN="$TMP/rules" run_status 3 "${R[@]}" --format $format \
 			--facts "$FSTUNE_SRCDIR/tests/facts/healthy-default.json"
 		grep -q "No advice: no rule could be evaluated" "$TMP/out" || fail "refused rules ($format): no headline"
-		tr '\n' ' ' <"$TMP/out" | grep -qF "To fix it, run: chmod -R go-w $TMP/rules" ||
+		unwrapped "$TMP/out" | grep -qF "To fix it, run: chmod -R go-w $TMP/rules" ||
 			fail "refused rules ($format): the headline does not give the command that fixes it"
 		! grep -q "Nothing to change" "$TMP/out" || fail "refused rules ($format): says 'Nothing to change'"
 	done

@@ -2,8 +2,10 @@
 # The read forms of the setting table, run for real: a test rule recommends every setting that has
 # one (queue and bdi attributes of a loop device, vm sysctls, mount options of a loop mount, the
 # reserved block count of its ext4) with the probed value as current; each check line of apply.sh,
-# run right after the probe, must read back exactly the value recorded. Nothing is changed: only the
-# checks run.
+# run right after the probe, must read back exactly the value recorded. The mount point has a space
+# in its name and a superblock option a space in its value (usrjquota=a b), which mountinfo escapes
+# (\040) and the read form decodes for the mount point and keeps for the options, as fstune does.
+# Nothing is changed: only the checks run.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
@@ -13,7 +15,11 @@ img=$TMP/ext.img
 make_image "$img" 256M
 mkfs.ext4 -q -F "$img" || fail "mkfs.ext4 failed"
 dev=$(attach_loop "$img")
-mnt=$(mount_tmp "$dev" -o lazytime,commit=9)
+mnt="$TMP/m nt"
+mkdir "$mnt"
+mount -o "lazytime,commit=9,usrjquota=a b,jqfmt=vfsv0" "$dev" "$mnt"
+on_exit "umount -l '$mnt'"
+grep -qF ',usrjquota=a\040b' /proc/self/mountinfo || fail "no escaped option: $(grep -F "$TMP" /proc/self/mountinfo)"
 
 mkdir -m 755 "$TMP/rules" "$TMP/no-rules"
 cat >"$TMP/rules/readback.lua" <<'EOF'
@@ -81,7 +87,7 @@ checks=$(sed -n 's/^\tcheck /check /p' "$TMP/s/apply.sh")
 eval "$checks"
 settings=$(jq -r '[.recommendations[] | select(.apply | length > 0) | .setting] | sort | .[]' "$TMP/report.json")
 assert_eq "$(sort "$TMP/checked")" "$settings" "the settings read back"
-grep -q 'FS-OPTIONS' "$TMP/s/apply.sh" || fail "no superblock option read"
-grep -q 'VFS-OPTIONS' "$TMP/s/apply.sh" || fail "no per-mount option read"
+grep -qF 'v = $(i + 3)' "$TMP/s/apply.sh" || fail "no superblock option read"
+grep -qF 'v = $6' "$TMP/s/apply.sh" || fail "no per-mount option read"
 grep "^	check " "$TMP/s/apply.sh" >&2
 echo "read back $(wc -l <"$TMP/checked") settings as the probe found them"

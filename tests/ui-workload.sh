@@ -45,6 +45,8 @@ mkfs.ext4 -q -F "$TMP/ext4.img" || fail "mkfs.ext4 failed"
 dev=$(attach_loop "$TMP/ext4.img")
 mnt=$(mount_tmp "$dev")
 name=${dev#/dev/}
+# A pane wide enough for "Sample: $mnt/tree" on one line, however long TMPDIR is.
+cols=$((${#mnt} + 40 > 80 ? ${#mnt} + 40 : 80))
 python3 - "$mnt/tree" <<'PY' || fail "cannot make the tree"
 import os, sys
 root = sys.argv[1]
@@ -55,7 +57,7 @@ for i, size in enumerate([100] * 300 + [3000] * 200 + [10000] * 100):
         f.write(b"x" * size)
 PY
 
-ui_open_target 80 24 "$name"
+ui_open_target "$cols" 24 "$name"
 tmux_select "$CURSOR" "custom"
 tmux_keys Enter
 tmux_wait "Custom workload"
@@ -148,7 +150,7 @@ ui_sample_held() {
 	sleep 0.2 # the key (or Ctrl-C's SIGINT) waits for the held process: it is read when it goes on
 	kill -CONT "$pid"
 }
-ui_open_target 80 24 "$name"
+ui_open_target "$cols" 24 "$name"
 # Esc stops the sampler: what it saw is kept, marked partial.
 ui_sample_held "$mnt/big" Escape
 tmux_wait "Sample: $mnt/big"

@@ -120,6 +120,9 @@ static void rollback(struct journal *j, const struct facts *facts, const struct 
 		if (strcmp(state, "done") && strcmp(state, "failed") && strcmp(state, "pending"))
 			continue;
 		apply_log(log, "rolling back %s", json_string_value(json_object_get(c, "setting")));
+		/* journaled first, as undo does: killed on the way, the next undo completes it */
+		set_state(c, "undoing");
+		journal_save(j, NULL);
 		if (undo_change(c, facts, env, log, &e) != FST_EXIT_OK)
 			apply_log(log, "  rollback of %s failed: %s (the journal keeps it: fstune undo %s)",
 				  json_string_value(json_object_get(c, "setting")), e.msg, j->shown);
@@ -160,22 +163,14 @@ static void dry_run(json_t *plan, const struct facts *facts, const struct apply_
  * made) inside the root. A path that cannot refuses the whole run, so nothing is half done. */
 static int preflight(const json_t *plan, const struct facts *facts, const struct apply_env *env, struct fst_error *err)
 {
-	size_t i, k;
-	json_t *c, *f;
+	size_t i;
+	json_t *c;
 
 	json_array_foreach(plan, i, c) {
 		json_t *files = NULL;
 		char *note = NULL;
 		int status = persist_prepare(c, facts, env->root, &files, &note, err);
 
-		json_array_foreach(files, k, f) {
-			const char *path = json_string_value(json_object_get(f, "path"));
-			char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-
-			if (status == FST_EXIT_OK)
-				status = files_check_dirs(env->root, *dir ? dir : "/", err);
-			free(dir);
-		}
 		json_decref(files);
 		free(note);
 		if (status != FST_EXIT_OK)

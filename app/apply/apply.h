@@ -54,10 +54,17 @@ int apply_plan_build(const json_t *recs, const json_t *only, unsigned classes, j
  * host). FST_EXIT_OK otherwise. */
 int apply_plan_check_host_wide(const json_t *plan, const struct facts *facts, bool allowed, struct fst_error *err);
 
-/* For a saved report or facts file: each change's "old" against what the facts probed now say.
- * FST_EXIT_REFUSED with err naming every setting whose value changed since; a change whose value the
- * report did not know takes the probed one. */
-int apply_plan_check_current(json_t *plan, const struct facts *now, struct fst_error *err);
+/* Each change's "old" against what the facts probed now say: for a saved report or facts file
+ * (`is_saved`), and again after the confirmation prompt. FST_EXIT_REFUSED with err naming every
+ * setting whose value changed since; a change whose value the report did not know takes the probed
+ * one. */
+int apply_plan_check_current(json_t *plan, const struct facts *now, bool is_saved, struct fst_error *err);
+
+/* For a saved report or facts file (`file`): the device and mount point the plan's commands name
+ * must be the target's as probed now (`now`), and a device a block device on this host: else
+ * FST_EXIT_REFUSED with err naming it. */
+int apply_plan_check_names(const json_t *plan, const struct facts *file, const struct facts *now,
+			   struct fst_error *err);
 
 /* ---- value.c: a setting's value on the running system ---- */
 
@@ -93,8 +100,9 @@ int files_write(const char *root, const char *path, const char *content, mode_t 
  * deepest last) to `created` (may be NULL). FST_EXIT_OK, FST_EXIT_PARTIAL or FST_EXIT_REFUSED. */
 int files_mkdirs(const char *root, const char *dir, json_t *created, struct fst_error *err);
 /* Whether files_mkdirs could make `dir`: each part that exists resolves inside the root as a
- * directory (not a dangling link, not a file). Creates nothing. FST_EXIT_OK or FST_EXIT_REFUSED. */
-int files_check_dirs(const char *root, const char *dir, struct fst_error *err);
+ * directory (not a dangling link, not a file). Creates nothing; appends to `missing` (may be NULL)
+ * the directories files_mkdirs would create, as it would. FST_EXIT_OK or FST_EXIT_REFUSED. */
+int files_check_dirs(const char *root, const char *dir, json_t *missing, struct fst_error *err);
 /* Removes the file (or, `is_dir`, the empty directory: one that is not empty stays) `path`; absent
  * already is done. The directory holding it is fsync'd. FST_EXIT_OK or an error status with err. */
 int files_remove(const char *root, const char *path, bool is_dir, struct fst_error *err);
@@ -111,14 +119,17 @@ const char *files_crc(const char *s, size_t len);
 /* ---- persist.c: the persistent forms (sysctl.d line, udev rule, fstab option) ---- */
 
 /* The files the change's persistent form edits, each {"path", "previous" (string or null: did not
- * exist), "written" (the new content)}: a new array, empty when the change has none. `facts` name
- * the mount point an fstab option belongs to. FST_EXIT_OK; FST_EXIT_REFUSED with err (a kind fstune
- * does not install, a file that is not text); *note is set (caller frees) when the form cannot be
- * installed and the change holds only until the next boot or mount (no fstab entry for the mount). */
+ * exist), "written" (the new content), "dirs_created" (the directories missing now, which
+ * persist_install makes: journaled before they exist, so that undo removes them whenever a run
+ * stops)}: a new array, empty when the change has none. `facts` name the mount point an fstab
+ * option belongs to. FST_EXIT_OK; FST_EXIT_REFUSED with err (a kind fstune does not install, a file
+ * that is not text, a directory that cannot be resolved or made inside the root); *note is set
+ * (caller frees) when the form cannot be installed and the change holds only until the next boot or
+ * mount (no fstab entry for the mount). */
 int persist_prepare(const json_t *change, const struct facts *facts, const char *root, json_t **files,
 		    char **note, struct fst_error *err);
-/* Writes each file's "written" content under root, creating missing directories (recorded in the
- * file's "dirs_created"). FST_EXIT_OK or FST_EXIT_PARTIAL with err. */
+/* Writes each file's "written" content under root, creating missing directories. FST_EXIT_OK or
+ * FST_EXIT_PARTIAL with err. */
 int persist_install(json_t *files, const char *root, struct fst_error *err);
 /* Puts each file back as "previous" says (removing it, and the directories apply created, when it
  * did not exist), last file first. FST_EXIT_OK or FST_EXIT_PARTIAL with err. */
@@ -168,16 +179,25 @@ void journal_free(struct journal *j);
  * paths as on that root (empty when the directory does not exist). */
 json_t *journal_list(const char *root);
 /* Takes the lock of the journal directory under `root` (creating both; the directory checked as
- * journal_load checks it), so that two runs of apply or undo never interleave their changes. Returns
- * a descriptor to close when done (that releases it), or -1 with err (FST_EXIT_REFUSED: held by
- * another run, or the directory cannot be used). */
-int journal_lock(const char *root, struct fst_error *err);
+ * journal_load checks it), so that two runs of apply or undo never interleave their changes; then
+ * removes what a killed holder left (apply_sweep_temps, said on `log`). Returns a descriptor to
+ * close when done (that releases it), or -1 with err (FST_EXIT_REFUSED: held by another run, or the
+ * directory cannot be used). */
+int journal_lock(const char *root, FILE *log, struct fst_error *err);
 /* The line of the file where the run record (index < 0) or change `index` starts; 0 if unknown. */
 int journal_line(const struct journal *j, long index);
 /* "2026-12-01T07:42:00.123Z" now. Static storage until the next call. */
 const char *journal_now(void);
 /* Local host name. Static storage. */
 const char *journal_host(void);
+
+/* ---- leftovers.c: what a killed run leaves besides its journal ---- */
+
+/* Removes the temporary files a run killed mid-write left under `root` (.NAME.XXXXXX beside a
+ * journal or a file where a persistent form goes), each named on `log`; one that is not a regular
+ * file of the user running fstune is named and left alone. Only under the journal lock: then no
+ * live run is writing one. Returns how many were found. */
+size_t apply_sweep_temps(const char *root, FILE *log);
 
 /* ---- apply.c, undo.c: the engines ---- */
 
@@ -207,6 +227,8 @@ const char *undo_identity_problem(const json_t *identity, const struct facts *no
 /* Records in change `c` the values of the facts its revert is built from and the change alters
  * ("before": the setting's own fact, a bytes sysctl's ratio), as `facts` hold them before it. */
 void apply_record_before(json_t *c, const struct facts *facts);
+/* Whether `path` (as on the target system) is a file where some setting's persistent form goes. */
+bool apply_is_persistent_path(const char *path);
 /* Whether change `c` asks only what apply could have done: a setting of the table in a class apply
  * runs, an old value of the setting's type, a new one in its range, "before" values only of the
  * facts it alters and of their types, files only where the setting's persistent form goes. NULL,

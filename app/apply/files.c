@@ -303,6 +303,30 @@ static bool is_taken(const char *root, const char *p)
 	return taken;
 }
 
+/* Makes the directory `p` inside the root (recorded in `created`), and opens it: made here, or by
+ * another run meanwhile. -1 with errno. */
+static int make_dir(const char *root, const char *p, json_t *created)
+{
+	const char *base;
+	char *parent = dir_of(p, &base);
+	int pfd = jail_open(root, parent, O_RDONLY | O_DIRECTORY, 0), fd = -1, e;
+
+	if (pfd >= 0 && mkdirat(pfd, base, 0755) == 0) {
+		if (created)
+			json_array_append_new(created, json_string(p));
+		fsync(pfd);
+		fd = jail_open(root, p, O_PATH | O_DIRECTORY, 0);
+	} else if (pfd >= 0 && errno == EEXIST) {
+		fd = jail_open(root, p, O_PATH | O_DIRECTORY, 0);
+	}
+	e = errno;
+	if (pfd >= 0)
+		close(pfd);
+	free(parent);
+	errno = e;
+	return fd;
+}
+
 /* files_mkdirs, and with `is_dry` only the check that each directory resolves inside the root or can
  * be made there (a name taken by a dangling link or a file cannot): nothing is created. */
 static int make_dirs(const char *root, const char *dir, json_t *created, bool is_dry, struct fst_error *err)
@@ -312,14 +336,19 @@ static int make_dirs(const char *root, const char *dir, json_t *created, bool is
 
 	for (char *s = p + 1;; s++) {
 		bool is_end = *s == '\0', is_missing;
-		int fd;
+		int fd, e;
 
 		if (*s != '/' && !is_end)
 			continue;
 		*s = '\0';
 		fd = jail_open(root, p, O_PATH | O_DIRECTORY, 0);
 		is_missing = fd < 0 && errno == ENOENT;
-		if (is_missing && is_taken(root, p)) {
+		if (is_missing && !is_dry)
+			fd = make_dir(root, p, created);
+		e = errno;
+		/* still missing, and yet the name is taken (mkdir said EEXIST): a link to nothing. A
+		 * directory another run made meanwhile opens fine. */
+		if (fd < 0 && e == ENOENT && is_taken(root, p)) {
 			char *full = files_rooted(root, p);
 
 			status = fst_error_set(err, FST_EXIT_REFUSED, "cannot create %s: the name is a link that leads to "
@@ -328,31 +357,25 @@ static int make_dirs(const char *root, const char *dir, json_t *created, bool is
 			free(full);
 			break;
 		}
-		if (is_missing && is_dry)
-			break; /* missing from here down: made by the real run */
-		if (is_missing) {
-			const char *base;
-			char *parent = dir_of(p, &base);
-			int pfd = jail_open(root, parent, O_RDONLY | O_DIRECTORY, 0);
+		if (is_missing && is_dry) {
+			/* missing from here down: the real run makes each of them */
+			if (!is_end)
+				*s = '/';
+			for (char *q = s; created; q++) {
+				char c = *q;
 
-			if (pfd >= 0 && mkdirat(pfd, base, 0755) == 0) {
-				if (created)
-					json_array_append_new(created, json_string(p));
-				fsync(pfd);
-				fd = jail_open(root, p, O_PATH | O_DIRECTORY, 0);
-			} else if (pfd >= 0 && errno == EEXIST) {
-				fd = jail_open(root, p, O_PATH | O_DIRECTORY, 0);
+				if (c != '/' && c != '\0')
+					continue;
+				*q = '\0';
+				json_array_append_new(created, json_string(p));
+				*q = c;
+				if (!c)
+					break;
 			}
-			if (pfd >= 0) {
-				int e = errno;
-
-				close(pfd);
-				errno = e;
-			}
-			free(parent);
+			break;
 		}
 		if (fd < 0) {
-			status = files_fail(err, FST_EXIT_PARTIAL, root, p, "create", errno);
+			status = files_fail(err, FST_EXIT_PARTIAL, root, p, "create", e);
 			break;
 		}
 		close(fd);
@@ -369,9 +392,9 @@ int files_mkdirs(const char *root, const char *dir, json_t *created, struct fst_
 	return make_dirs(root, dir, created, false, err);
 }
 
-int files_check_dirs(const char *root, const char *dir, struct fst_error *err)
+int files_check_dirs(const char *root, const char *dir, json_t *missing, struct fst_error *err)
 {
-	return make_dirs(root, dir, NULL, true, err);
+	return make_dirs(root, dir, missing, true, err);
 }
 
 int files_remove(const char *root, const char *path, bool is_dir, struct fst_error *err)

@@ -22,7 +22,8 @@
 
 #define JOURNAL_SCHEMA "fstune.journal/1"
 
-static const char *const change_states[] = {"planned", "pending", "done", "failed", "rolled-back", "undone", NULL};
+static const char *const change_states[] = {"planned", "pending", "done", "failed", "undoing", "rolled-back", "undone",
+					   NULL};
 static const char *const run_states[] = {"running", "done", "rolled-back", "interrupted", NULL};
 
 void journal_set_bytes(json_t *rec, const char *field, const char *bytes)
@@ -492,7 +493,7 @@ bool journal_is_undone(const struct journal *j)
 	return is_one_of(json_string_value(json_object_get(undo, "state")), (const char *const[]){"undone", NULL});
 }
 
-int journal_lock(const char *root, struct fst_error *err)
+int journal_lock(const char *root, FILE *log, struct fst_error *err)
 {
 	char *shown = files_rooted(root, JOURNAL_DIR "/.lock"), *dir = files_rooted(root, JOURNAL_DIR);
 	int dfd = -1, fd = -1;
@@ -511,6 +512,8 @@ int journal_lock(const char *root, struct fst_error *err)
 	}
 	if (fd < 0)
 		err->status = FST_EXIT_REFUSED; /* before any change: nothing was done (read-only, full) */
+	else
+		apply_sweep_temps(root, log);
 	if (dfd >= 0)
 		close(dfd);
 	free(dir);
@@ -524,7 +527,8 @@ bool journal_has_undoable(const struct journal *j)
 	json_t *c;
 
 	json_array_foreach(json_object_get(j->doc, "changes"), i, c)
-		if (is_one_of(json_string_value(json_object_get(c, "state")), (const char *const[]){"done", "pending", NULL}))
+		if (is_one_of(json_string_value(json_object_get(c, "state")),
+			      (const char *const[]){"done", "pending", "failed", "undoing", NULL}))
 			return true;
 	return false;
 }

@@ -295,12 +295,23 @@ int persist_prepare(const json_t *change, const struct facts *facts, const char 
 		next = edit_lines(kind, prev, line);
 	}
 	if (next && (!prev || strcmp(prev, next))) {
-		json_t *f = json_pack("{s:s}", "path", path);
+		json_t *f = json_pack("{s:s}", "path", path), *dirs = json_array();
+		char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
 
 		/* an fstab may hold a mount point's bytes that are not UTF-8: kept escaped, and listed */
 		journal_set_bytes(f, "previous", prev);
 		journal_set_bytes(f, "written", next);
+		rc = files_check_dirs(root, *dir ? dir : "/", dirs, err);
+		if (json_array_size(dirs))
+			json_object_set(f, "dirs_created", dirs);
+		json_decref(dirs);
 		json_array_append_new(*files, f);
+		free(dir);
+		if (rc != FST_EXIT_OK) {
+			free(prev);
+			free(next);
+			return FST_EXIT_REFUSED;
+		}
 	}
 	if (next && json_array_size(*files) == 0)
 		*note = xasprintf("%s already holds the persistent form", path);
@@ -325,12 +336,8 @@ int persist_install(json_t *files, const char *root, struct fst_error *err)
 	json_array_foreach(files, i, f) {
 		const char *path = json_string_value(json_object_get(f, "path"));
 		char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path)), *written = journal_get_bytes(f, "written");
-		json_t *created = json_array();
-		int status = files_mkdirs(root, dir, created, err);
+		int status = files_mkdirs(root, *dir ? dir : "/", NULL, err);
 
-		if (json_array_size(created))
-			json_object_set(f, "dirs_created", created);
-		json_decref(created);
 		if (status == FST_EXIT_OK)
 			status = files_write(root, path, written, 0644, err);
 		free(dir);

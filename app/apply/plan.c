@@ -3,11 +3,14 @@
  * rest is shown, never run. A refusal refuses the whole plan, so nothing is half done. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app/apply/apply.h"
 #include "fstune/rules.h"
+#include "fstune/shell.h"
 #include "lib/xalloc.h"
 
 static const struct {
@@ -225,7 +228,7 @@ int apply_plan_check_host_wide(const json_t *plan, const struct facts *facts, bo
 	return FST_EXIT_OK;
 }
 
-int apply_plan_check_current(json_t *plan, const struct facts *now, struct fst_error *err)
+int apply_plan_check_current(json_t *plan, const struct facts *now, bool is_saved, struct fst_error *err)
 {
 	char refused[768] = "";
 	size_t i, len = 0;
@@ -240,15 +243,76 @@ int apply_plan_check_current(json_t *plan, const struct facts *now, struct fst_e
 		} else if (is && !apply_value_equal(was, is) && len < sizeof refused) {
 			char *a = apply_value_text(was), *b = apply_value_text(is);
 
-			len += (size_t)snprintf(refused + len, sizeof refused - len, "%s%s was %s when the report "
-						"was made and is %s now", len ? "; " : "", setting, a, b);
+			len += (size_t)snprintf(refused + len, sizeof refused - len, "%s%s was %s %s and is %s now",
+						len ? "; " : "", setting, a, is_saved ? "when the report was made" :
+						"before the question", b);
 			free(a);
 			free(b);
 		}
 		json_decref(is);
 	}
-	if (len)
+	if (len && is_saved)
 		return fst_error_set(err, FST_EXIT_REFUSED, "refusing to apply a stale report: %s. Nothing was "
 				     "changed; make a fresh report (or run fstune apply without --report)", refused);
+	if (len)
+		return fst_error_set(err, FST_EXIT_REFUSED, "refusing to apply: %s (changed while the question was "
+				     "asked). Nothing was changed; run fstune apply again to plan from the values as "
+				     "they are", refused);
+	return FST_EXIT_OK;
+}
+
+/* Whether a command of the plan holds `word`. */
+static bool plan_names(const json_t *plan, const char *word)
+{
+	size_t i, k;
+	json_t *c, *cmd;
+
+	json_array_foreach(plan, i, c)
+		for (const char *const *f = (const char *const[]){"apply", "revert", NULL}; *f; f++)
+			json_array_foreach(json_object_get(c, *f), k, cmd)
+				if (strstr(json_string_value(cmd), word))
+					return true;
+	return false;
+}
+
+/* What is wrong with the path fact `key` the plan's commands name, or NULL (in buf): it must be the
+ * target's as probed now, and a device a block device on this host. */
+static const char *named_problem(const json_t *plan, const struct facts *file, const struct facts *now,
+				 const char *key, char *buf, size_t len)
+{
+	char *was = facts_get_bytes(file, key), *is = facts_get_bytes(now, key);
+	char *word = was && *was == '/' ? fst_shell_quote(was) : NULL;
+	bool is_device = !strcmp(key, "device.path");
+	struct stat a, b;
+	const char *why = NULL;
+
+	if (!word || !plan_names(plan, word)) {
+		why = NULL;
+	} else if (is_device && (stat(was, &a) != 0 || !S_ISBLK(a.st_mode))) {
+		snprintf(buf, len, "%s %s is not a block device on this host (are these another machine's facts?)", key,
+			 facts_get_string(file, key));
+		why = buf;
+	} else if (!is || (is_device ? stat(is, &b) != 0 || a.st_rdev != b.st_rdev : strcmp(was, is) != 0)) {
+		snprintf(buf, len, "its commands name %s %s, and the target probed now has %s", key,
+			 facts_get_string(file, key), is ? facts_get_string(now, key) : "none");
+		why = buf;
+	}
+	free(word);
+	free(was);
+	free(is);
+	return why;
+}
+
+int apply_plan_check_names(const json_t *plan, const struct facts *file, const struct facts *now, struct fst_error *err)
+{
+	char buf[768];
+	const char *why = named_problem(plan, file, now, "device.path", buf, sizeof buf);
+
+	if (!why)
+		why = named_problem(plan, file, now, "fs.mount_point", buf, sizeof buf);
+	if (why)
+		return fst_error_set(err, FST_EXIT_REFUSED, "refusing to apply: %s. Nothing was changed: a command "
+				     "names only what is here and is the target's; make the report on this machine, of "
+				     "this target", why);
 	return FST_EXIT_OK;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "app/apply/apply.h"
+#include "fstune/utf8.h"
 #include "lib/xalloc.h"
 
 #define OUTPUT_KEEP 2048
@@ -92,13 +93,19 @@ void apply_hold_signals(bool hold)
 void apply_log(FILE *log, const char *fmt, ...)
 {
 	va_list ap;
+	char *line, *shown;
 
 	if (!log)
 		return;
-	fputs("fstune: ", log);
 	va_start(ap, fmt);
-	vfprintf(log, fmt, ap);
+	if (vasprintf(&line, fmt, ap) < 0)
+		abort();
 	va_end(ap);
-	fputc('\n', log);
+	/* a line quotes commands and paths from journals and files: nothing in it may steer a terminal,
+	 * and a line break in a mount point's name may not make two lines of one */
+	shown = fst_text_visible(line, true);
+	fprintf(log, "fstune: %s\n", shown);
 	fflush(log);
+	free(shown);
+	free(line);
 }

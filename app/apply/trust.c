@@ -37,9 +37,6 @@ void apply_record_before(json_t *c, const struct facts *facts)
 	json_object_set_new(c, "before", before);
 }
 
-/* Whether `path` is where the family installs its persistent form: its file, or (where the owners
- * of the setting made apply place it to sort after theirs, settings_place) a sibling of a file named
- * NN-fstune.EXT, named NN-fstune.EXT or zz-fstune.EXT with its suffix. */
 /* Whether `name` is NN-fstune or zz-fstune followed by `suffix` (NULL: any suffix starting with '.'). */
 static bool is_fstune_name(const char *name, const char *suffix)
 {
@@ -54,6 +51,9 @@ static bool is_fstune_name(const char *name, const char *suffix)
 	return suffix ? !strcmp(rest + 7, suffix) : rest[7] == '.';
 }
 
+/* Whether `path` is where the family installs its persistent form: its file, or (where the owners
+ * of the setting made apply place it to sort after theirs, settings_place) a sibling of a file named
+ * NN-fstune.EXT, named NN-fstune.EXT or zz-fstune.EXT with its suffix. */
 static bool is_allowed_path(const char *file, const char *path)
 {
 	const char *slash = strrchr(file, '/'), *name;
@@ -65,6 +65,17 @@ static bool is_allowed_path(const char *file, const char *path)
 		return false;
 	name = path + dir_len;
 	return !strchr(name, '/') && is_fstune_name(name, strchr(file + dir_len, '.'));
+}
+
+bool apply_is_persistent_path(const char *path)
+{
+	size_t n;
+	const struct setting *all = settings_all(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (all[i].family->persistent_file && is_allowed_path(all[i].family->persistent_file, path))
+			return true;
+	return false;
 }
 
 /* What is wrong with the files a change restores, or NULL. */

@@ -20,11 +20,19 @@ static bool has_state(const json_t *c, const char *state)
 	return s && !strcmp(s, state);
 }
 
-/* The changes an undo takes back: made (done), or begun and maybe made (pending: a run killed
- * mid-change; the revert restores the old value either way). */
+/* A change that may or may not have been made, or taken back: begun by apply and not journaled
+ * done (pending: a run killed mid-change; failed: killed before its rollback), or begun by undo or
+ * a rollback and not journaled undone (undoing: killed mid-revert). Its value and files may be as
+ * apply left them or as they were before; reverting again restores the old ones either way. */
+static bool is_in_doubt(const json_t *c)
+{
+	return has_state(c, "pending") || has_state(c, "failed") || has_state(c, "undoing");
+}
+
+/* The changes an undo takes back: made (done), or maybe made (in doubt). */
 static bool is_to_undo(const json_t *c)
 {
-	return has_state(c, "done") || has_state(c, "pending");
+	return has_state(c, "done") || is_in_doubt(c);
 }
 
 /* The journal's own revert line `i`, when the table built something else (the device was renamed
@@ -86,7 +94,7 @@ static void refuse(char **list, const char *fmt, ...)
 }
 
 /* Whether each file is still as apply left it: as the last change that wrote it left it (or, when
- * that change was pending, as it was before that change). */
+ * that change is in doubt, as it was before that change). */
 static void check_files(const json_t *changes, const struct apply_env *env, char **refusals)
 {
 	json_t *seen = json_object();
@@ -116,7 +124,7 @@ static void check_files(const json_t *changes, const struct apply_env *env, char
 			full = files_rooted(env->root, path);
 			rc = files_read(env->root, path, &now, &e);
 			same = rc > 0 && written && !strcmp(now, written);
-			if (!same && has_state(c, "pending"))
+			if (!same && is_in_doubt(c))
 				same = rc > 0 ? prev && !strcmp(now, prev) : rc == 0 && !prev;
 			if (!same)
 				refuse(refusals, "%s %s since apply wrote it", full,
@@ -130,7 +138,7 @@ static void check_files(const json_t *changes, const struct apply_env *env, char
 	json_decref(seen);
 }
 
-/* Whether each value is still the one apply set (or, pending, the old one), in the facts `now`. */
+/* Whether each value is still the one apply set (or, in doubt, the old one), in the facts `now`. */
 static void check_values(const json_t *changes, const struct facts *now, char **refusals)
 {
 	size_t i;
@@ -144,7 +152,7 @@ static void check_values(const json_t *changes, const struct facts *now, char **
 			continue;
 		is = apply_value(now, setting);
 		if (is && !apply_value_equal(is, json_object_get(c, "new")) &&
-		    !(has_state(c, "pending") && apply_value_equal(is, json_object_get(c, "old")))) {
+		    !(is_in_doubt(c) && apply_value_equal(is, json_object_get(c, "old")))) {
 			char *a = apply_value_text(is), *b = apply_value_text(json_object_get(c, "new"));
 
 			refuse(refusals, "%s is %s now, not %s as apply set it (changed since)", setting, a, b);
@@ -250,36 +258,23 @@ static struct facts *probe_target(const struct journal *j, char **target, struct
 	return now;
 }
 
-int undo_journal(struct journal *j, const struct apply_env *env, bool force, FILE *log, struct fst_error *err)
+/* The run's undo record: "running" from before the first change is touched until the end, so that
+ * an undo killed on the way is seen as one (fstune history) and the next completes it. */
+static void set_undo(json_t *run, bool force, const char *state)
 {
-	json_t *run = json_object_get(j->doc, "run"), *changes = json_object_get(j->doc, "changes");
-	char *refusals = NULL, *target = NULL;
-	struct facts *now = NULL;
-	int status = FST_EXIT_OK;
-	bool any_live = false;
+	json_object_set_new(run, "undo", json_pack("{s:s, s:b, s:s}", "time", journal_now(), "forced", force,
+						   "state", state));
+}
 
-	if (check_live(j, env, err) != FST_EXIT_OK || check_trust(j, err) != FST_EXIT_OK)
-		return FST_EXIT_REFUSED;
-	for (size_t i = 0; i < json_array_size(changes); i++)
-		any_live |= is_to_undo(json_array_get(changes, i)) && json_is_true(json_object_get(json_array_get(changes, i), "live"));
-	if (any_live && !(now = probe_target(j, &target, err))) {
-		free(target);
-		return FST_EXIT_REFUSED;
-	}
-	check_files(changes, env, &refusals);
-	if (any_live)
-		check_values(changes, now, &refusals);
-	if (refusals && !force) {
-		fst_error_set(err, FST_EXIT_REFUSED, "refusing to undo %s: %s. Nothing was changed; --force undoes it "
-			      "anyway, overwriting those changes", j->shown, refusals);
-		free(refusals);
-		facts_free(now);
-		free(target);
-		return FST_EXIT_REFUSED;
-	}
-	if (refusals)
-		apply_log(log, "--force: undoing although %s", refusals);
-	free(refusals);
+/* Each change to undo, last first: journaled undoing before anything of it is touched, undone
+ * after, so that a SIGKILL anywhere leaves a journal naming the change that may be half taken
+ * back; the next undo accepts either state of it. */
+static int revert_all(struct journal *j, const struct facts *now, const struct apply_env *env, FILE *log,
+		      struct fst_error *err)
+{
+	json_t *changes = json_object_get(j->doc, "changes");
+	int status = FST_EXIT_OK;
+
 	for (size_t i = json_array_size(changes); i-- > 0;) {
 		json_t *c = json_array_get(changes, i);
 		struct fst_error e = FST_ERROR_INIT;
@@ -289,25 +284,79 @@ int undo_journal(struct journal *j, const struct apply_env *env, bool force, FIL
 		apply_log(log, "%s %s (%s)", env->is_dry_run ? "would undo" : "undoing", json_string_value(json_object_get(c, "id")),
 			  json_string_value(json_object_get(c, "setting")));
 		apply_hold_signals(true);
+		if (!env->is_dry_run) {
+			json_object_set_new(c, "state", json_string("undoing"));
+			if (journal_save(j, &e) != FST_EXIT_OK) {
+				apply_hold_signals(false);
+				if (status == FST_EXIT_OK)
+					*err = e; /* not touched: without its record, a kill would leave it unknown */
+				return FST_EXIT_PARTIAL;
+			}
+		}
 		if (undo_change(c, now, env, log, &e) != FST_EXIT_OK) {
 			apply_log(log, "  %s", e.msg);
 			if (status == FST_EXIT_OK)
 				*err = e;
-			status = FST_EXIT_PARTIAL;
+			status = FST_EXIT_PARTIAL; /* it stays undoing: the next undo tries it again */
 		} else if (!env->is_dry_run) {
 			json_object_set_new(c, "state", json_string("undone"));
-			journal_save(j, NULL);
+			journal_save(j, NULL); /* a failure leaves it undoing, which the next undo redoes */
 		}
 		apply_hold_signals(false);
 	}
+	return status;
+}
+
+/* Whether the values and files are still what apply left (refusals listed in *refusals). *now: the
+ * target probed, when any change was live (NULL otherwise); *target its path. FST_EXIT_OK or
+ * FST_EXIT_REFUSED with err. */
+static int check_journal(const struct journal *j, const struct apply_env *env, struct facts **now, char **target,
+			 char **refusals, struct fst_error *err)
+{
+	json_t *changes = json_object_get(j->doc, "changes");
+	bool any_live = false;
+
+	*now = NULL;
+	*target = NULL;
+	if (check_live(j, env, err) != FST_EXIT_OK || check_trust(j, err) != FST_EXIT_OK)
+		return FST_EXIT_REFUSED;
+	for (size_t i = 0; i < json_array_size(changes); i++)
+		any_live |= is_to_undo(json_array_get(changes, i)) && json_is_true(json_object_get(json_array_get(changes, i), "live"));
+	if (any_live && !(*now = probe_target(j, target, err)))
+		return FST_EXIT_REFUSED;
+	check_files(changes, env, refusals);
+	if (any_live)
+		check_values(changes, *now, refusals);
+	return FST_EXIT_OK;
+}
+
+int undo_journal(struct journal *j, const struct apply_env *env, bool force, FILE *log, struct fst_error *err)
+{
+	json_t *run = json_object_get(j->doc, "run");
+	char *refusals = NULL, *target = NULL;
+	struct facts *now = NULL;
+	int status = check_journal(j, env, &now, &target, &refusals, err);
+
+	if (status == FST_EXIT_OK && refusals && !force)
+		status = fst_error_set(err, FST_EXIT_REFUSED, "refusing to undo %s: %s. Nothing was changed; --force "
+				       "undoes it anyway, overwriting those changes", j->shown, refusals);
+	else if (status == FST_EXIT_OK && refusals)
+		apply_log(log, "--force: undoing although %s", refusals);
+	free(refusals);
+	if (status == FST_EXIT_OK && !env->is_dry_run) {
+		set_undo(run, force, "running");
+		if (journal_save(j, err) != FST_EXIT_OK)
+			status = err->status = FST_EXIT_REFUSED; /* nothing was changed */
+	}
+	if (status == FST_EXIT_OK)
+		status = revert_all(j, now, env, log, err);
 	facts_free(now);
-	if (!env->is_dry_run && status == FST_EXIT_OK && any_live)
-		status = verify_old(changes, target, log, err);
+	if (status == FST_EXIT_OK && !env->is_dry_run && target)
+		status = verify_old(json_object_get(j->doc, "changes"), target, log, err);
 	free(target);
-	if (env->is_dry_run)
+	if (env->is_dry_run || status == FST_EXIT_REFUSED)
 		return status;
-	json_object_set_new(run, "undo", json_pack("{s:s, s:b, s:s}", "time", journal_now(), "forced", force,
-						   "state", status == FST_EXIT_OK ? "undone" : "partial"));
+	set_undo(run, force, status == FST_EXIT_OK ? "undone" : "partial");
 	if (journal_save(j, status == FST_EXIT_OK ? err : NULL) != FST_EXIT_OK && status == FST_EXIT_OK)
 		status = FST_EXIT_PARTIAL;
 	return status;

@@ -194,8 +194,9 @@ static const char *facts_target(const struct apply_args *a, const struct session
 	return a->target ? a->target : mp ? mp : facts_get_string(s->facts, "device.path");
 }
 
-/* One prompt per disruption class on a terminal; the changes of a class not confirmed are dropped. */
-static int confirm(const struct apply_args *a, json_t *plan, struct fst_error *err)
+/* One prompt per disruption class on a terminal (*is_asked set); the changes of a class not
+ * confirmed are dropped. */
+static int confirm(const struct apply_args *a, json_t *plan, bool *is_asked, struct fst_error *err)
 {
 	static const char *const classes[] = {"runtime", "online", "remount"};
 	char *line = NULL;
@@ -223,6 +224,7 @@ static int confirm(const struct apply_args *a, json_t *plan, struct fst_error *e
 			}
 		if (!n)
 			continue;
+		*is_asked = true;
 		fprintf(stderr, "Apply %s change%s of class %s%s? [y/N] ", n == 1 ? "this" : "these", n == 1 ? "" : "s",
 			classes[k], !strcmp(classes[k], "remount") ? " (the filesystem is remounted)" : "");
 		if (getline(&line, &cap, stdin) < 0 || (line[0] != 'y' && line[0] != 'Y')) {
@@ -234,6 +236,21 @@ static int confirm(const struct apply_args *a, json_t *plan, struct fst_error *e
 	}
 	free(line);
 	return FST_EXIT_OK;
+}
+
+/* After a prompt, which may have waited long: the target probed again, under the lock, and every
+ * value still the one the plan was made from (else refused); *facts become the new ones. */
+static int probe_again(json_t *plan, struct facts **facts, const char *target, struct fst_error *err)
+{
+	struct facts *now = target ? apply_probe(target, err) : NULL;
+	int status;
+
+	if (!now)
+		return target ? FST_EXIT_REFUSED : FST_EXIT_OK;
+	status = apply_plan_check_current(plan, now, false, err);
+	facts_free(*facts);
+	*facts = now;
+	return status;
 }
 
 static void show_not_run(const json_t *shown, FILE *log)
@@ -264,6 +281,25 @@ static json_t *run_record(const struct apply_args *a, const char *target, const 
 	return run;
 }
 
+/* A saved report's (or facts file's) plan against the target probed now: the device and mount point
+ * its commands name are the target's, here, and each value is still the one it was made from. */
+static int check_saved(json_t *plan, const json_t *report, const struct session *s, const struct facts *now,
+		       struct fst_error *err)
+{
+	struct facts *saved = facts_new();
+	int status;
+
+	if (report && json_is_object(json_object_get(report, "facts"))) {
+		json_decref(saved->doc);
+		saved->doc = json_incref(json_object_get(report, "facts"));
+	}
+	status = apply_plan_check_names(plan, report ? saved : s->facts, now, err);
+	if (status == FST_EXIT_OK)
+		status = apply_plan_check_current(plan, now, true, err);
+	facts_free(saved);
+	return status;
+}
+
 /* Everything between the arguments and the engine: the recommendations, the facts the changes act
  * on (probed now), the plan. Returns the status; *plan and *facts set on FST_EXIT_OK. */
 static int prepare(struct apply_args *a, json_t **plan, json_t **shown, struct facts **facts, char **target,
@@ -291,7 +327,7 @@ static int prepare(struct apply_args *a, json_t **plan, json_t **shown, struct f
 		if (!*facts)
 			status = t ? FST_EXIT_USAGE : fst_error_set(err, FST_EXIT_USAGE, "name the TARGET the changes are for");
 		else
-			status = apply_plan_check_current(*plan, *facts, err);
+			status = check_saved(*plan, report, s, *facts, err);
 	} else if (status == FST_EXIT_OK) {
 		*facts = s->facts;
 		s->facts = facts_new(); /* the facts outlive the session */
@@ -347,28 +383,29 @@ int cmd_apply(int argc, char **argv)
 	struct facts *facts = NULL;
 	char *target = NULL, *journal = NULL;
 	FILE *log;
-	int status = parse_args(argc, argv, &a);
+	bool is_asked = false;
+	int lock = -1, status = parse_args(argc, argv, &a);
 
 	log = a.common.quiet ? NULL : a.common.format == CLI_FORMAT_JSON ? stderr : stdout;
+	/* the lock before the probe: a second apply must see what the first changed, not plan the
+	 * same change from the same old values and journal them as its own */
+	if (status == FST_EXIT_OK && !a.ac.env.is_dry_run && (lock = journal_lock(a.ac.env.root, log, &err)) < 0)
+		status = err.status;
 	if (status == FST_EXIT_OK)
 		status = prepare(&a, &plan, &shown, &facts, &target, &err);
 	if (status == FST_EXIT_OK) {
 		show_not_run(shown, log);
 		a.ac.env.target = target;
-		status = confirm(&a, plan, &err);
+		status = confirm(&a, plan, &is_asked, &err);
 	}
+	if (status == FST_EXIT_OK && is_asked && json_array_size(plan))
+		status = probe_again(plan, &facts, target, &err);
 	if (status == FST_EXIT_OK && json_array_size(plan) == 0)
 		apply_log(log, "nothing to apply");
-	else if (status == FST_EXIT_OK) {
-		int lock = -1;
-
-		if (!a.ac.env.is_dry_run && (lock = journal_lock(a.ac.env.root, &err)) < 0)
-			status = err.status;
-		else
-			status = apply_run(plan, run_record(&a, target, facts), facts, &a.ac.env, log, &journal, &err);
-		if (lock >= 0)
-			close(lock);
-	}
+	else if (status == FST_EXIT_OK)
+		status = apply_run(plan, run_record(&a, target, facts), facts, &a.ac.env, log, &journal, &err);
+	if (lock >= 0)
+		close(lock);
 	if (status != FST_EXIT_OK && status < 128 && err.msg[0])
 		fst_error_print(&err);
 	if (status == FST_EXIT_OK || status == FST_EXIT_PARTIAL || status >= 128) {

@@ -123,7 +123,9 @@ static int remove_leftover(const json_t *l, bool quiet)
 		return FST_EXIT_PARTIAL;
 	}
 	if (!quiet)
-		fprintf(stderr, "fstune: removed %s (%s, left by killed run %lld)\n", path, size,
+		fprintf(stderr, "fstune: removed %s (%s, left %sby %s run %lld)\n", path, size,
+			json_is_true(json_object_get(l, "empty")) ? "empty " : "",
+			json_is_true(json_object_get(l, "empty")) ? "ended" : "killed",
 			(long long)json_integer_value(json_object_get(l, "pid")));
 	return FST_EXIT_OK;
 }
@@ -142,8 +144,13 @@ static void offer_leftovers(const struct probe_target *t, bool quiet)
 		char answer[16] = "", size[UNITS_BUFSZ];
 
 		units_bytes(size, sizeof size, (uint64_t)json_integer_value(json_object_get(l, "bytes")));
-		fprintf(stderr, "fstune: %s (%s) was left behind by a killed benchmark run. Remove it? [y/N] ",
-			json_string_value(json_object_get(l, "path")), size);
+		if (json_is_true(json_object_get(l, "empty")))
+			fprintf(stderr, "fstune: %s was left behind empty by an ended benchmark run (its filesystem "
+				"was unmounted under it, or it was killed before it wrote). Remove it? [y/N] ",
+				json_string_value(json_object_get(l, "path")));
+		else
+			fprintf(stderr, "fstune: %s (%s) was left behind by a killed benchmark run. Remove it? [y/N] ",
+				json_string_value(json_object_get(l, "path")), size);
 		if (fgets(answer, sizeof answer, stdin) && (answer[0] == 'y' || answer[0] == 'Y'))
 			remove_leftover(l, quiet);
 	}

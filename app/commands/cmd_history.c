@@ -8,6 +8,7 @@
 #include "app/apply/apply_cli.h"
 #include "app/cli.h"
 #include "app/commands/cmd_apply.h"
+#include "app/render/facts_render.h"
 #include "fstune/status.h"
 #include "lib/xalloc.h"
 #include "fstune/utf8.h"
@@ -28,7 +29,8 @@ static const char usage_text[] =
 	"\n";
 
 /* One journal as history shows it: {"journal", "started", "host", "target", "state", "undone",
- * "undone_at", "changes": [{"id", "setting", "old", "new", "state"}]}, or {"journal", "error"}. */
+ * "undone_at", "undo_state", "changes": [{"id", "setting", "old", "new", "state"}]}, or {"journal",
+ * "error"}. */
 static json_t *summary(const char *root, const char *path)
 {
 	struct fst_error err = FST_ERROR_INIT;
@@ -49,13 +51,65 @@ static json_t *summary(const char *root, const char *path)
 		json_array_append_new(changes, json_pack("{s:O, s:O, s:O?, s:O?, s:O}", "id", json_object_get(c, "id"),
 							 "setting", json_object_get(c, "setting"), "old", json_object_get(c, "old"),
 							 "new", json_object_get(c, "new"), "state", json_object_get(c, "state")));
-	out = json_pack("{s:o, s:O?, s:O?, s:O?, s:O?, s:b, s:O?, s:o}", "journal", fst_json_text(shown), "started",
+	out = json_pack("{s:o, s:O?, s:O?, s:O?, s:O?, s:b, s:O?, s:O?, s:o}", "journal", fst_json_text(shown), "started",
 			json_object_get(run, "started"), "host", json_object_get(run, "host"), "target",
 			json_object_get(run, "target"), "state", json_object_get(run, "state"), "undone",
-			journal_is_undone(j), "undone_at", json_object_get(undo, "time"), "changes", changes);
+			journal_is_undone(j), "undone_at", json_object_get(undo, "time"), "undo_state",
+			json_object_get(undo, "state"), "changes", changes);
 	journal_free(j);
 	free(shown);
 	return out;
+}
+
+/* The run's state, and its undo's: done, killed on the way (the next one completes it), or partial
+ * (a value did not come back). Caller frees. */
+static char *history_state(const json_t *e)
+{
+	const char *state = json_string_value(json_object_get(e, "state"));
+	const char *undo = json_string_value(json_object_get(e, "undo_state"));
+	const char *at = json_string_value(json_object_get(e, "undone_at"));
+
+	if (json_is_true(json_object_get(e, "undone")))
+		return xasprintf("%s, undone %s", state, at);
+	if (undo && !strcmp(undo, "running"))
+		return xasprintf("%s, undo killed on the way %s (fstune undo completes it)", state, at);
+	if (undo)
+		return xasprintf("%s, undo %s %s", state, undo, at);
+	return xstrdup(state);
+}
+
+/* A string of a journal (a file name, a target's path, a setting) as one line of text: a line break
+ * or an escape sequence in it, written visibly. Caller frees. */
+static char *one_line(const char *s)
+{
+	return fst_text_visible(s ? s : "", true);
+}
+
+static void md_row(FILE *fp, const char *const *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fputs("| ", fp);
+		facts_render_md_cell(fp, cells[i]);
+		fputc(' ', fp);
+	}
+	fputs("|\n", fp);
+}
+
+/* One change: a row of the Markdown table (the journal's cells `run` first), or a line of text. */
+static void write_change(FILE *fp, const json_t *c, char *const run[4], bool markdown)
+{
+	char *cell[8] = {run[0], run[1], run[2], run[3]};
+
+	cell[4] = one_line(json_string_value(json_object_get(c, "setting")));
+	cell[5] = apply_value_text(json_object_get(c, "old"));
+	cell[6] = apply_value_text(json_object_get(c, "new"));
+	cell[7] = one_line(json_string_value(json_object_get(c, "state")));
+	if (markdown)
+		md_row(fp, (const char *const *)cell, 8);
+	else
+		fprintf(fp, "  %-34s %s -> %s  (%s)\n", cell[4], cell[5], cell[6], cell[7]);
+	for (size_t k = 4; k < 8; k++)
+		free(cell[k]);
 }
 
 static void write_text(const json_t *list, FILE *fp, bool markdown)
@@ -69,38 +123,32 @@ static void write_text(const json_t *list, FILE *fp, bool markdown)
 		fputs("| journal | started | target | state | setting | old | new | change |\n|---|---|---|---|---|---|---|---|\n", fp);
 	json_array_foreach(list, i, e) {
 		const char *path = json_string_value(json_object_get(e, "journal"));
-		const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-		char *state;
+		char *run[4] = {one_line(strrchr(path, '/') ? strrchr(path, '/') + 1 : path)}, *state;
 
 		if (json_object_get(e, "error")) {
-			fprintf(fp, markdown ? "| %s | | | invalid: %s | | | | |\n" : "%s  invalid: %s\n", name,
-				json_string_value(json_object_get(e, "error")));
-			continue;
-		}
-		state = json_is_true(json_object_get(e, "undone"))
-				? xasprintf("%s, undone %s", json_string_value(json_object_get(e, "state")),
-					    json_string_value(json_object_get(e, "undone_at")))
-				: xstrdup(json_string_value(json_object_get(e, "state")));
-		if (!markdown)
-			fprintf(fp, "%s  %s  %s  %s\n", name, json_string_value(json_object_get(e, "started")),
-				json_string_value(json_object_get(e, "target")) ? json_string_value(json_object_get(e, "target")) : "-",
-				state);
-		json_array_foreach(json_object_get(e, "changes"), k, c) {
-			char *old = apply_value_text(json_object_get(c, "old")), *new = apply_value_text(json_object_get(c, "new"));
+			char *why = one_line(json_string_value(json_object_get(e, "error")));
+			char *error = xasprintf("invalid: %s", why);
 
 			if (markdown)
-				fprintf(fp, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", name,
-					json_string_value(json_object_get(e, "started")),
-					json_string_value(json_object_get(e, "target")) ? json_string_value(json_object_get(e, "target")) : "",
-					state, json_string_value(json_object_get(c, "setting")), old, new,
-					json_string_value(json_object_get(c, "state")));
+				md_row(fp, (const char *[]){run[0], "", "", error, "", "", "", ""}, 8);
 			else
-				fprintf(fp, "  %-34s %s -> %s  (%s)\n", json_string_value(json_object_get(c, "setting")), old, new,
-					json_string_value(json_object_get(c, "state")));
-			free(old);
-			free(new);
+				fprintf(fp, "%s  %s\n", run[0], error);
+			free(error);
+			free(why);
+			free(run[0]);
+			continue;
 		}
+		run[1] = one_line(json_string_value(json_object_get(e, "started")));
+		run[2] = one_line(json_string_value(json_object_get(e, "target")));
+		state = history_state(e);
+		run[3] = one_line(state);
 		free(state);
+		if (!markdown)
+			fprintf(fp, "%s  %s  %s  %s\n", run[0], run[1], *run[2] ? run[2] : "-", run[3]);
+		json_array_foreach(json_object_get(e, "changes"), k, c)
+			write_change(fp, c, run, markdown);
+		for (k = 0; k < 4; k++)
+			free(run[k]);
 	}
 }
 

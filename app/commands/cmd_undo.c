@@ -126,7 +126,7 @@ int cmd_undo(int argc, char **argv)
 	int lock = -1, status = parse_args(argc, argv, &a);
 
 	log = a.common.quiet ? NULL : a.common.format == CLI_FORMAT_JSON ? stderr : stdout;
-	if (status == FST_EXIT_OK && !a.ac.env.is_dry_run && (lock = journal_lock(a.ac.env.root, &err)) < 0)
+	if (status == FST_EXIT_OK && !a.ac.env.is_dry_run && (lock = journal_lock(a.ac.env.root, log, &err)) < 0)
 		status = err.status;
 	if (status == FST_EXIT_OK) {
 		/* a JOURNAL named on the command line is the host's path, as apply printed it */

@@ -16,7 +16,7 @@ tests_unit_test_report_model_LDADD = $(FSTUNE_LDADD)
 REPORT_TESTS = tests/report-golden.sh tests/report-formats.sh tests/report-errors.sh \
 	tests/report-manpage.sh tests/report-target.sh tests/report-output-special.sh tests/report-bench.sh \
 	tests/report-judge.sh tests/report-accepted.sh tests/report-openmetrics.sh tests/compare.sh \
-	tests/report-utf8.sh
+	tests/report-utf8.sh tests/report-controls.sh
 TESTS += tests/unit/test_report tests/unit/test_report_model $(REPORT_TESTS)
 # compare at fleet size, from the server fixtures multiplied (tests/make-fleet.sh); its speed at a
 # thousand reports is tests/perf/compare-fleet.sh's.

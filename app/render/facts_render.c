@@ -10,6 +10,7 @@
 #include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 #include "fstune/units.h"
+#include "fstune/utf8.h"
 
 /* One line of output: a fact's value, or the reason it is unavailable. */
 struct row {
@@ -43,8 +44,8 @@ char *facts_render_value(const char *key, const json_t *value)
 		return render_number(key, (double)json_integer_value(value), true);
 	case JSON_REAL:
 		return render_number(key, json_real_value(value), false);
-	case JSON_STRING:
-		return xstrdup(json_string_value(value));
+	case JSON_STRING: /* a model, a name, a path: on one line, nothing a terminal obeys */
+		return fst_text_visible(json_string_value(value), true);
 	case JSON_ARRAY: {
 		size_t i, len = 0;
 		json_t *item;
@@ -108,9 +109,10 @@ static void add_leaves(struct rows *r, const struct facts *f, size_t branch, con
 
 char *facts_render_unavailable(const char *status, const char *reason)
 {
-	char *s = xasprintf("%s%s%s", status ? status : "unavailable", reason && *reason ? ": " : "",
-			    reason && *reason ? reason : "");
+	char *r = fst_text_visible(reason, true);
+	char *s = xasprintf("%s%s%s", status ? status : "unavailable", *r ? ": " : "", r);
 
+	free(r);
 	for (char *p = s; *p && *p != ':'; p++)
 		if (*p == '_')
 			*p = ' ';
@@ -246,8 +248,7 @@ void facts_render_text(FILE *out, const struct facts *f, bool show_sources)
 	collected_free(&r, &br);
 }
 
-/* Markdown table cells: a '|' would end the cell. */
-static void md_cell(FILE *out, const char *s)
+void facts_render_md_cell(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')
@@ -285,14 +286,14 @@ void facts_render_markdown(FILE *out, const struct facts *f, bool show_sources)
 			if (w->branch != b)
 				continue;
 			fputs("| ", out);
-			md_cell(out, *w->key ? w->key : "(all)");
+			facts_render_md_cell(out, *w->key ? w->key : "(all)");
 			fputs(" | ", out);
 			if (w->is_unavailable)
 				fputs("*unavailable:* ", out);
-			md_cell(out, w->value);
+			facts_render_md_cell(out, w->value);
 			if (show_sources) {
 				fputs(" | ", out);
-				md_cell(out, w->source ? w->source : "");
+				facts_render_md_cell(out, w->source ? w->source : "");
 			}
 			fputs(" |\n", out);
 		}

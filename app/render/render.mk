@@ -13,7 +13,8 @@ libfstune_app_a_SOURCES += app/render/facts_render.c app/render/facts_render.h \
 	app/render/report_html.c app/render/report_html_bench.c app/render/compare_html.c
 
 # The apply and revert scripts, run for real on loop devices.
-SCRIPTS_TESTS = tests/scripts-apply.sh tests/scripts-errors.sh tests/scripts-read.sh
+SCRIPTS_TESTS = tests/scripts-apply.sh tests/scripts-errors.sh tests/scripts-read.sh tests/scripts-left-out.sh \
+	tests/scripts-fstab.sh tests/scripts-hostile.sh
 TESTS += $(SCRIPTS_TESTS)
 EXTRA_DIST += $(SCRIPTS_TESTS)
 

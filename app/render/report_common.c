@@ -11,6 +11,7 @@
 #include "app/render/facts_render.h"
 #include "app/render/report_render.h"
 #include "lib/xalloc.h"
+#include "fstune/utf8.h"
 #include "fstune/units.h"
 
 const struct report_group report_groups[] = {
@@ -57,9 +58,13 @@ static void put_scalar(FILE *m, const char *key, const json_t *v)
 	char ub[UNITS_BUFSZ];
 
 	switch (json_typeof(v)) {
-	case JSON_STRING:
-		fputs(json_string_value(v), m);
+	case JSON_STRING: {
+		char *t = fst_text_visible(json_string_value(v), true);
+
+		fputs(t, m);
+		free(t);
 		break;
+	}
 	case JSON_INTEGER:
 	case JSON_REAL:
 		fputs(units_value(ub, sizeof(ub), rules_setting_unit(key), json_number_value(v),

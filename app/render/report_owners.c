@@ -9,6 +9,7 @@
 #include "app/render/report_build.h"
 #include "app/render/report_render.h"
 #include "lib/xalloc.h"
+#include "fstune/utf8.h"
 
 static const char *str(const json_t *o, const char *field)
 {
@@ -28,7 +29,8 @@ static char *verdict(const json_t *owner)
 	return note ? xasprintf("overridden: %s", note) : xstrdup("overridden");
 }
 
-char *report_owner_text(const json_t *owner)
+/* report_owner_text before its names and values are made safe to show. */
+static char *owner_sentence(const json_t *owner)
 {
 	const char *kind = str(owner, "kind"), *key = str(owner, "key"), *value = str(owner, "value");
 	const char *path = str(owner, "path"), *via = str(owner, "via"), *profile = str(owner, "profile");
@@ -62,6 +64,14 @@ char *report_owner_text(const json_t *owner)
 				path ? path : "?", line, extra, v);
 	free(extra);
 	free(v);
+	return out;
+}
+
+char *report_owner_text(const json_t *owner)
+{
+	char *raw = owner_sentence(owner), *out = fst_text_visible(raw, true); /* file names from the machine */
+
+	free(raw);
 	return out;
 }
 

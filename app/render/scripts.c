@@ -19,6 +19,7 @@
 #include "fstune/rules.h"
 #include "fstune/shell.h"
 #include "fstune/status.h"
+#include "fstune/utf8.h"
 
 /* Ends every here-document; no line the setting table builds is this word alone. */
 #define HEREDOC_END "FSTUNE_EOF"
@@ -169,18 +170,7 @@ static const char sh_apply_helpers[] =
 	"\t\treturn 0\n"
 	"\tfi\n"
 	"\tFSTUNE_MNT=$1 FSTUNE_ON=$2 FSTUNE_OFF=$3 FSTUNE_FSTAB=$fstab LC_ALL=C awk '\n"
-	"\tfunction unoct(s, out, i, c) {\n"
-	"\t\tout = \"\"\n"
-	"\t\tfor (i = 1; i <= length(s); i++) {\n"
-	"\t\t\tc = substr(s, i, 1)\n"
-	"\t\t\tif (c == \"\\\\\" && substr(s, i + 1, 3) ~ /^[0-3][0-7][0-7]$/) {\n"
-	"\t\t\t\tc = sprintf(\"%c\", substr(s, i + 1, 1) * 64 + substr(s, i + 2, 1) * 8 + substr(s, i + 3, 1))\n"
-	"\t\t\t\ti += 3\n"
-	"\t\t\t}\n"
-	"\t\t\tout = out c\n"
-	"\t\t}\n"
-	"\t\treturn out\n"
-	"\t}\n"
+	"\t" FST_AWK_UNOCT "\n"
 	"\tfunction dropped(o, i, k) {\n"
 	"\t\tfor (i = 1; i <= n_off; i++) {\n"
 	"\t\t\tk = drop[i]\n"
@@ -254,13 +244,21 @@ static const char sh_revert_helpers[] =
 	"\t[ ! -d \"$saved_dir\" ] || find \"$saved_dir\" -depth -type d -exec rmdir {} \\; 2>/dev/null || :\n"
 	"}\n";
 
-/* `text` as the rest of a comment line: a line break in it would end the comment. */
+/* `prefix` and `text` as one comment line. Either may quote what the facts hold (a file name of the
+ * owners, a mount point): a line break in it would end the comment and make the rest a command, so
+ * each is a space; any other control character is written visibly (\x1b), so that reading the
+ * script in a terminal is safe too. */
 static void put_comment(FILE *out, const char *prefix, const char *text)
 {
-	fputs(prefix, out);
-	for (const char *p = text ? text : ""; *p; p++)
-		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
-	fputc('\n', out);
+	char *line = xasprintf("%s%s", prefix, text ? text : ""), *shown;
+
+	for (char *p = line; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	shown = fst_text_visible(line, false);
+	fprintf(out, "%s\n", shown);
+	free(shown);
+	free(line);
 }
 
 /* "# id (severity): title" above each step. */
@@ -673,13 +671,114 @@ static void write_mkfs(FILE *out, const struct report_model *m, const struct rep
 		fputs("# None.\n", out);
 }
 
+/* Whether a command of the step's apply or revert list holds `word`. */
+static bool step_names(const struct report_rec *r, const char *word)
+{
+	for (size_t i = 0; i < r->n_apply; i++)
+		if (strstr(r->apply[i].text, word))
+			return true;
+	for (size_t i = 0; i < r->n_revert; i++)
+		if (strstr(r->revert[i].text, word))
+			return true;
+	return false;
+}
+
+/* Why a step the scripts would run is left out, or NULL: its commands need a mount point, a device
+ * or a disk the facts do not name (the setting table wrote "${MOUNTPOINT:?}", "${DEVICE:?}" or
+ * "${DISK:?}", which would stop the script half-way), or name a device.path that is no block device
+ * on this host (the facts of another machine: a command must never name what is not there). A new
+ * string. */
+static char *left_out(const struct facts *facts, const struct report_rec *r)
+{
+	char *dev = facts_get_bytes(facts, "device.path"), *word = dev ? fst_shell_quote(dev) : NULL, *why = NULL;
+	struct stat st;
+
+	if (step_names(r, "${MOUNTPOINT:?}"))
+		why = xstrdup("the facts name no mount point (fs.mount_point), so no command can say which one");
+	else if (step_names(r, "${DEVICE:?}"))
+		why = xstrdup("the facts name no device (device.path), so no command can say which one");
+	else if (step_names(r, "${DISK:?}"))
+		why = xstrdup("the facts name no disk (device.disk), so no command can say which one");
+	else if (word && step_names(r, word) && (stat(dev, &st) != 0 || !S_ISBLK(st.st_mode)))
+		why = xasprintf("device.path %s is not a block device on this host (are these another machine's "
+				"facts?): make the scripts on the machine they are for",
+				facts_get_string(facts, "device.path"));
+	free(word);
+	free(dev);
+	return why;
+}
+
+/* The steps the scripts run, by class, and those they leave out (each with why). */
+enum { RUN_RUNTIME, RUN_ONLINE, RUN_REMOUNT, RUN_N };
+
+struct runnable {
+	struct report_rec_group g[RUN_N]; /* the model's runtime, online and remount groups less... */
+	const struct report_rec **left;   /* ...these, */
+	char **why;                       /* for these reasons */
+	size_t n_left;
+};
+
+static void runnable_load(struct runnable *run, const struct report_model *m, const struct facts *facts)
+{
+	static const char *const classes[RUN_N] = {"runtime", "online", "remount"};
+
+	memset(run, 0, sizeof(*run));
+	for (size_t k = 0; k < RUN_N; k++) {
+		const struct report_rec_group *g = report_model_group(m, classes[k]);
+
+		run->g[k].def = g->def;
+		run->g[k].recs = xcalloc(g->n + 1, sizeof(*run->g[k].recs));
+		run->left = xrealloc(run->left, (run->n_left + g->n + 1) * sizeof(*run->left));
+		run->why = xrealloc(run->why, (run->n_left + g->n + 1) * sizeof(*run->why));
+		for (size_t i = 0; i < g->n; i++) {
+			char *why = g->recs[i]->accepted ? NULL : left_out(facts, g->recs[i]);
+
+			if (why) {
+				run->left[run->n_left] = g->recs[i];
+				run->why[run->n_left++] = why;
+			} else {
+				run->g[k].recs[run->g[k].n++] = g->recs[i];
+			}
+		}
+	}
+}
+
+static void runnable_free(struct runnable *run)
+{
+	for (size_t k = 0; k < RUN_N; k++)
+		free(run->g[k].recs);
+	for (size_t i = 0; i < run->n_left; i++)
+		free(run->why[i]);
+	free(run->left);
+	free(run->why);
+}
+
+/* The steps left out, each commented with why and its commands. */
+static void write_left_out(FILE *out, const struct runnable *run)
+{
+	if (run->n_left == 0)
+		return;
+	fputs("\n# ---- Left out: steps these scripts cannot run, and why ----\n", out);
+	for (size_t i = 0; i < run->n_left; i++) {
+		const struct report_rec *r = run->left[i];
+
+		rec_comment(out, r);
+		put_comment(out, "#   left out: ", run->why[i]);
+		for (size_t j = 0; j < r->n_apply; j++)
+			if (!r->apply[j].label)
+				put_comment(out, "#   ", r->apply[j].text);
+	}
+}
+
 static void write_apply(FILE *out, const struct report_model *m, const struct facts *facts)
 {
-	const struct report_rec_group *runtime = report_model_group(m, "runtime");
-	const struct report_rec_group *online = report_model_group(m, "online");
-	const struct report_rec_group *remount = report_model_group(m, "remount");
-	const struct report_rec_group *other = report_model_group(m, NULL);
+	struct runnable run;
+	const struct report_rec_group *runtime, *online, *remount, *other = report_model_group(m, NULL);
 
+	runnable_load(&run, m, facts);
+	runtime = &run.g[RUN_RUNTIME];
+	online = &run.g[RUN_ONLINE];
+	remount = &run.g[RUN_REMOUNT];
 	write_head(out, m, true);
 	fputs("\n# ---- Settings the whole host shares, from inside a container: only with --host-wide ----\n", out);
 	write_host_wide(out, (const struct report_rec_group *const[]){runtime, online, remount}, 3);
@@ -708,22 +807,28 @@ static void write_apply(FILE *out, const struct report_model *m, const struct fa
 		section(out, NULL, "Not run by this script.", true);
 		write_described(out, other);
 	}
+	write_left_out(out, &run);
 	fputs("\ncurrent_step=\nsay \"done; revert.sh takes these changes back\"\n", out);
+	runnable_free(&run);
 }
 
-static void write_revert(FILE *out, const struct report_model *m)
+static void write_revert(FILE *out, const struct report_model *m, const struct facts *facts)
 {
+	struct runnable run; /* apply.sh's steps, and only those */
+
+	runnable_load(&run, m, facts);
 	write_head(out, m, false);
 	section(out, "remount", "The remounts of apply.sh taken back, last first; each is asked first.", false);
-	write_steps(out, report_model_group(m, "remount"), true, true, true);
+	write_steps(out, &run.g[RUN_REMOUNT], true, true, true);
 	section(out, "online", "Taken back last first; each is asked about first.", false);
-	write_steps(out, report_model_group(m, "online"), true, true, true);
+	write_steps(out, &run.g[RUN_ONLINE], true, true, true);
 	section(out, "runtime", "The values fstune found, put back last first.", false);
-	write_steps(out, report_model_group(m, "runtime"), true, false, true);
+	write_steps(out, &run.g[RUN_RUNTIME], true, false, true);
 	fputs("\n# ---- The files apply.sh installed: removed, or the copy it kept put back ----\n", out);
-	write_restores(out, report_model_group(m, "runtime"));
+	write_restores(out, &run.g[RUN_RUNTIME]);
 	fputs("\n# apply.sh ran no offline, reboot or reformat step, so there is none to take back here.\n"
 	      "\ncurrent_step=\nsay \"done\"\n", out);
+	runnable_free(&run);
 }
 
 int scripts_check_dir(const char *dir, struct fst_error *err)
@@ -753,7 +858,7 @@ static bool script_fill(struct cli_output *o, const char *path, bool is_apply, c
 	if (is_apply)
 		write_apply(fp, m, s->facts);
 	else
-		write_revert(fp, m);
+		write_revert(fp, m, s->facts);
 	if (fchmod(fileno(fp), 0700) != 0 || report_finish(fp) != 0) {
 		fst_error_set(err, FST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
 		return false;

@@ -70,6 +70,8 @@ static int write_report(const struct session *s, size_t fmt, const char *path, s
 
 	if (!o)
 		return err->status;
+	if (output_formats[fmt].id == CLI_FORMAT_TEXT || output_formats[fmt].id == CLI_FORMAT_MARKDOWN)
+		cli_output_text_only(o);
 	errno = 0;
 	if (output_formats[fmt].write_report(s, cli_output_stream(o)) == 0)
 		return cli_output_finish(o, true, err);

@@ -237,8 +237,11 @@ double bench_thread_run_delay_ns(void);
 
 /* ---- Scratch directories of killed runs ---- */
 
-/* Scratch directories under `dir` whose owner is gone (a killed run, named by the pid file): a new
- * array of {"path": string, "pid": integer, "bytes": integer (space allocated to its files)}. */
+/* Scratch directories under `dir` whose owner is gone (a killed run, named by the pid file, which
+ * holds the pid, the process's start time and the boot's id, so that a pid another process has now is
+ * no live run): a new array of {"path": string, "pid": integer, "bytes": integer (space allocated
+ * to its files), "empty": bool (nothing in it but the pid file: its filesystem was unmounted lazily
+ * under a run, or the run was killed before it wrote)}. */
 json_t *bench_leftovers_find(const char *dir);
 /* The sum of the "bytes" of such an array. */
 uint64_t bench_leftovers_bytes(const json_t *leftovers);

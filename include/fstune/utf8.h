@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Whether the n bytes at s are valid UTF-8 as RFC 3629 and jansson define it (no overlong forms,
  * no surrogates, nothing above U+10FFFF). */
@@ -28,5 +29,16 @@ char *fst_utf8_unescape(const char *s);
 /* A JSON string of a message that may hold bytes from the machine (an error naming a path): `s`
  * as it is when valid, else escaped. Never NULL (out of memory aborts). */
 json_t *fst_json_text(const char *s);
+
+/* Text for a terminal or a Markdown file, from strings anyone can write (a hand-written facts
+ * file's model, a file name, a rule's title): each control character, which a terminal would obey
+ * (an escape sequence, a carriage return, a backspace), written visibly instead: C0 and DEL as
+ * \xHH, C1 (U+0080..U+009F) as \u00HH. With `is_one_line` a line break is one too (\x0a), so a
+ * title or a name stays on its line; otherwise line breaks and tabs stay. Caller frees. */
+char *fst_text_visible(const char *s, bool is_one_line);
+/* The same as a stream: `n` bytes of `s` to `out`; `*held` carries a C1 lead byte (0xc2) from one
+ * call to the next (0 to start, then fst_text_visible_end). Returns -1 on a write error. */
+int fst_text_visible_write(FILE *out, const char *s, size_t n, unsigned char *held);
+int fst_text_visible_end(FILE *out, unsigned char *held);
 
 #endif

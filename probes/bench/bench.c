@@ -645,11 +645,17 @@ int bench_run(const struct probe_target *t, const struct bench_config *cfg, stru
 			json_t *l = json_array_get(res->leftovers, i);
 			char b[UNITS_BUFSZ];
 
-			bench_note(&p.ctx, "a scratch directory of a killed run (pid %lld) holds %s: %s; "
-				   "`fstune bench --clean %s` removes it",
-				   (long long)json_integer_value(json_object_get(l, "pid")),
-				   bytes(b, (uint64_t)json_integer_value(json_object_get(l, "bytes"))),
-				   json_string_value(json_object_get(l, "path")), p.ctx.dir);
+			if (json_is_true(json_object_get(l, "empty")))
+				bench_note(&p.ctx, "an empty scratch directory of an ended run (pid %lld: its filesystem "
+					   "was unmounted under it, or it was killed before it wrote): %s; `fstune bench "
+					   "--clean %s` removes it", (long long)json_integer_value(json_object_get(l, "pid")),
+					   json_string_value(json_object_get(l, "path")), p.ctx.dir);
+			else
+				bench_note(&p.ctx, "a scratch directory of a killed run (pid %lld) holds %s: %s; "
+					   "`fstune bench --clean %s` removes it",
+					   (long long)json_integer_value(json_object_get(l, "pid")),
+					   bytes(b, (uint64_t)json_integer_value(json_object_get(l, "bytes"))),
+					   json_string_value(json_object_get(l, "path")), p.ctx.dir);
 		}
 		busy_check(&p, f);
 		if (*p.ctx.stop)

@@ -6,5 +6,5 @@ libfstune_probes_a_SOURCES += \
 	probes/bench/file_metadata.c \
 	probes/bench/file_tree.c
 
-TESTS += tests/bench-files.sh tests/bench-files-enospc.sh tests/bench-leftover.sh
-EXTRA_DIST += tests/bench-files.sh tests/bench-files-enospc.sh tests/bench-leftover.sh tests/perf/compare-postmark.sh
+TESTS += tests/bench-files.sh tests/bench-files-enospc.sh tests/bench-leftover.sh tests/bench-leftover-names.sh
+EXTRA_DIST += tests/bench-files.sh tests/bench-files-enospc.sh tests/bench-leftover.sh tests/bench-leftover-names.sh tests/perf/compare-postmark.sh

@@ -17,6 +17,7 @@
 
 #include "lib/xalloc.h"
 #include "fstune/debug.h"
+#include "fstune/path.h"
 #include "fstune/utf8.h"
 #include "probes/bench/bench_int.h"
 
@@ -121,9 +122,37 @@ void *bench_aligned_alloc(size_t align, size_t size)
 	return p;
 }
 
+/* The start of process `pid` in clock ticks after boot (/proc/PID/stat field 22: after the command
+ * name in parentheses, which may hold anything, the 20th field), or 0 when it cannot be read. */
+static unsigned long long proc_start_time(long pid)
+{
+	char *stat = path_read_string("/proc/%ld/stat", pid), *p = stat ? strrchr(stat, ')') : NULL;
+	unsigned long long start = 0;
+
+	for (int field = 2; p && *p && field < 22; p++)
+		if (*p == ' ' && ++field == 22)
+			start = strtoull(p + 1, NULL, 10);
+	free(stat);
+	return start;
+}
+
+/* This boot's id (/proc/sys/kernel/random/boot_id), "" when unknown. Static storage. */
+static const char *boot_id(void)
+{
+	static char id[40];
+
+	if (!id[0]) {
+		char *s = path_read_string("/proc/sys/kernel/random/boot_id");
+
+		snprintf(id, sizeof id, "%s", s && strlen(s) < sizeof id && !strpbrk(s, " \t\n") ? s : "-");
+		free(s);
+	}
+	return id;
+}
+
 int bench_scratch_create(struct bench_ctx *ctx, struct fst_error *err)
 {
-	char name[64], pid[64];
+	char name[64], pid[128];
 	int fd, n;
 
 	snprintf(name, sizeof name, SCRATCH_PREFIX "%ld", (long)getpid());
@@ -148,7 +177,8 @@ int bench_scratch_create(struct bench_ctx *ctx, struct fst_error *err)
 		bench_scratch_remove(ctx);
 		return fst_error_set(err, FST_EXIT_REFUSED, "cannot write in %s: %s", ctx->dir, strerror(e));
 	}
-	n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	/* the pid, and what tells this process from a later one given the same pid */
+	n = snprintf(pid, sizeof pid, "%ld %llu %s\n", (long)getpid(), proc_start_time((long)getpid()), boot_id());
 	if (write(fd, pid, (size_t)n) != n) {
 		int e = errno;
 
@@ -175,22 +205,50 @@ void bench_scratch_unlink(struct bench_ctx *ctx, const char *name)
 		unlinkat(ctx->scratch_fd, name, 0);
 }
 
+/* Removes the (emptied) scratch directory `path`, open in `fd` (-1: by its path alone): from its
+ * own parent, reached through it, so that a filesystem unmounted lazily meanwhile (the path leads
+ * elsewhere now, or nowhere) is left without it all the same. 0 or -1 with errno. */
+static int scratch_rmdir(const char *path, int fd)
+{
+	const char *base = strrchr(path, '/');
+	struct stat own, named;
+	int parent = fd >= 0 ? openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1, r, e;
+
+	if (parent < 0)
+		return rmdir(path);
+	base = base ? base + 1 : path;
+	/* the name in that parent must still be this directory, not one made in its place */
+	if (fstat(fd, &own) != 0 || fstatat(parent, base, &named, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    own.st_ino != named.st_ino || own.st_dev != named.st_dev) {
+		close(parent);
+		errno = ESTALE;
+		return -1;
+	}
+	r = unlinkat(parent, base, AT_REMOVEDIR);
+	e = errno;
+	close(parent);
+	errno = e;
+	return r;
+}
+
 void bench_scratch_remove(struct bench_ctx *ctx)
 {
+	int scratch_fd = ctx->scratch_fd;
+
 	if (ctx->data_fd >= 0)
 		close(ctx->data_fd);
 	ctx->data_fd = -1;
-	if (ctx->scratch_fd >= 0) {
-		scratch_names_remove(ctx->scratch_fd, ctx->file_dirs);
-		close(ctx->scratch_fd);
-		ctx->scratch_fd = -1;
-	}
+	ctx->scratch_fd = -1;
+	if (scratch_fd >= 0)
+		scratch_names_remove(scratch_fd, ctx->file_dirs);
 	if (ctx->scratch) {
-		if (rmdir(ctx->scratch) < 0)
+		if (scratch_rmdir(ctx->scratch, scratch_fd) < 0)
 			DBG(DEBUG_BENCH, "bench: rmdir %s: %s", ctx->scratch, strerror(errno));
 		free(ctx->scratch);
 		ctx->scratch = NULL;
 	}
+	if (scratch_fd >= 0)
+		close(scratch_fd);
 }
 
 /* Writes the whole span with incompressible data, then makes it durable and drops this file's pages
@@ -305,7 +363,7 @@ static bool is_scratch_name(const char *name, long *pid)
 	if (strncmp(name, SCRATCH_PREFIX, strlen(SCRATCH_PREFIX)))
 		return false;
 	*pid = strtol(name + strlen(SCRATCH_PREFIX), &end, 10);
-	return *end == '\0' && *pid > 0;
+	return *end == '\0' && *pid > 0 && *pid <= INT_MAX; /* a pid_t, never -1 (kill's "every process") */
 }
 
 /* Space allocated to everything below `path`, not following links nor crossing mounts. */
@@ -325,6 +383,48 @@ static uint64_t tree_allocated_bytes(const char *path)
 	return bytes;
 }
 
+/* Whether the run that made scratch directory `sfd` (named for `pid`) is alive: the pid is a
+ * process's (kill succeeds or is not permitted), and, when the pid file says when the run started
+ * and in which boot, that process started then (a pid reused since is another process's). A pid
+ * file of the older form, or none yet (a run between its mkdir and its write), has the pid alone. */
+static bool is_run_alive(int sfd, long pid)
+{
+	char buf[128] = "", boot[40];
+	unsigned long long start;
+	long recorded;
+	int fd = sfd >= 0 ? openat(sfd, PID_FILE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+	struct stat st;
+	ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof buf - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
+		return false;
+	buf[n > 0 ? n : 0] = '\0';
+	if (sscanf(buf, "%ld %llu %39s", &recorded, &start, boot) != 3 || recorded != pid)
+		return true;
+	return !strcmp(boot, boot_id()) && proc_start_time(pid) == start;
+}
+
+/* Whether the scratch directory `sfd` holds nothing a run writes but its pid file: what a run leaves
+ * when its filesystem was unmounted lazily under it (or it was killed before it wrote). */
+static bool is_empty_scratch(int sfd)
+{
+	int fd = sfd >= 0 ? dup(sfd) : -1;
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	bool empty = d != NULL;
+
+	if (!d && fd >= 0)
+		close(fd);
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, PID_FILE))
+			empty = false;
+	if (d)
+		closedir(d);
+	return empty;
+}
+
 json_t *bench_leftovers_find(const char *dir)
 {
 	json_t *out = json_array();
@@ -336,16 +436,24 @@ json_t *bench_leftovers_find(const char *dir)
 	while ((de = readdir(d))) {
 		char *path;
 		long pid;
+		int sfd;
 
 		if (!is_scratch_name(de->d_name, &pid) || pid == (long)getpid())
 			continue;
-		/* the owner is alive (kill succeeds or is not permitted): a concurrent run, not a leftover */
-		if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
+		sfd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		/* a concurrent run's, not a leftover */
+		if (is_run_alive(sfd, pid)) {
+			if (sfd >= 0)
+				close(sfd);
 			continue;
+		}
 		path = xasprintf("%s/%s", strcmp(dir, "/") ? dir : "", de->d_name);
 		/* the path stays bytes (nocheck): `bench --clean` removes it by this name */
-		json_array_append_new(out, json_pack("{s:o, s:I, s:I}", "path", json_string_nocheck(path), "pid",
-						     (json_int_t)pid, "bytes", (json_int_t)tree_allocated_bytes(path)));
+		json_array_append_new(out, json_pack("{s:o, s:I, s:I, s:b}", "path", json_string_nocheck(path), "pid",
+						     (json_int_t)pid, "bytes", (json_int_t)tree_allocated_bytes(path),
+						     "empty", is_empty_scratch(sfd)));
+		if (sfd >= 0)
+			close(sfd);
 		free(path);
 	}
 	closedir(d);

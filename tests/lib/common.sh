@@ -139,6 +139,18 @@ mount_tmp() {
 	echo "$mnt"
 }
 
+# unwrapped FILE: the text with every line break and run of spaces as one space, so that a phrase of
+# a wrapped report matches wherever the wrapping broke it (it moves with the length of $TMP).
+unwrapped() { tr -s '\n ' '  ' <"$1"; }
+
+# no_controls FILE WHAT: text for a terminal: no byte below 0x20 but line breaks and tabs, no DEL,
+# no C1 control (UTF-8 c2 80..9f).
+no_controls() {
+	if LC_ALL=C grep -naP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$1" >"$TMP/bad"; then
+		fail "$2 holds a control character: $(cat -v "$TMP/bad" | head -5)"
+	fi
+}
+
 # json_get FILE FILTER: jq with a clear failure.
 json_get() { jq -er "$2" "$1" || fail "$TEST_NAME: jq '$2' on $1 found nothing"; }
 

@@ -140,7 +140,8 @@ static const struct family_case {
 	{"mount", "mount.option.discard", "true",
 	 "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\", \"noatime\"], "
 	 "\"super_options\": [\"rw\", \"errors=remount-ro\"]}}",
-	 "mount -o remount,discard /srv", "findmnt -rno FS-OPTIONS --mountpoint /srv", "rw,errors=remount-ro",
+	 "mount -o remount,discard /srv", "FSTUNE_MNT=/srv LC_ALL=C awk '" FST_AWK_UNOCT " unoct($5) == ENVIRON[\"FSTUNE_MNT\"] { for (i = 7; i < NF && "
+	 "$i != \"-\"; i++); v = $(i + 3) } END { print v }' /proc/self/mountinfo", "rw,errors=remount-ro",
 	 "fs.mount_options", "false"},
 	{"mount.data", "mount.option.data", "\"journal\"",
 	 "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", "
@@ -351,6 +352,41 @@ static void test_build(void)
 	ctx_free(&c);
 }
 
+/* A value udev would take for a pattern (a hand-written facts file): never matched on; the kernel
+ * name, with the reason. A weaker identity that is well-formed wins over it. */
+static void test_udev_patterns(void)
+{
+	bool ok;
+	struct setting_ctx c;
+
+	static const char *const globs[] = {
+		"{\"device\": {\"disk\": \"md0\", \"md_uuid\": \"*\"}}",
+		"{\"device\": {\"disk\": \"md0\", \"md_uuid\": \"3a1b2c3d:4e5f6a7b:8c9d0e1f:2a3b4c5?\"}}",
+		"{\"device\": {\"disk\": \"md0\", \"md_uuid\": \"3a1b2c3d:4e5f6a7b:8c9d0e1f\"}}",
+		"{\"device\": {\"disk\": \"sdc\", \"serial\": \"Z[A-Z]*\", \"serial_udev_property\": \"ID_SERIAL\"}}",
+		"{\"device\": {\"disk\": \"sdc\", \"wwn\": \"0x5|0x6\", \"wwn_udev_property\": \"ID_WWN\"}}",
+		"{\"device\": {\"disk\": \"dm-0\", \"dm_uuid\": \"LVM-a b\"}}",
+	};
+	for (size_t i = 0; i < sizeof(globs) / sizeof(globs[0]); i++) {
+		const char *line;
+
+		c = build("queue.scheduler", json_string("none"), NULL, globs[i], &ok);
+		CHECK(ok);
+		line = json_string_value(json_object_get(c.persistent, "line"));
+		CHECK(strstr(line, "is not a value udev writes, and a rule must match this disk, never a pattern") != NULL);
+		CHECK(strstr(line, "ENV{") == NULL);
+		CHECK(strstr(line, "KERNEL==\"") != NULL);
+		ctx_free(&c);
+	}
+	c = build("queue.scheduler", json_string("none"), NULL,
+		  "{\"device\": {\"disk\": \"md0\", \"serial\": \"a*\", \"serial_udev_property\": \"ID_SERIAL\", "
+		  "\"md_uuid\": \"3a1b2c3d:4e5f6a7b:8c9d0e1f:2a3b4c5d\"}}", &ok);
+	CHECK(ok);
+	CHECK(strstr(json_string_value(json_object_get(c.persistent, "line")),
+		     "ENV{MD_UUID}==\"3a1b2c3d:4e5f6a7b:8c9d0e1f:2a3b4c5d\"") != NULL);
+	ctx_free(&c);
+}
+
 /* Persistent udev rules match the exact property each identity came from. */
 static void test_build_udev(void)
 {
@@ -543,6 +579,7 @@ int main(void)
 	test_units();
 	test_build();
 	test_build_udev();
+	test_udev_patterns();
 	test_build_added();
 	test_build_freebsd();
 	test_strip();
