@@ -69,7 +69,7 @@ printf 'Queue bfq\n' >"$TMP/bad.conf"
 run_status 2 "$FSTUNE" --no-system-rules --accepted "$TMP/bad.conf"
 grep -q "$TMP/bad.conf:1: 'Queue' is not a finding id" "$TMP/err" || fail "bad entry: $(cat "$TMP/err")"
 FSTUNE_ACCEPTED=$TMP/missing.conf run_status 2 "$FSTUNE" --no-system-rules
-grep -q "cannot read the accepted findings $TMP/missing.conf" "$TMP/err" || fail "missing file: $(cat "$TMP/err")"
+grep -q "cannot read the accepted findings file $TMP/missing.conf" "$TMP/err" || fail "missing file: $(cat "$TMP/err")"
 run_status 2 "$FSTUNE" --accept bfq
 grep -q -- "--accept 'bfq' is not a finding id" "$TMP/err" || fail "bad --accept: $(cat "$TMP/err")"
 echo "the wizard marks accepted findings in the report it saves, as fstune report does"

@@ -28,6 +28,7 @@ keys_of() {
 		on && /^};/ { exit }
 		on && /^\tUI_KEYS_UP_DOWN\(/ { print "KEY_UP"; print "\047k\047"; print "KEY_DOWN"; print "\047j\047"; next }
 		on && /^\tUI_KEYS_PAGES\(/ { print "KEY_PPAGE"; print "KEY_NPAGE"; next }
+		on && /^\tUI_KEYS_ENDS\(/ { print "KEY_HOME"; print "KEY_END"; next }
 		on && /^\t\{/ { sub(/^\t\{/, ""); sub(/, .*/, ""); print }
 	' "$file" | while IFS= read -r code; do
 		[ "$code" = 0 ] || key_name "$code"

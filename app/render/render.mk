@@ -6,7 +6,7 @@ libfstune_app_a_SOURCES += app/render/facts_render.c app/render/facts_render.h \
 	app/render/report_text.c app/render/report_markdown.c app/render/report_json.c \
 	app/render/report_openmetrics.c app/render/report_owners.c app/render/bench_table.c app/render/bench_table.h \
 	app/render/compare.h app/render/compare_render.c app/render/trial_out.c \
-	app/render/scripts.c app/render/scripts.h
+	app/render/scripts.c app/render/scripts.h app/render/scripts_dir.c
 
 # The apply and revert scripts, run for real on loop devices.
 SCRIPTS_TESTS = tests/scripts-apply.sh tests/scripts-errors.sh tests/scripts-read.sh

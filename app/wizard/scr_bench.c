@@ -12,6 +12,8 @@ enum { B_CHOOSE = UI_ACT_SCREEN };
 
 static const struct ui_key bench_keys[] = {
 	UI_KEYS_UP_DOWN("move up", "move down"),
+	UI_KEYS_PAGES("first row", "last row"),
+	UI_KEYS_ENDS("first row", "last row"),
 	{'\r', B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", true},
 	{0, 0, NULL, false},
 };

@@ -8,6 +8,7 @@
 #include "app/render/report_model.h"
 #include "app/render/report_render.h"
 #include "app/wizard/ui_int.h"
+#include "lib/xalloc.h"
 
 enum { X_CLOSE = UI_ACT_SCREEN };
 
@@ -15,8 +16,7 @@ static const struct ui_key detail_keys[] = {
 	UI_KEYS_UP_DOWN("scroll up", "scroll down"),
 	UI_KEYS_PAGES("page up", "page down"),
 	{' ', UI_MOVE_PGDN, "page down", false},
-	{KEY_HOME, UI_MOVE_HOME, "top", false},
-	{KEY_END, UI_MOVE_END, "bottom", false},
+	UI_KEYS_ENDS("top", "bottom"),
 	{'\r', X_CLOSE, "back to the list", true},
 	{KEY_LEFT, X_CLOSE, "back to the list", false},
 	{0, 0, NULL, false},
@@ -101,6 +101,38 @@ static void add_title(struct ui_lines *l, const char *sev, const char *title, in
 	ui_lines_free(lines, n);
 }
 
+/* The admin's acceptance (accepted.conf, --accept): who, why, and what it means. */
+static void add_accepted(struct ui_lines *l, const char *accepted, int width)
+{
+	char *text;
+
+	if (!accepted)
+		return;
+	text = xasprintf("Accepted:   %s; kept as it is: it no longer counts for --fail-on, and fstune apply "
+			 "leaves it unless --only names it", accepted);
+	add_wrapped(l, UI_OK, 0, 12, width, text);
+	free(text);
+}
+
+void ui_view_stale(struct ui_wizard *w, const struct report_stale *e, int width)
+{
+	struct ui_lines *l = &w->detail.content;
+	char *text;
+
+	ui_lines_clear(l);
+	w->detail.top = 0;
+	ui_lines_add(l, UI_DIM, 0, "STALE  an accepted finding no loaded rule makes");
+	ui_lines_add(l, UI_NORMAL, 0, "Entry:      %s", e->id ? e->id : "?");
+	ui_lines_add(l, UI_NORMAL, 0, "From:       %s", e->by ? e->by : "?");
+	ui_lines_add(l, UI_HEADING, 0, "Why it is stale");
+	add_wrapped(l, UI_NORMAL, 2, 0, width, e->reason ? e->reason : "");
+	ui_lines_add(l, UI_HEADING, 0, "What to do");
+	text = xasprintf("Correct the id (fstune rules list shows each rule's, fstune rules show ID its findings) or "
+			 "remove the entry from %s; it accepts nothing as it is.", e->by ? e->by : "the file");
+	add_wrapped(l, UI_NORMAL, 2, 0, width, text);
+	free(text);
+}
+
 void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width)
 {
 	struct ui_lines *l = &w->detail.content;
@@ -113,6 +145,7 @@ void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width
 		     rec->disruption ? rec->disruption : "?", rec->confidence, rec->verified.word ? "   Trial: " : "",
 		     rec->verified.word ? rec->verified.word : "");
 	add_setting(l, rec);
+	add_accepted(l, rec->accepted, width);
 	ui_lines_add(l, UI_HEADING, 0, "Why");
 	add_wrapped(l, UI_NORMAL, 2, 0, width, rec->rationale);
 	ui_lines_add(l, UI_HEADING, 0, "Evidence");

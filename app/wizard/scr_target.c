@@ -15,8 +15,7 @@ enum { T_CHOOSE = UI_ACT_SCREEN, T_DIR, T_RESCAN };
 static const struct ui_key target_keys[] = {
 	UI_KEYS_UP_DOWN("move up", "move down"),
 	UI_KEYS_PAGES("page up", "page down"),
-	{KEY_HOME, UI_MOVE_HOME, "first row", false},
-	{KEY_END, UI_MOVE_END, "last row", false},
+	UI_KEYS_ENDS("first row", "last row"),
 	{'\r', T_CHOOSE, "choose: probe it and go on to the workload", true},
 	{KEY_RIGHT, T_CHOOSE, "choose: probe it and go on to the workload", false},
 	{'d', T_DIR, "type a directory to examine", true},

@@ -42,6 +42,23 @@ static char *candidates_of(const struct report_rec *rec)
 	return out;
 }
 
+/* The directory the trial's image goes in: the target's, or its filesystem's mount point. */
+static const char *image_dir(const struct ui_wizard *w)
+{
+	const struct probe_target *t = w->session ? w->session->target : NULL;
+
+	return !t ? NULL : t->kind == TARGET_DIRECTORY ? t->path : t->mount_point;
+}
+
+bool ui_trial_applies(const struct ui_wizard *w, const struct report_rec *rec)
+{
+	char *cands = rec && rec->disruption && !strcmp(rec->disruption, "reformat") ? candidates_of(rec) : NULL;
+	bool ok = cands && image_dir(w);
+
+	free(cands);
+	return ok;
+}
+
 /* Runs the trial with the terminal its own; the wizard ignores the keyboard's signals meanwhile (the
  * trial handles them and cleans up). Returns its exit status (128+n when a signal ended it), or -1. */
 static int run_trial(const char *const argv[])
@@ -95,8 +112,7 @@ static bool adopt_trial(struct ui_wizard *w, const char *path)
 
 bool ui_trial_settle(struct ui_wizard *w, const struct report_rec *rec)
 {
-	const struct probe_target *t = w->session ? w->session->target : NULL;
-	const char *dir = !t ? NULL : t->kind == TARGET_DIRECTORY ? t->path : t->mount_point;
+	const char *dir = image_dir(w);
 	const char *profile = w->session ? facts_get_string(w->session->facts, "workload.profile") : NULL;
 	const char *argv[16], *disruption = rec->disruption;
 	char *cands = candidates_of(rec), *image, *out;
@@ -149,6 +165,7 @@ bool ui_trial_settle(struct ui_wizard *w, const struct report_rec *rec)
 	st = run_trial(argv);
 	if (st == 0 && adopt_trial(w, out)) {
 		session_evaluate(w->session);
+		w->unsaved |= UI_UNSAVED_TRIAL;
 		ui_message(w, UI_OK, "trial done: the advice it settles is marked confirmed or contradicted (Enter "
 			   "on it shows the numbers)");
 		ok = true;

@@ -108,6 +108,8 @@ enum ui_shared_action {
 	{KEY_DOWN, UI_MOVE_DOWN, (down_help), false}, {'j', UI_MOVE_DOWN, (down_help), false}
 #define UI_KEYS_PAGES(pgup_help, pgdn_help) \
 	{KEY_PPAGE, UI_MOVE_PGUP, (pgup_help), false}, {KEY_NPAGE, UI_MOVE_PGDN, (pgdn_help), false}
+#define UI_KEYS_ENDS(home_help, end_help) \
+	{KEY_HOME, UI_MOVE_HOME, (home_help), false}, {KEY_END, UI_MOVE_END, (end_help), false}
 
 /* Keys every screen has unless it takes text (then only F1 and Esc). */
 enum ui_global_action {
@@ -155,6 +157,9 @@ struct ui_screen {
 	enum ui_result (*key)(struct ui_wizard *w, int action, int ch);
 	WINDOW *(*window)(struct ui_wizard *w); /* the window keys are read through (it owns the
 						   cursor); NULL: stdscr */
+	/* whether a hinted key's action does something where the screen is now (the hint bar shows
+	   it only then); NULL: every hinted key always does */
+	bool (*key_applies)(const struct ui_wizard *w, int action);
 };
 
 #define UI_ACT_TEXT 999 /* a printable character on a takes_text screen */
@@ -226,12 +231,15 @@ struct ui_list {
 	int top; /* the first visible row */
 };
 /* A row of the Advice list: a group's heading, a recommendation, or a further line of the title of
- * the recommendation above. */
+ * the recommendation above; after the groups, the accepted entries that are stale, under a heading
+ * of their own. */
 struct ui_advice_row {
 	const struct report_rec_group *group; /* a heading: its group; else NULL */
 	const struct report_rec *rec;         /* the recommendation (of a further line too) */
 	size_t line;                          /* 0: the recommendation's own row; k: its title's line k */
 	int at;                               /* a further line: the row of its recommendation */
+	const struct report_stale *stale;     /* a stale accepted entry; else NULL */
+	bool is_stale_heading;                /* the heading above them */
 };
 /* Moves the cursor by `delta` (INT_MAX/INT_MIN for the ends) and keeps it visible in `rows`. */
 void ui_list_move(struct ui_list *l, int delta, int rows);
@@ -305,6 +313,14 @@ struct ui_bench_live {
 	bool can_run;
 };
 
+/* What the session measured that no saved report holds yet (ui_wizard.unsaved). */
+enum ui_unsaved {
+	UI_UNSAVED_BENCH = 1,
+	UI_UNSAVED_TRIAL = 2,
+	UI_UNSAVED_SAMPLE = 4,
+	UI_UNSAVED_OBSERVE = 8,
+};
+
 struct ui_wizard {
 	/* set by the loop (ui_loop_run) before anything runs: how screens and steps reach what only the
 	 * loop knows, without calling up into it */
@@ -329,6 +345,7 @@ struct ui_wizard {
 	struct workload_spec wl_spec;    /* the last workload step's spec */
 	char sample_dir[4096];           /* wl_spec.sample_dir's text */
 	int status;                      /* exit status when the wizard ends */
+	unsigned unsaved;                /* enum ui_unsaved bits: measured since the last report saved */
 	bool has_idle_work;              /* inventory_idle has work left */
 
 	/* navigation */
@@ -336,6 +353,7 @@ struct ui_wizard {
 	enum ui_screen_id next_screen;   /* set by a key handler returning UI_GOTO */
 	enum ui_screen_id prompt_return; /* the screen a prompt returns to */
 	bool is_help;                    /* the help overlay is up */
+	bool is_quit_asked;              /* the quit question is up (quit.c) */
 	int help_top;                    /* its scroll position */
 
 	/* the message line */
@@ -356,6 +374,7 @@ struct ui_wizard {
 	struct ui_list bench_list;
 	struct ui_bench_live bench;
 	int charts_top;                  /* the first result line shown below the curve */
+	int charts_page;                 /* the result lines the last draw showed */
 	struct ui_custom *custom;        /* the custom workload form (scr_custom.c); NULL: none */
 	struct ui_busy busy;
 
@@ -444,6 +463,16 @@ bool ui_bench_headline(const struct facts *f, const struct bench_test_def *t, do
  * reformat recommendation (its mkfs against the defaults), the terminal handed over, and brings the
  * trial.* facts back and re-evaluates. False, with the reason as the message, when it cannot run. */
 bool ui_trial_settle(struct ui_wizard *w, const struct report_rec *rec);
+/* Whether a trial can settle `rec` here: reformat advice with an mkfs spec a candidate can hold, on a
+ * session with a directory for the image. */
+bool ui_trial_applies(const struct ui_wizard *w, const struct report_rec *rec);
+
+/* Quitting (quit.c): true when `q` must ask first (unsaved measurements), and the question is then
+ * up; its box over the screen and its keys (s save first, q quit, Esc stay). */
+bool ui_quit_ask(struct ui_wizard *w);
+void ui_quit_draw(const struct ui_wizard *w);
+enum ui_result ui_quit_key(struct ui_wizard *w, int key);
+extern const struct ui_key ui_quit_keys[];
 
 /* The main loop (loop.c): runs until a handler returns UI_QUIT. */
 void ui_loop_run(struct ui_wizard *w);
@@ -456,5 +485,7 @@ static inline const struct ui_screen *ui_screen_of(const struct ui_wizard *w, en
 /* Building the views (view_*.c), for the screens' init. */
 void ui_view_detected(struct ui_wizard *w);
 void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width);
+/* The detail of an accepted entry no loaded rule can make: what it says, why it is stale, the fix. */
+void ui_view_stale(struct ui_wizard *w, const struct report_stale *e, int width);
 
 #endif
