@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "app/session/accepted.h"
@@ -197,7 +198,7 @@ static int parse_line(struct accepted *a, char *line, const char *path, unsigned
 }
 
 /* The accepted findings file open for reading; NULL with errno (ENOENT, EISDIR, PATH_ENOTREG: only a
- * regular file is opened, so a FIFO named by mistake cannot hang the run). */
+ * regular file or the null device is opened, so a FIFO named by mistake cannot hang the run). */
 static FILE *open_regular(const char *path)
 {
 	int pfd = open(path, O_PATH | O_CLOEXEC), fd, e;
@@ -207,6 +208,8 @@ static FILE *open_regular(const char *path)
 	if (pfd < 0)
 		return NULL;
 	fd = path_reopen_regular(pfd, &st);
+	if (fd == -PATH_ENOTREG && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
+		fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* no findings: --accepted /dev/null */
 	close(pfd);
 	if (fd < 0) {
 		errno = -fd;

@@ -113,8 +113,22 @@ static void draw_hints(const struct ui_wizard *w, const struct ui_screen *scr)
 		}
 }
 
+/* A key's line of the help: its keys, then what it does, wrapped under itself in `width` cells. */
+static void help_add_key(struct ui_lines *out, const char *keys, const char *help, int width)
+{
+	size_t n;
+	char **lines = ui_wrap(help, width - 2 - 19, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (i == 0)
+			ui_lines_add(out, UI_NORMAL, 2, "%-18s %s", keys, lines[i]);
+		else
+			ui_lines_add(out, UI_NORMAL, 2 + 19, "%s", lines[i]);
+	ui_lines_free(lines, n);
+}
+
 /* The lines of the help: each action once, with every key that triggers it. */
-static void help_add_table(struct ui_lines *out, const char *heading, const struct ui_key *table)
+static void help_add_table(struct ui_lines *out, const char *heading, const struct ui_key *table, int width)
 {
 	ui_lines_add(out, UI_HEADING, 0, "%s", heading);
 	for (const struct ui_key *k = table; k->key; k++) {
@@ -137,7 +151,7 @@ static void help_add_table(struct ui_lines *out, const char *heading, const stru
 			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s%s", *keys ? ", " : "",
 				 name);
 		}
-		ui_lines_add(out, UI_NORMAL, 2, "%-18s %s", keys, k->help);
+		help_add_key(out, keys, k->help, width);
 	}
 }
 
@@ -151,10 +165,10 @@ static void help_lines(const struct ui_screen *scr, int width, struct ui_lines *
 			ui_lines_add(out, UI_DIM, 0, "%s", intro[i]);
 		ui_lines_free(intro, n);
 	}
-	help_add_table(out, scr->name ? scr->name : "This screen", scr->keys);
+	help_add_table(out, scr->name ? scr->name : "This screen", scr->keys, width);
 	if (scr->takes_text)
-		ui_lines_add(out, UI_NORMAL, 2, "%-18s %s", "any character", "typed into the field");
-	help_add_table(out, "Everywhere", scr->takes_text ? ui_text_global_keys : ui_global_keys);
+		help_add_key(out, "any character", "typed into the field", width);
+	help_add_table(out, "Everywhere", scr->takes_text ? ui_text_global_keys : ui_global_keys, width);
 }
 
 /* The help overlay's panel stays up between frames: deleting a panel touches the window below

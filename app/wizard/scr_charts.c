@@ -11,6 +11,8 @@
 
 enum { C_ON = UI_ACT_SCREEN };
 
+#define BAR_MAX 60 /* a result's bar on a wide terminal: its number stays beside it, in reach */
+
 static const struct ui_key charts_keys[] = {
 	UI_KEYS_UP_DOWN("scroll the results", "scroll the results"),
 	UI_KEYS_PAGES("page up the results", "page down the results"),
@@ -55,7 +57,7 @@ static void charts_init(struct ui_wizard *w) { w->charts_top = 0; }
 static void draw_results(const struct ui_wizard *w, int y, int rows, const struct ui_area *a)
 {
 	const struct facts *f = w->session->facts;
-	int shown = 0, skip = w->charts_top, bar = a->cols - 22 - 16;
+	int shown = 0, skip = w->charts_top, bar = a->cols - 22 - 16 > BAR_MAX ? BAR_MAX : a->cols - 22 - 16;
 
 	ui_put(y++, a->left, a->cols, ui_attr(UI_HEADING), "Results (each bar against the best of its unit)");
 	for (size_t i = 0; i < bench_n_tests && shown < rows - 1; i++) {

@@ -30,6 +30,8 @@ static const struct ui_key save_keys[] = {
 };
 
 
+#define SCRIPTS_WHAT "apply.sh and revert.sh in a directory: the commands, to review and run"
+
 /* The rows: one per output format, then the scripts. */
 #define SAVE_ROWS ((int)output_n_formats + 1)
 
@@ -58,11 +60,13 @@ static void save_draw(struct ui_wizard *w, const struct ui_area *a)
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), "Save: the report of this session, to a file");
 	for (size_t i = 0; i < output_n_formats; i++, y++)
 		save_row(y, a, (int)i == w->save_list.sel, output_formats[i].name, output_formats[i].what);
-	save_row(y++, a, is_scripts_row(w), "scripts",
-		 "apply.sh and revert.sh in a directory: the commands, to review and run");
+	save_row(y++, a, is_scripts_row(w), "scripts", SCRIPTS_WHAT);
+	y++;
+	y += ui_put_wrapped(y, a->left + 2, a->cols - 2, ui_attr(UI_DIM),
+			    is_scripts_row(w) ? SCRIPTS_WHAT : output_formats[w->save_list.sel].what, a->cols - 14);
 	if (w->save_path[0]) {
-		ui_put(y + 1, a->left, a->cols, ui_attr(UI_DIM), "Last saved:");
-		ui_put(y + 1, a->left + 12, a->cols - 12, ui_attr(UI_OK), w->save_path);
+		ui_put(y, a->left, a->cols, ui_attr(UI_DIM), "Last saved:");
+		ui_put_wrapped(y, a->left + 12, a->cols - 12, ui_attr(UI_OK), w->save_path, -1);
 	}
 }
 

@@ -214,6 +214,15 @@ static void draw_below(const struct ui_wizard *w, const struct row *r, int y, co
 	}
 }
 
+/* The selected row's text whole, wrapped, when its row cut it: the rows it took. */
+static int put_whole(int y, const struct ui_area *a, const struct row *r, const struct ui_wizard *w)
+{
+	char name[48], sum[256];
+
+	row_text(w, r, name, sizeof(name), sum, sizeof(sum));
+	return ui_put_wrapped(y, a->left + 2, a->cols - 2, ui_attr(UI_DIM), sum, a->cols - 16 - 11);
+}
+
 static void workload_draw(struct ui_wizard *w, const struct ui_area *a)
 {
 	struct row rows[MAX_ROWS];
@@ -225,6 +234,7 @@ static void workload_draw(struct ui_wizard *w, const struct ui_area *a)
 	ui_list_clamp(&w->workload_list, n);
 	draw_rows(w, rows, n, y, a);
 	y += n + 1;
+	y += put_whole(y, a, &rows[w->workload_list.sel], w);
 	if (workload_spec_is_said(&w->spec))
 		ui_put(y++, a->left, a->cols, ui_attr(UI_DIM),
 		       "The command line's workload options apply on top of the preset chosen here.");

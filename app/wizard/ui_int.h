@@ -197,6 +197,9 @@ extern const struct ui_screen ui_screen_sample;
 /* Writes `text` at row y, column x, cut to `cols` display cells (with an ellipsis when cut).
  * Returns the cells written. */
 int ui_put(int y, int x, int cols, attr_t attr, const char *text);
+/* `text` wrapped in `cols` cells from row y, column x, when it is wider than `fits` cells (the row
+ * that shows it cut it); returns the rows it took and a blank one, or 0 when it fit. */
+int ui_put_wrapped(int y, int x, int cols, attr_t attr, const char *text, int fits);
 /* Display width of a UTF-8 string. */
 int ui_text_width(const char *text);
 /* Fills `cols` cells of row y from x with blanks in `attr`. */
@@ -279,10 +282,12 @@ void ui_lines_clear(struct ui_lines *l);
 struct ui_view {
 	struct ui_lines content;
 	int top;
-	int rows; /* shown by the last draw: a page */
+	int rows;      /* shown by the last draw: a page */
+	int laid_cols; /* COLS the content was laid out for (a resize lays it out again) */
 };
 /* Draws the view into the area from its top (as many lines as fit), the top first brought back so
- * that the last page is full. */
+ * that the last page is full. A line wider than the area is wrapped, never cut; `top` counts the
+ * lines drawn. */
 void ui_view_draw(struct ui_view *v, const struct ui_area *a);
 /* Does a move (UI_MOVE_*) on the view, a page being what the last draw showed; false when `action`
  * is not a move. */
