@@ -35,10 +35,18 @@ keys_of() {
 	done | sort -u
 }
 
-# help_keys: the key names in the help overlay's key column (the text before the description).
+# help_keys: the key names in the help overlay's key column (the text before the description), on
+# every page of it (PgDn until the page stays the same).
 help_keys() {
-	tmux_capture | sed -n 's/^.\{0,4\}│   \(.\{18\}\) .*/\1/p; s/^.\{0,4\}|   \(.\{18\}\) .*/\1/p' |
+	local page prev=""
+	while page=$(tmux_capture) && [ "$page" != "$prev" ]; do
+		printf '%s\n' "$page"
+		prev=$page
+		tmux_keys NPage
+		_tmux_settle
+	done | sed -n 's/^.\{0,4\}│   \(.\{18\}\) .*/\1/p; s/^.\{0,4\}|   \(.\{18\}\) .*/\1/p' |
 		tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^$' | sort -u
+	tmux_keys Home
 }
 
 # check_help SCREEN_TITLE FILE TABLE: opens the help (with KEY), compares, closes it.

@@ -223,6 +223,22 @@ static FILE *open_regular(const char *path)
 	return fp;
 }
 
+/* What to do when the accepted findings file does not open with `e`. */
+static const char *open_advice(int e)
+{
+	switch (e) {
+	case ENOENT:
+	case ENOTDIR:
+		return "give a file that exists (/dev/null accepts nothing)";
+	case EACCES:
+	case EPERM:
+		return "make it readable to this user, or run as one who may read it";
+	default:
+		return "name the file itself: a regular file of lines ID [KEY OP VALUE] [# why], as fstune(1) "
+		       "ACCEPTED FINDINGS describes";
+	}
+}
+
 int accepted_load_file(struct accepted *a, const char *path, bool missing_ok, struct fst_error *err)
 {
 	FILE *fp = open_regular(path);
@@ -234,10 +250,8 @@ int accepted_load_file(struct accepted *a, const char *path, bool missing_ok, st
 	if (!fp) {
 		if (errno == ENOENT && missing_ok)
 			return FST_EXIT_OK;
-		return fst_error_set(err, FST_EXIT_USAGE, "cannot read the accepted findings file %s: %s%s", path,
-				     errno == EISDIR ? "is a directory" : path_strerror(errno),
-				     errno == EISDIR || errno == PATH_ENOTREG ? ": name the file itself (accepted.conf: "
-				     "ID [KEY OP VALUE] [# why], one a line)" : "");
+		return fst_error_set(err, FST_EXIT_USAGE, "cannot read the accepted findings file %s: %s: %s", path,
+				     errno == EISDIR ? "is a directory" : path_strerror(errno), open_advice(errno));
 	}
 	while (status == FST_EXIT_OK && getline(&line, &cap, fp) != -1) {
 		lineno++;

@@ -235,6 +235,18 @@ static const char *accepted_count(const struct report_model *m)
 	return buf;
 }
 
+/* The line under the heading is blank: a long heading (a custom workload's label) goes on there,
+ * and no further, the list starting on the next. */
+static void draw_heading(const char *head, const struct ui_area *a)
+{
+	size_t n;
+	char **lines = ui_wrap(head, a->cols, &n);
+
+	for (size_t i = 0; i < n && i < 2; i++)
+		ui_put(a->top + (int)i, a->left, a->cols, ui_attr(UI_HEADING), lines[i]);
+	ui_lines_free(lines, n);
+}
+
 static void advice_draw(struct ui_wizard *w, const struct ui_area *a)
 {
 	const struct report_model *m = w->advice_model;
@@ -245,7 +257,7 @@ static void advice_draw(struct ui_wizard *w, const struct ui_area *a)
 	snprintf(head, sizeof(head), "Advice: %zu recommendation%s (%zu warn or critical%s); workload: %s",
 		 n, n == 1 ? "" : "s", m ? report_model_count_at_least(m, 2) : 0, accepted_count(m),
 		 w->has_workload ? w->workload_label : "general");
-	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), head);
+	draw_heading(head, a);
 	if (n == 0 && (!m || !m->n_stale))
 		draw_empty(m, y, rows, a);
 	ui_list_clamp(&w->advice_list, rows);

@@ -108,8 +108,8 @@ static void add_accepted(struct ui_lines *l, const char *accepted, int width)
 
 	if (!accepted)
 		return;
-	text = xasprintf("Accepted:   %s; kept as it is: it no longer counts for --fail-on, and fstune apply "
-			 "leaves it unless --only names it", accepted);
+	text = xasprintf("Accepted:   %s: it no longer counts for --fail-on, and fstune apply leaves it as it "
+			 "is unless --only names it", accepted);
 	add_wrapped(l, UI_OK, 0, 12, width, text);
 	free(text);
 }
@@ -127,8 +127,13 @@ void ui_view_stale(struct ui_wizard *w, const struct report_stale *e, int width)
 	ui_lines_add(l, UI_HEADING, 0, "Why it is stale");
 	add_wrapped(l, UI_NORMAL, 2, 0, width, e->reason ? e->reason : "");
 	ui_lines_add(l, UI_HEADING, 0, "What to do");
-	text = xasprintf("Correct the id (fstune rules list shows each rule's, fstune rules show ID its findings) or "
-			 "remove the entry from %s; it accepts nothing as it is.", e->by ? e->by : "the file");
+	if (e->by && !strncmp(e->by, "--", 2))
+		text = xstrdup("Correct the id given to --accept (fstune rules list shows each rule's, fstune rules "
+			       "show ID its findings) or leave it out; it accepts nothing as it is.");
+	else
+		text = xasprintf("Correct the id (fstune rules list shows each rule's, fstune rules show ID its "
+				 "findings) or remove the entry from %s; it accepts nothing as it is.",
+				 e->by ? e->by : "the file");
 	add_wrapped(l, UI_NORMAL, 2, 0, width, text);
 	free(text);
 }

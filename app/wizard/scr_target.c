@@ -9,6 +9,7 @@
 
 #include "app/wizard/ui_int.h"
 #include "fstune/units.h"
+#include "lib/xalloc.h"
 
 enum { T_CHOOSE = UI_ACT_SCREEN, T_DIR, T_RESCAN };
 
@@ -151,15 +152,30 @@ static char **why_lines(const struct ui_wizard *w, int cols, size_t *n)
 	return sel ? ui_wrap(sel->why ? sel->why : "", cols - 13, n) : NULL;
 }
 
+/* The selected row's name, model and mount point whole when its columns cut one (a narrow terminal);
+ * NULL when nothing was cut. Caller frees. */
+static char *cut_text(const struct inventory_row *r, const struct cols *c)
+{
+	bool is_cut = name_cells(r) > c->name - 1 || (r->model && ui_text_width(r->model) > c->model - 1) ||
+		      (r->mount_point && ui_text_width(r->mount_point) > c->mount);
+
+	if (!is_cut || r->is_any_directory)
+		return NULL;
+	return xasprintf("%s%s%s%s%s", r->name ? r->name : "", r->model ? ": " : "", r->model ? r->model : "",
+			 r->mount_point ? ", mounted on " : "", r->mount_point ? r->mount_point : "");
+}
+
 static void target_draw(struct ui_wizard *w, const struct ui_area *a)
 {
 	struct cols c = layout(a->cols, &w->targets);
 	int rows = list_rows(), y = a->top + 2, x = a->left, room;
-	size_t n;
+	size_t n, nc = 0;
 	char **why = why_lines(w, a->cols, &n);
+	char *whole = w->targets.n ? cut_text(&w->targets.v[w->target_list.sel], &c) : NULL;
+	char **cut = whole ? ui_wrap(whole, a->cols, &nc) : NULL;
 
-	/* the list's rows, less those the reason below needs beyond its usual two, keeping three */
-	room = a->rows - 2 - 1 - (int)n;
+	/* the list's rows, less those the lines below need beyond their usual two, keeping three */
+	room = a->rows - 2 - 1 - (int)n - (int)nc;
 	if ((int)w->targets.n > room && rows > room)
 		rows = room > 3 ? room : 3;
 	ui_put(a->top, x, a->cols, ui_attr(UI_HEADING),
@@ -179,15 +195,19 @@ static void target_draw(struct ui_wizard *w, const struct ui_area *a)
 	}
 	if (n) {
 		const struct inventory_row *sel = &w->targets.v[w->target_list.sel];
-		int top = a->top + a->rows - (int)(n > 2 ? n : 2) - 1;
+		int top = a->top + a->rows - (int)(n > 2 ? n : 2) - 1 - (int)nc;
 
 		y = top > y + rows ? top : y + rows + 1;
+		for (size_t i = 0; i < nc; i++)
+			ui_put(y++, x, a->cols, ui_attr(UI_NORMAL), cut[i]);
 		ui_put(y, x, a->cols, ui_attr(UI_DIM), "Benchmarks:");
 		for (size_t i = 0; i < n && y + (int)i < a->top + a->rows; i++)
 			ui_put(y + (int)i, x + 12, a->cols - 12,
 			       ui_attr(sel->bench == BENCH_MODE_NONE ? UI_UNAVAILABLE : UI_OK), why[i]);
 	}
 	ui_lines_free(why, n);
+	ui_lines_free(cut, nc);
+	free(whole);
 }
 
 /* Probes `arg` (a row's or the directory typed) and goes on to the workload. */
