@@ -312,6 +312,22 @@ static int f_is_blank(lua_State *L)
 	return 1;
 }
 
+/* zoned(): "host-managed" or "host-aware" when the device wants its zones written sequentially
+ * (device.zoned), else nil. No advice for a conventional filesystem suits such a disk (ext4 cannot
+ * be made on a host-managed one at all): the rules that propose mkfs, reserve, bigalloc or inode
+ * ratios stay silent there, and the zoned rule says what fits. */
+static int f_zoned(lua_State *L)
+{
+	const struct sandbox *sb = sandbox_of(L);
+	const char *z = sb->facts ? facts_get_string(sb->facts, "device.zoned") : NULL;
+
+	if (z && (!strcmp(z, "host-managed") || !strcmp(z, "host-aware")))
+		lua_pushstring(L, z);
+	else
+		lua_pushnil(L);
+	return 1;
+}
+
 /* is_freebsd(): the facts describe a FreeBSD target (host.target_os); the one test every rule
  * that advises only one of the two systems makes. */
 static int f_is_freebsd(lua_State *L)
@@ -506,6 +522,7 @@ void lua_host_open(lua_State *L)
 				       {"is_ext", f_is_ext},
 				       {"is_blank", f_is_blank},
 				       {"is_freebsd", f_is_freebsd},
+				       {"zoned", f_zoned},
 				       {"positive", f_positive},
 				       {"is_assumed", f_is_assumed},
 				       {"present", f_present},

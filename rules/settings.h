@@ -66,6 +66,9 @@ struct setting_family {
 	 * (the ratio of a bytes sysctl, which writing the bytes zeroes): apply records its value before
 	 * the change, so that undo builds the same revert. NULL: none. */
 	const char *(*revert_fact)(const struct setting *s);
+	/* The setting is one for the whole host, which no namespace confines: a container changing it
+	 * changes it for every tenant (vm.* sysctls, a disk's attributes, a bdi). */
+	bool host_wide;
 };
 
 /* One row of the table. The builder parameters `key` and `alt` are the family's to read. */

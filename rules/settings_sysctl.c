@@ -50,4 +50,5 @@ const struct setting_family setting_family_sysctl = {
 	.read = settings_read_sysctl,
 	.persistent_file = SYSCTL_D_FILE,
 	.revert_fact = sysctl_revert_fact,
+	.host_wide = true,
 };

@@ -13,7 +13,7 @@ require_nobody
 
 ID=readahead.lower_for_random
 ra=/sys/block/$disk/queue/read_ahead_kb
-A=(apply "${RULES[@]}" "${WORKLOAD[@]}" --root "$ROOT" --live --yes)
+A=(apply "${RULES[@]}" "${WORKLOAD[@]}" --root "$ROOT" --live --yes --host-wide)
 before=$(values)
 
 # Accepted in a file, with its reason: shown as kept, with the file's line and the reason.
@@ -59,7 +59,7 @@ mkfifo "$TMP/fifo"
 bad_accepted "$TMP/fifo" "not a regular file (a FIFO, device or socket), so it is not read" "name the file itself"
 chmod 600 "$TMP/accepted.conf"
 chmod 755 "$TMP"
-A=(apply "${RULES[@]}" "${WORKLOAD[@]}" --dry-run)
+A=(apply "${RULES[@]}" "${WORKLOAD[@]}" --dry-run --host-wide)
 bad_accepted "$TMP/accepted.conf" "Permission denied" "make it readable to this user" as_nobody
 assert_eq "$(ls "$ROOT"/var/lib/fstune/journal | wc -l)" "$journals" "journals after the refused runs"
 assert_eq "$(values)" "$before" "the values after the refused runs"

@@ -20,7 +20,7 @@ require_nobody
 RESEAL=$FSTUNE_BUILDDIR/tests/tools/journal-reseal
 PWNED=$TMP/pwned
 ra=/sys/block/$disk/queue/read_ahead_kb
-RA=(apply "${RULES[@]}" "${WORKLOAD[@]}" --only readahead.lower_for_random --yes)
+RA=(apply "${RULES[@]}" "${WORKLOAD[@]}" --only readahead.lower_for_random --yes --host-wide)
 
 apply_ra() {
 	run_status 0 "$FSTUNE" "${RA[@]}" --root "$ROOT" --live "$mnt"

@@ -68,7 +68,7 @@ sh -n "$scripts/apply.sh" || fail "sh -n apply.sh"
 root=$TMP/root
 mkdir -p "$root/etc"
 printf '%s %s ext4 strictatime 0 2\n' "$dev" "$TMP/m$(printf '\xff\xfe')\\134x" >"$root/etc/fstab"
-run_status 0 sh "$scripts/apply.sh" --yes --root "$root" --live
+run_status 0 sh "$scripts/apply.sh" --yes --root "$root" --live --host-wide
 [[ ,$(options), == *,noatime,* ]] || fail "apply.sh did not remount noatime: $(options)"
 grep -qF -- "+$dev	$TMP/m$(printf '\xff\xfe')\\134x	ext4	noatime" "$TMP/out" ||
 	fail "apply.sh's fstab diff: $(cat "$TMP/out")"

@@ -48,6 +48,12 @@ int apply_class_parse(const char *arg, unsigned *mask, struct fst_error *err);
 int apply_plan_build(const json_t *recs, const json_t *only, unsigned classes, json_t **plan, json_t **shown,
 		     struct fst_error *err);
 
+/* Inside a container (`facts`, probed now, say host.container), a change of a host-wide setting
+ * (rules_setting_host_wide: a vm.* sysctl, a disk's attribute, a bdi) changes the host for every
+ * tenant: FST_EXIT_REFUSED with err naming each, unless `allowed` (--host-wide: the admin owns the
+ * host). FST_EXIT_OK otherwise. */
+int apply_plan_check_host_wide(const json_t *plan, const struct facts *facts, bool allowed, struct fst_error *err);
+
 /* For a saved report or facts file: each change's "old" against what the facts probed now say.
  * FST_EXIT_REFUSED with err naming every setting whose value changed since; a change whose value the
  * report did not know takes the probed one. */

@@ -264,6 +264,12 @@ int persist_prepare(const json_t *change, const struct facts *facts, const char 
 	*note = NULL;
 	if (!json_is_object(p))
 		return FST_EXIT_OK;
+	/* a unit that sets it again at each mount (btrfs's bdi, renamed then): the admin's to install */
+	if (kind && !strcmp(kind, "systemd.service") && path) {
+		*note = xasprintf("holds until the filesystem is mounted again: to keep it, install %s as the report "
+				  "shows and enable it", path);
+		return FST_EXIT_OK;
+	}
 	if (!kind || !path || path[0] != '/' || !line ||
 	    (strcmp(kind, "sysctl.d") && strcmp(kind, "udev") && strcmp(kind, "fstab")))
 		return fst_error_set(err, FST_EXIT_REFUSED, "%s: fstune does not install a persistent form of kind %s",

@@ -50,6 +50,9 @@ static const char usage_text[] =
 	"  --only ID,...                only these recommendations (ids as the report shows them)\n"
 	"  --class runtime,online,remount  only these classes (default: all three)\n"
 	"  --yes                        no confirmation prompt (needed when not on a terminal)\n"
+	"  --host-wide                  inside a container: make the changes the whole host shares\n"
+	"                               too (vm.* sysctls, the disk's queue and bdi: every tenant's);\n"
+	"                               without it they are refused (status 4)\n"
 	"  --accept ID                  keep finding ID as it is (repeatable)\n"
 	"  --accepted FILE              read the accepted findings from FILE instead of\n"
 	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
@@ -67,6 +70,7 @@ struct apply_args {
 	json_t *only;      /* array of ids, or NULL */
 	unsigned classes;
 	bool is_yes;
+	bool is_host_wide; /* --host-wide: the admin owns the host the container runs on */
 	struct rules_options ro; /* --rules-dir, --no-system-rules */
 	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
 };
@@ -115,6 +119,7 @@ static int parse_args(int argc, char **argv, struct apply_args *a)
 		{"only", required_argument, NULL, OPT_ONLY},
 		{"class", required_argument, NULL, OPT_CLASS},
 		CLI_FLAG("yes", struct apply_args, is_yes),
+		CLI_FLAG("host-wide", struct apply_args, is_host_wide),
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 		{NULL, 0, NULL, 0},
@@ -307,6 +312,9 @@ static int prepare(struct apply_args *a, json_t **plan, json_t **shown, struct f
 		*facts = s->facts;
 		s->facts = facts_new(); /* the facts outlive the session */
 	}
+	/* --root DIR alone writes files under DIR for another system, and changes nothing here */
+	if (status == FST_EXIT_OK)
+		status = apply_plan_check_host_wide(*plan, *facts, a->is_host_wide || !a->ac.env.is_live, err);
 	*target = t ? realpath(t, NULL) : NULL;
 	if (!*target && t)
 		*target = xstrdup(t);

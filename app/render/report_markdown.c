@@ -110,7 +110,8 @@ static void write_setting(FILE *out, const struct report_rec *r)
 	fputc('\n', out);
 }
 
-/* The list under the heading: id, acceptance, setting, confidence, the trial's verdict. */
+/* The list under the heading: id, acceptance, setting, the host-wide mark, confidence, the trial's
+ * verdict. */
 static void write_facets(FILE *out, const struct report_rec *r)
 {
 	fputs("- id: ", out);
@@ -122,6 +123,11 @@ static void write_facets(FILE *out, const struct report_rec *r)
 		fputc('\n', out);
 	}
 	write_setting(out, r);
+	if (r->host_wide) {
+		fputs("- **host-wide**: ", out);
+		md_text(out, r->host_wide);
+		fputc('\n', out);
+	}
 	if (r->has_confidence) {
 		fprintf(out, "- confidence: %.2f", r->confidence);
 		if (r->confidence_capped_by) {

@@ -94,6 +94,8 @@ struct report_rec {
 	struct report_verification verified;
 	char *accepted;          /* the admin's acceptance, "why (FILE:LINE, where KEY OP VALUE)"; NULL
 				    when the finding is not accepted */
+	const char *host_wide;   /* what its host_wide mark means (made inside a container, of a setting
+				    the whole host shares), one sentence; NULL when not marked */
 	bool has_evidence;       /* it names evidence (the list may be empty): writers show the heading */
 	struct report_evidence *evidence;
 	size_t n_evidence;

@@ -173,6 +173,9 @@ static void setting_fill(struct report_rec *r, const json_t *rec)
 	r->recommended_text = report_setting_value(r->setting, want);
 }
 
+static const char host_wide_text[] = "inside this container, the change is the whole host's, every "
+				     "tenant's; fstune apply and apply.sh make it only with --host-wide";
+
 void report_rec_fill(struct report_rec *r, const struct session *s, const json_t *rec)
 {
 	const json_t *conf = json_object_get(rec, "confidence"), *mark = json_object_get(rec, "accepted");
@@ -192,6 +195,7 @@ void report_rec_fill(struct report_rec *r, const struct session *s, const json_t
 	r->confidence_capped_by = report_json_str(rec, "confidence_capped_by");
 	verification_fill(&r->verified, rec);
 	r->accepted = json_is_object(mark) ? accepted_text(mark) : NULL;
+	r->host_wide = json_is_true(json_object_get(rec, "host_wide")) ? host_wide_text : NULL;
 	evidence_list(r, s, json_object_get(rec, "evidence"));
 	r->managed = report_managed_lines(rec, &r->n_managed);
 	commands_fill(&r->apply, &r->n_apply, json_object_get(rec, "apply"));

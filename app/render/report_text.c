@@ -93,6 +93,8 @@ static void write_recommendation(FILE *out, const struct report_rec *r)
 	if (r->accepted)
 		report_wrap_hanging(out, "    Accepted: ", r->accepted, 14, WIDTH);
 	write_setting(out, r);
+	if (r->host_wide)
+		report_wrap_hanging(out, "    Host-wide: ", r->host_wide, 15, WIDTH);
 	write_confidence(out, r);
 	if (r->rationale && *r->rationale) {
 		fputc('\n', out);

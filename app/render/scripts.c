@@ -95,6 +95,14 @@ static const char sh_helpers_tail[] =
 
 static const char sh_apply_helpers[] =
 	"\n"
+	"# refuse_host_wide STEPS: inside a container, steps that change what the whole host shares run\n"
+	"# only with --host-wide (the admin owns the host); without it the script stops before any change.\n"
+	"refuse_host_wide() {\n"
+	"\tis_live && [ \"$host_wide\" != 1 ] || return 0\n"
+	"\tdie 4 \"inside a container, $1 would change the whole host for every tenant: pass --host-wide\" \\\n"
+	"\t\t\"if you own the host\"\n"
+	"}\n"
+	"\n"
 	"# check SETTING RECORDED NOW: counts a value that changed since fstune probed it.\n"
 	"drifted=0\n"
 	"check() {\n"
@@ -281,9 +289,10 @@ static void write_usage(FILE *out, bool is_apply)
 {
 	fprintf(out, "usage() {\n\tcat <<'%s'\n", HEREDOC_END);
 	if (is_apply)
-		fputs("Usage: sh apply.sh [--yes] [--force] [--root DIR [--live]]\n"
+		fputs("Usage: sh apply.sh [--yes] [--force] [--host-wide] [--root DIR [--live]]\n"
 		      "  --yes       no questions: the online and remount steps run too\n"
-		      "  --force     go on even if a value changed since fstune probed it\n",
+		      "  --force     go on even if a value changed since fstune probed it\n"
+		      "  --host-wide inside a container: make the changes the whole host shares too\n",
 		      out);
 	else
 		fputs("Usage: sh revert.sh [--yes] [--root DIR [--live]]\n"
@@ -321,15 +330,19 @@ static void write_head(FILE *out, const struct report_model *m, bool is_apply)
 		      "# the files apply.sh installed and puts back the copies it kept of files it replaced\n"
 		      "# (in apply-saved/ beside it). Files apply.sh did not install are left alone.\n", out);
 	}
-	fputs("# Exit status: 0 done, 2 bad option, 4 refused (a value changed since the probe), else the\n"
-	      "# status of the command that failed, named on standard error.\n\nset -eu\n", out);
+	fputs(is_apply ? "# Exit status: 0 done, 2 bad option, 4 refused (a value changed since the probe, or a\n"
+			 "# host-wide change inside a container without --host-wide), else the status of the command\n"
+			 "# that failed, named on standard error.\n\nset -eu\n"
+		       : "# Exit status: 0 done, 2 bad option, 4 refused (a value changed since the probe), else the\n"
+			 "# status of the command that failed, named on standard error.\n\nset -eu\n",
+	      out);
 	fprintf(out, "me=%s\n", is_apply ? "apply.sh" : "revert.sh");
 	write_usage(out, is_apply);
 	fputs(sh_helpers_head, out);
-	fprintf(out, "yes=0 live=0%s root=''\n", is_apply ? " force=0" : "");
+	fprintf(out, "yes=0 live=0%s root=''\n", is_apply ? " force=0 host_wide=0" : "");
 	fputs(sh_options_head, out);
 	if (is_apply)
-		fputs("\t--force) force=1 ;;\n", out);
+		fputs("\t--force) force=1 ;;\n\t--host-wide) host_wide=1 ;;\n", out);
 	fputs(sh_options_tail, out);
 	fputs(sh_helpers_tail, out);
 	fputs(is_apply ? sh_apply_helpers : sh_revert_helpers, out);
@@ -455,6 +468,34 @@ static void write_checks(FILE *out, const struct facts *facts, const struct repo
 		fputs("\tchecked\nfi\n", out);
 	else
 		fputs("# Nothing to check: no step changes the running system.\n", out);
+}
+
+/* Inside a container, the steps of settings the whole host shares (the report marked them
+ * host_wide): refused before anything runs, naming them, unless --host-wide. */
+static void write_host_wide(FILE *out, const struct report_rec_group *const *groups, size_t n)
+{
+	char *names = NULL, *q;
+
+	for (size_t g = 0; g < n; g++)
+		for (size_t i = 0; i < groups[g]->n; i++) {
+			const struct report_rec *r = groups[g]->recs[i];
+			char *more;
+
+			if (!r->host_wide || r->accepted || plain_count(cmds_of(r, false)) == 0)
+				continue;
+			more = xasprintf("%s%s%s (%s)", names ? names : "", names ? ", " : "", r->setting ? r->setting : "?",
+					 r->id ? r->id : "?");
+			free(names);
+			names = more;
+		}
+	if (!names) {
+		fputs("# None: no step changes what the whole host shares from inside a container.\n", out);
+		return;
+	}
+	q = fst_shell_quote(names);
+	fprintf(out, "refuse_host_wide %s\n", q);
+	free(q);
+	free(names);
 }
 
 /* A file fstune owns (sysctl.d, the udev rule) and its lines, borrowed from the model. */
@@ -625,6 +666,8 @@ static void write_mkfs(FILE *out, const struct report_model *m, const struct rep
 		put_comment(out, "#   ", m->mkfs[i].command);
 		for (j = 0; j < m->mkfs[i].n_from; j++)
 			put_comment(out, "#   from ", m->mkfs[i].from[j]);
+		for (j = 0; j < m->mkfs[i].n_notes; j++)
+			put_comment(out, "#   note: ", m->mkfs[i].notes[j]);
 	}
 	if (reformat->n == 0)
 		fputs("# None.\n", out);
@@ -638,6 +681,8 @@ static void write_apply(FILE *out, const struct report_model *m, const struct fa
 	const struct report_rec_group *other = report_model_group(m, NULL);
 
 	write_head(out, m, true);
+	fputs("\n# ---- Settings the whole host shares, from inside a container: only with --host-wide ----\n", out);
+	write_host_wide(out, (const struct report_rec_group *const[]){runtime, online, remount}, 3);
 	fputs("\n# ---- The values fstune found: apply.sh stops if one changed since ----\n", out);
 	write_checks(out, facts, (const struct report_rec_group *const[]){runtime, online, remount}, 3);
 	section(out, "runtime", NULL, true);
