@@ -175,8 +175,11 @@ tmux_wait "Median latency (us) by request size"
 tmux_wait_line " 1K " "64K"
 tmux_capture | grep -q "#" || { _tmux_dump; fail "no ASCII columns in the C locale"; }
 ! tmux_capture | grep -q "█" || { _tmux_dump; fail "block glyphs in the C locale"; }
+# not saved: q asks, and q again quits without saving
 tmux_keys q
-assert_eq "$(tmux_wait_exit)" 0 "exit status after q"
+tmux_wait "Not saved yet: the benchmark results."
+tmux_keys q
+assert_eq "$(tmux_wait_exit)" 0 "exit status after q, q"
 ui_assert_no_sanitizer_report
 tmux_ kill-server
 bench_no_scratch "$mnt"
