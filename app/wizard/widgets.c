@@ -132,7 +132,7 @@ char **ui_wrap(const char *text, int width, size_t *n)
 	if (width < 10)
 		width = 10;
 	while (*p) {
-		const char *start, *end, *brk = NULL, *q;
+		const char *start, *end, *brk = NULL, *slash = NULL, *q;
 		int cells = 0;
 		size_t b;
 
@@ -148,12 +148,15 @@ char **ui_wrap(const char *text, int width, size_t *n)
 				break;
 			if (*q == ' ')
 				brk = q;
+			else if (*q == '/' && q > start)
+				slash = q + 1;
 			cells += w;
 		}
-		if (!*q || *q == '\n' || !brk)
+		/* a word longer than the line (a path) breaks after a slash where it has one */
+		if (!*q || *q == '\n')
 			end = q;
 		else
-			end = brk;
+			end = brk ? brk : slash ? slash : q;
 		lines = xrealloc(lines, (*n + 1) * sizeof(*lines));
 		lines[(*n)++] = xstrndup(start, (size_t)(end - start));
 		p = *end == '\n' ? end + 1 : end;
