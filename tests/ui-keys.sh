@@ -66,6 +66,7 @@ check_help() {
 	while IFS= read -r k; do
 		tmux_capture | tail -n 2 | grep -qF -- "$k" || fail "$what: the help's edge lacks its key $k"
 	done <"$TMP/want.keys"
+	tmux_capture | tail -n 2 | grep -qF -- " close " || { _tmux_dump; fail "$what: the help's edge is cut"; }
 	tmux_keys Escape
 	tmux_wait_gone "Everywhere"
 }

@@ -36,7 +36,7 @@ enum help_action { HELP_CLOSE = UI_ACT_SCREEN };
 static const struct ui_key help_keys[] = {
 	UI_KEYS_UP_DOWN("scroll", "scroll"),
 	UI_KEYS_PAGES("scroll", "scroll"),
-	UI_KEYS_ENDS("top", "bottom"),
+	UI_KEYS_ENDS("jump", "jump"), /* one group: the edge fits 80 columns */
 	{27, HELP_CLOSE, "close", false},
 	{'?', HELP_CLOSE, "close", false},
 	{'q', HELP_CLOSE, "close", false},
