@@ -76,10 +76,6 @@ for size in "80 24" "200 50"; do
 	[ "$(wc -l <<<"$at")" = 1 ] || { cat "$TMP/detected" >&2; fail "$size: the source column moves: $(echo $at)"; }
 	grep -qE "^ +busy_share +0\.5% +\[observe\]" "$TMP/detected" ||
 		{ cat "$TMP/detected" >&2; fail "$size: Detected's busy_share is not a percentage"; }
-	tmux_keys q
-	assert_eq "$(tmux_wait_exit)" 0 "exit status after q ($size)"
-	tmux_assert_stty_same
-	ui_assert_no_sanitizer_report
-	tmux_ kill-server
+	ui_quit_clean "$size"
 done
 echo "long values wrap or show whole at 80x24 and 200x50; the columns fit their values; shares are percentages"

@@ -23,26 +23,27 @@ HINT="t settle this reformat advice by trial"
 # hint_line: the bottom line of the pane (the keys of the selected row).
 hint_line() { tmux_capture | tail -n 1; }
 
+# to_reformat_advice: from Detected through no benchmarks to Advice, the reformat advice selected.
+to_reformat_advice() {
+	tmux_wait "Detected:"
+	ui_detected_to_advice
+	tmux_select "$CURSOR" "blocksize.below_4k"
+	_tmux_settle
+}
+
 for size in "80 24" "200 50"; do
 	read -r cols rows <<<"$size"
 	tmux_start "$cols" "$rows" "$FSTUNE" --no-system-rules "$mnt"
 	tmux_wait "Workload:"
 	tmux_keys Enter
-	tmux_wait "Detected:"
-	ui_detected_to_advice
-	tmux_select "$CURSOR" "blocksize.below_4k"
-	_tmux_settle
+	to_reformat_advice
 	[[ $(hint_line) == *"$HINT"* ]] || { _tmux_dump; fail "$size: no t hint on the reformat advice"; }
 	tmux_select "$CURSOR" "$other"
 	_tmux_settle
 	[[ $(hint_line) != *" t "* && $(hint_line) != "t "* ]] || { _tmux_dump; fail "$size: a t hint on $other"; }
 	tmux_keys t
 	tmux_wait "t: a trial settles only advice that makes a new filesystem"
-	tmux_keys q
-	assert_eq "$(tmux_wait_exit)" 0 "exit status after q ($size)"
-	tmux_assert_stty_same
-	ui_assert_no_sanitizer_report
-	tmux_ kill-server
+	ui_quit_clean "$size"
 done
 
 # Saved facts: no filesystem to try on, no hint.
@@ -51,11 +52,7 @@ tmux_wait "Target:"
 tmux_keys Enter
 tmux_wait "Workload:"
 tmux_keys Enter
-tmux_wait "Detected:"
-ui_detected_to_advice
-tmux_select "$CURSOR" "blocksize.below_4k"
-_tmux_settle
+to_reformat_advice
 [[ $(hint_line) != *"$HINT"* ]] || { _tmux_dump; fail "saved facts: a t hint"; }
-tmux_keys q
-assert_eq "$(tmux_wait_exit)" 0 "exit status after q (saved facts)"
+ui_quit_clean "saved facts"
 echo "t is hinted, whole, only on advice a trial settles here"
