@@ -12,6 +12,7 @@
 #include "fstune/facts.h"
 
 #define REPORT_SCHEMA "fstune.report/1"
+#define TRIAL_SCHEMA "fstune.trial/1" /* not facts: refused, naming report --trial */
 
 /* Branches in the order a reader expects them; any other branch follows in its own order. */
 static const char *const branch_order[] = {
@@ -221,6 +222,13 @@ struct facts *facts_from_json(const char *text, size_t len, const char *name, st
 		json_incref(doc);
 		json_decref(root);
 		schema = json_string_value(json_object_get(doc, "schema"));
+	}
+	if (schema && strcmp(schema, TRIAL_SCHEMA) == 0) {
+		fst_error_set(err, FST_EXIT_USAGE, "%s is a trial's result (%s), not facts: merge it into a "
+			      "report with `fstune report --trial %s` (and a TARGET or --facts FILE)", name,
+			      TRIAL_SCHEMA, name);
+		json_decref(doc);
+		return NULL;
 	}
 	if (json_object_get(doc, "schema") && (!schema || strcmp(schema, FACTS_SCHEMA) != 0)) {
 		fst_error_set(err, FST_EXIT_USAGE, "%s: unknown schema \"%s\"; this fstune reads %s and "

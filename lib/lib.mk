@@ -11,6 +11,7 @@ libfstune_lib_a_SOURCES = \
 	lib/facts.c \
 	lib/facts_json.c \
 	lib/facts_schema.c lib/facts_schema.h \
+	lib/trial_words.c \
 	include/fstune/facts.h include/fstune/path.h include/fstune/units.h include/fstune/fstype.h \
 	include/fstune/error.h include/fstune/debug.h include/fstune/status.h include/fstune/shell.h \
-	include/fstune/utf8.h
+	include/fstune/utf8.h include/fstune/trial_words.h

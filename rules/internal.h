@@ -99,10 +99,10 @@ void rules_mkfs_keep_identity(const char *fs, const struct facts *facts, json_t 
 void rules_mkfs_notes(const json_t *recs, const json_t *values, const struct facts *facts, json_t *notes);
 
 /* verify.c: a trial's verdict on one finished recommendation `rec`, from the trial facts `trial` (the
- * facts' "trial" branch; NULL: none). A reformat recommendation (one with an mkfs spec) that a ranked
- * candidate makes gets "verified": "confirmed" when that candidate ranked first (inside the noise of
- * the best counts as first), "contradicted" when one ranked better; "verified_by" with the numbers
- * and "verified_note" with the sentence the report shows. Any other is left as it is. */
+ * facts' "trial" branch; NULL: none). A reformat recommendation (one with an mkfs spec) that a
+ * candidate makes (or one merged into it) gets "verified_by" (the numbers) and "verified_note" (the
+ * sentence the report shows), and "verified" where the comparisons with the trial's baseline settle
+ * it: "confirmed", "contradicted" or "unchanged" (verify.c says how). Any other is left as it is. */
 void rules_verify(json_t *rec, const json_t *trial);
 /* How well a recommendation's mkfs spec {"fs", "args"} matches a trial candidate's spec
  * ("ext4:-b 4096"): -1 when the candidate does not make what it asks (another fs, or one of its

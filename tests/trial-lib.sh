@@ -1,8 +1,11 @@
 # Helpers of the trial tests (tests/trial-*.sh), sourced after tests/lib/common.sh.
 # shellcheck shell=bash
 
-# The trial's mount points go under $TMPDIR, so a test can see what it leaves.
+# The trial's mount points go under $TMPDIR, so a test can see what it leaves; its record of what it
+# made goes to a directory of the test's own (as bench's lock: FSTUNE_TEST_LOCK_DIR), so a test only
+# ever sees its own trials' records.
 export TMPDIR=$TMP
+export FSTUNE_TEST_LOCK_DIR=$TMP/run
 
 # A tiny workload: the cold tree of the 1999 experiment with a few hundred files, scaled.
 TRIAL_FILES=$((200 * ${FSTUNE_TEST_SCALE:-1}))
@@ -13,7 +16,7 @@ require_trial() {
 	require_cmd mkfs.ext4 mkfs.ext2 jq
 }
 
-# trial_no_leftovers IMAGE: no loop device on IMAGE, IMAGE gone, no mount point left.
+# trial_no_leftovers IMAGE: no loop device on IMAGE, IMAGE gone, no mount point left, no record.
 trial_no_leftovers() {
 	local img=$1 left
 	[ ! -e "$img" ] || fail "the image $img was left behind"
@@ -23,4 +26,6 @@ trial_no_leftovers() {
 	[ -z "$left" ] || fail "a mount point was left behind: $left"
 	left=$(grep -F "$TMP/fstune-trial." /proc/self/mountinfo || true)
 	[ -z "$left" ] || fail "a mount was left behind: $left"
+	left=$(find "$FSTUNE_TEST_LOCK_DIR" -name 'trial-*.json' 2>/dev/null | head -1)
+	[ -z "$left" ] || fail "a record was left behind: $left"
 }

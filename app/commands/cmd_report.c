@@ -57,6 +57,8 @@ static const char usage_text[] =
 	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
 	"  --scripts DIR                also write DIR/apply.sh and DIR/revert.sh: the changes as a\n"
 	"                               reviewed shell script, and the script that takes them back\n"
+	"  --trial FILE                 a trial's result (fstune trial --json): the reformat advice it\n"
+	"                               measured is marked confirmed, contradicted or unchanged\n"
 	"\n"
 	"Benchmark parameters (as for 'fstune bench'; they imply --bench quick unless --bench says):\n";
 
@@ -74,6 +76,7 @@ struct report_args {
 	bool is_strict;
 	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
 	const char *scripts_dir; /* --scripts DIR; NULL: no scripts */
+	const char *trial;       /* --trial FILE; NULL: none */
 };
 
 #define usage_error(...) cli_usage_error("report", __VA_ARGS__)
@@ -165,6 +168,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		CLI_FLAG("strict", struct report_args, is_strict),
 		CLI_STRING("scripts", struct report_args, scripts_dir),
+		CLI_STRING("trial", struct report_args, trial),
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 		{NULL, 0, NULL, 0},
 	};
@@ -269,6 +273,7 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 		.bench_none_why = "--bench none was given",
 		.bench_cfg = &a->cfg,
 		.rules = &a->ro,
+		.trial_path = a->trial,
 		.accepted = a->acc.accepted,
 		.say = say,
 		.arg = a,

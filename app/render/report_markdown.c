@@ -137,8 +137,8 @@ static void write_facets(FILE *out, const struct report_rec *r)
 		}
 		fputc('\n', out);
 	}
-	if (r->verified.word)
-		fprintf(out, "- trial: %s (%s)\n", r->verified.word,
+	if (r->verified.word || r->verified.note)
+		fprintf(out, "- trial: %s (%s)\n", r->verified.word ? r->verified.word : "not settled",
 			r->verified.note ? r->verified.note : "no numbers");
 }
 

@@ -63,8 +63,16 @@ enum report_verdict {
 
 struct report_verification {
 	enum report_verdict verdict;
-	char *word; /* the `verified` value as written; NULL with REPORT_VERDICT_NONE */
-	char *note; /* the numbers, in a sentence; NULL when the trial gave none */
+	char *word;    /* the `verified` value as written; NULL with REPORT_VERDICT_NONE */
+	char *note;    /* the numbers, in a sentence; NULL when the trial gave none (with no word but a
+			  note, a trial measured the advice and did not settle it) */
+	char *metric;  /* what the comparison the verdict rests on measured ("writeback of the tree") */
+	char *unit;    /* of that metric's values ("s", "tps") */
+	char *against; /* the trial's baseline it was compared with ("ext4:") */
+	double ratio;  /* the advice's candidate over the baseline, in the unit; NAN when unknown */
+	double ci_lo, ci_hi; /* the ratio's 95% interval; NAN when there is none */
+	char **sentences; /* every comparison that judged the advice, in words; n_sentences of them */
+	size_t n_sentences;
 };
 
 /* A reformat recommendation's machine-readable mkfs spec ({"fs": "ext4", "args": ["-b", "4096"]}). */

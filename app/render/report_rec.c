@@ -3,6 +3,7 @@
  * from the facts where the engine attached nothing. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,8 +141,17 @@ static void verification_fill(struct report_verification *v, const json_t *rec)
 		{"unchanged", REPORT_VERDICT_UNCHANGED},
 	};
 
+	const json_t *by = json_object_get(rec, "verified_by"), *ci = json_object_get(by, "ci95");
+
 	v->word = report_json_str(rec, "verified");
 	v->note = report_json_str(rec, "verified_note");
+	v->metric = report_json_str(by, "metric");
+	v->unit = report_json_str(by, "unit");
+	v->against = report_json_str(by, "baseline_spec");
+	v->ratio = json_is_number(json_object_get(by, "ratio")) ? json_number_value(json_object_get(by, "ratio")) : NAN;
+	v->ci_lo = json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
+	v->ci_hi = json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
+	v->sentences = report_json_strings(json_object_get(by, "sentences"), &v->n_sentences);
 	v->verdict = v->word ? REPORT_VERDICT_OTHER : REPORT_VERDICT_NONE;
 	for (size_t i = 0; v->word && i < sizeof(words) / sizeof(words[0]); i++)
 		if (!strcmp(v->word, words[i].word))
@@ -222,6 +232,10 @@ void report_rec_clear(struct report_rec *r)
 	free(r->confidence_capped_by);
 	free(r->verified.word);
 	free(r->verified.note);
+	free(r->verified.metric);
+	free(r->verified.unit);
+	free(r->verified.against);
+	report_strings_free(r->verified.sentences, r->verified.n_sentences);
 	free(r->accepted);
 	for (size_t i = 0; i < r->n_evidence; i++) {
 		free(r->evidence[i].key);

@@ -79,8 +79,9 @@ static void write_confidence(FILE *out, const struct report_rec *r)
 	fprintf(out, "    confidence %.2f", r->confidence);
 	if (r->confidence_capped_by)
 		fprintf(out, " (capped by the source of %s)", r->confidence_capped_by);
-	if (r->verified.word)
-		fprintf(out, ", trial: %s (%s)", r->verified.word, r->verified.note ? r->verified.note : "no numbers");
+	if (r->verified.word || r->verified.note)
+		fprintf(out, ", trial: %s (%s)", r->verified.word ? r->verified.word : "not settled",
+			r->verified.note ? r->verified.note : "no numbers");
 	fputc('\n', out);
 }
 

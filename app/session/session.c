@@ -77,6 +77,38 @@ struct session *session_from_facts_file(const char *path, struct fst_error *err)
 	return s;
 }
 
+int session_merge_trial(struct session *s, const char *path, char **profile, struct fst_error *err)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr), *facts;
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	struct facts *f = NULL;
+	char *text;
+
+	*profile = NULL;
+	if (!doc)
+		return fst_error_set(err, FST_EXIT_USAGE, "--trial %s: %s", path, jerr.text);
+	facts = json_object_get(doc, "facts");
+	if (!schema || strcmp(schema, "fstune.trial/1") || !json_is_object(json_object_get(facts, "trial"))) {
+		fst_error_set(err, FST_EXIT_USAGE, "--trial %s: not a trial's result (a fstune.trial/1 document with "
+			      "facts.trial): write one with fstune trial --json -o FILE", path);
+		json_decref(doc);
+		return err->status;
+	}
+	/* its facts are checked as any facts file's: types, nulls, shapes */
+	text = json_dumps(facts, 0);
+	f = text ? facts_from_json(text, strlen(text), path, err) : NULL;
+	free(text);
+	if (f) {
+		facts_set_json(s->facts, "trial", json_deep_copy(facts_get(f, "trial")), "trial");
+		if (facts_get_string(f, "workload.profile"))
+			*profile = xstrdup(facts_get_string(f, "workload.profile"));
+	}
+	facts_free(f);
+	json_decref(doc);
+	return f ? FST_EXIT_OK : FST_EXIT_USAGE;
+}
+
 void session_set_target_os(struct session *s, const char *target_os)
 {
 	facts_set_string(s->facts, "host.target_os", target_os, "user");

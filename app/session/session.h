@@ -65,6 +65,13 @@ struct session *session_from_target(const char *target, struct fst_error *err);
  * Unknown keys and groups are not errors: they are in s->facts_warnings. */
 struct session *session_from_facts_file(const char *path, struct fst_error *err);
 
+/* Merges a trial's result (`fstune trial --json`, a fstune.trial/1 document) into the facts: its
+ * facts.trial branch, checked as a facts file's, replaces the facts' trial.* (source "trial"); the
+ * rules judge the reformat advice by it at the next evaluation. *profile (caller frees) is the
+ * workload the trial measured, NULL when it says none. FST_EXIT_OK, or FST_EXIT_USAGE with `err`
+ * naming the file and what is wrong. */
+int session_merge_trial(struct session *s, const char *path, char **profile, struct fst_error *err);
+
 /* Overrides host.target_os ("linux" or "freebsd"; validated by the caller), source "user". */
 void session_set_target_os(struct session *s, const char *target_os);
 
@@ -158,6 +165,8 @@ struct session_plan {
 	const struct workload_hooks *workload_hooks;
 	const struct facts *workload_described; /* or a workload described earlier, copied in as the
 						   step's result (trial describes it once for all) */
+	const char *trial_path;                 /* a trial's result to merge before the rules
+						   (session_merge_trial); NULL: none */
 	enum session_bench bench;               /* the suite asked for */
 	bool bench_is_default;                  /* none asked for: the TARGET's default (session_bench_default) */
 	const char *bench_none_why;             /* SESSION_BENCH_NONE asked for: the reason to record */

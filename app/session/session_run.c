@@ -5,6 +5,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "app/session/session.h"
 #include "fstune/debug.h"
@@ -88,6 +90,20 @@ static void say_stale(const struct session_plan *p, const struct session *s)
 		    json_string_value(json_object_get(e, "reason")));
 }
 
+/* The trial's result into the facts, with a note when it measured another workload than this run's. */
+static int trial_step(const struct session_plan *p, struct session *s, struct fst_error *err)
+{
+	const char *mine = facts_get_string(s->facts, "workload.profile");
+	char *theirs = NULL;
+	int st = session_merge_trial(s, p->trial_path, &theirs, err);
+
+	if (st == FST_EXIT_OK && theirs && strcmp(theirs, mine ? mine : "general"))
+		say(p, SESSION_SAY_NOTE, "the trial %s measured the %s workload, this report's is %s: its verdicts are "
+		    "about %s", p->trial_path, theirs, mine ? mine : "general", theirs);
+	free(theirs);
+	return st;
+}
+
 static struct session *open_session(const struct session_plan *p, struct fst_error *err)
 {
 	struct session *s = p->facts_path ? session_from_facts_file(p->facts_path, err)
@@ -117,6 +133,9 @@ int session_run(const struct session_plan *p, struct session **out, struct fst_e
 		step = session_describe_workload(s, p->workload, p->workload_hooks, err);
 		status = go_on(p, status, step, err);
 	}
+	/* before the benchmarks: a --trial that cannot be read is a usage error before minutes of work */
+	if (p->trial_path && (step == FST_EXIT_OK || step == FST_EXIT_PARTIAL || step == FST_EXIT_REFUSED))
+		step = trial_step(p, s, err);
 	if (step != FST_EXIT_USAGE) {
 		step = bench_step(p, s, err);
 		status = go_on(p, status, step, err);

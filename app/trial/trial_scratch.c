@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/trial/trial_record.h"
 #include "app/trial/trial_scratch.h"
 #include "lib/xalloc.h"
 #include "fstune/status.h"
@@ -111,6 +112,7 @@ int trial_scratch_image(struct trial_scratch *s, const char *path, uint64_t size
 		return fst_error_set(err, FST_EXIT_USAGE, "--image %s: %s", path, strerror(errno));
 	s->image = xstrdup(path);
 	s->size_bytes = size;
+	s->record_status = trial_record_write(s);
 	/* preallocated, so the filesystem under test is not also measuring the host's allocator */
 	rc = posix_fallocate(fd, 0, (off_t)size);
 	if (rc) {
@@ -121,6 +123,8 @@ int trial_scratch_image(struct trial_scratch *s, const char *path, uint64_t size
 	}
 	rc = attach_loop(s, fd, err);
 	close(fd);
+	if (rc == FST_EXIT_OK)
+		s->record_status = trial_record_write(s);
 	return rc;
 }
 
@@ -128,6 +132,7 @@ void trial_scratch_set_device(struct trial_scratch *s, const char *dev, uint64_t
 {
 	s->dev = xstrdup(dev);
 	s->size_bytes = size;
+	s->record_status = trial_record_write(s);
 }
 
 /* Runs argv (argv[0] looked up in PATH) with no shell, stdin and stdout on /dev/null; the first
@@ -197,12 +202,22 @@ static bool is_ext(const char *fs)
 	return !strncmp(fs, "ext", 3);
 }
 
-/* The argument vector: the tool, its force and quiet switches, the candidate's options (for ext, its
- * -E joined with the lazy-init options, since mke2fs keeps only the last -E), the device. */
+static bool has_word(const struct trial_candidate *c, const char *w)
+{
+	for (size_t i = 0; i < c->n_args; i++)
+		if (!strcmp(c->args[i], w))
+			return true;
+	return false;
+}
+
+/* The argument vector: the tool, its force and quiet switches, the candidate's options, the device.
+ * Nothing is discarded, so the image stays preallocated (a discard on the loop device punches holes
+ * in the image, and the next candidate would measure the host's allocator): ext's -E is joined with
+ * nodiscard and the lazy-init options (mke2fs keeps only the last -E), xfs and btrfs get -K. */
 static char **mkfs_argv(const struct trial_scratch *s, const struct trial_candidate *c)
 {
 	char **argv = xcalloc(c->n_args + 8, sizeof *argv);
-	const char *lazy = "lazy_itable_init=0,lazy_journal_init=0";
+	const char *ext_e = "lazy_itable_init=0,lazy_journal_init=0,nodiscard";
 	bool has_e = false;
 	size_t n = 0, i;
 
@@ -212,7 +227,7 @@ static char **mkfs_argv(const struct trial_scratch *s, const struct trial_candid
 	for (i = 0; i < c->n_args; i++) {
 		if (is_ext(c->fs) && !strcmp(c->args[i], "-E") && i + 1 < c->n_args) {
 			argv[n++] = xstrdup("-E");
-			argv[n++] = xasprintf("%s,%s", c->args[++i], lazy);
+			argv[n++] = xasprintf("%s,%s", c->args[++i], ext_e);
 			has_e = true;
 			continue;
 		}
@@ -220,8 +235,10 @@ static char **mkfs_argv(const struct trial_scratch *s, const struct trial_candid
 	}
 	if (is_ext(c->fs) && !has_e) {
 		argv[n++] = xstrdup("-E");
-		argv[n++] = xstrdup(lazy);
+		argv[n++] = xstrdup(ext_e);
 	}
+	if (!is_ext(c->fs) && !has_word(c, "-K"))
+		argv[n++] = xstrdup("-K");
 	argv[n++] = xstrdup(s->dev);
 	argv[n] = NULL;
 	return argv;
@@ -280,8 +297,11 @@ int trial_scratch_mount(struct trial_scratch *s, const char *fs, struct fst_erro
 			return err->status;
 		}
 		s->mnt = tmpl;
+		s->record_status = trial_record_write(s);
 	}
-	if (mount(s->dev, s->mnt, fs, 0, NULL) < 0)
+	/* btrfs discards asynchronously by default where the device can: on a loop device that punches
+	 * the image again */
+	if (mount(s->dev, s->mnt, fs, 0, !strcmp(fs, "btrfs") ? "nodiscard" : NULL) < 0)
 		return fst_error_set(err, FST_EXIT_PARTIAL, "mounting %s (%s) on %s: %s", s->dev, fs, s->mnt,
 				     strerror(errno));
 	s->is_mounted = true;
@@ -344,6 +364,7 @@ void trial_scratch_cleanup(struct trial_scratch *s)
 	free(s->mnt);
 	free(s->image);
 	s->mnt = s->image = NULL;
+	trial_record_remove();
 }
 
 void trial_scratch_free(struct trial_scratch *s)

@@ -18,6 +18,7 @@ struct trial_scratch {
 	bool is_mounted;
 	bool is_written;     /* a mkfs ran on the device: a --device is wiped at cleanup */
 	uint64_t size_bytes; /* of the image or the device */
+	int record_status;   /* of the last trial_record_write: 0, or -errno (no record is kept) */
 };
 
 void trial_scratch_init(struct trial_scratch *s);
@@ -25,19 +26,21 @@ void trial_scratch_init(struct trial_scratch *s);
  * FST_EXIT_REFUSED without the privilege, FST_EXIT_PARTIAL otherwise. */
 int trial_scratch_namespace(struct fst_error *err);
 /* Makes the image (never over an existing file: FST_EXIT_REFUSED), preallocates `size` bytes and
- * attaches it to a loop device with direct I/O and autoclear. */
+ * attaches it to a loop device with direct I/O and autoclear. What it makes, and the mount point
+ * later, is on record (trial_record.h) until trial_scratch_cleanup. */
 int trial_scratch_image(struct trial_scratch *s, const char *path, uint64_t size, struct fst_error *err);
 /* Uses an already checked device (scratch_device_check). */
 void trial_scratch_set_device(struct trial_scratch *s, const char *dev, uint64_t size);
-/* Makes the candidate's filesystem on the device with the real mkfs (ext: without lazy init), no
- * shell; *secs the time taken. FST_EXIT_OK; FST_EXIT_PARTIAL with mkfs's message; 128+n if it was
+/* Makes the candidate's filesystem on the device with the real mkfs (ext: without lazy init; nothing
+ * discarded, so an image stays allocated), no shell; *secs the time taken. FST_EXIT_OK; FST_EXIT_PARTIAL with mkfs's message; 128+n if it was
  * ended by signal n. */
 int trial_scratch_mkfs(struct trial_scratch *s, const struct trial_candidate *c, double *secs,
 		       struct fst_error *err);
 /* The command trial_scratch_mkfs runs, words joined by spaces (every word passed the allow-list, so
  * none needs quoting); caller frees. */
 char *trial_scratch_mkfs_command(const struct trial_scratch *s, const struct trial_candidate *c);
-/* Mounts the device on the trial's mount point (made on first use, under $TMPDIR or /tmp). */
+/* Mounts the device on the trial's mount point (made on first use, under $TMPDIR or /tmp); btrfs with
+ * nodiscard. */
 int trial_scratch_mount(struct trial_scratch *s, const char *fs, struct fst_error *err);
 /* Unmounts; *secs (may be NULL) the time it took, which includes writing back what was dirty. */
 int trial_scratch_umount(struct trial_scratch *s, double *secs, struct fst_error *err);

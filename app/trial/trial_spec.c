@@ -138,8 +138,8 @@ static void candidate_free(struct trial_candidate *c)
 	free(c->fs);
 	free(c->spec);
 	free(c->origin);
-	free(c->values);
-	free(c->rounds);
+	free(c->stripped);
+	free(c->obs);
 	json_decref(c->runs);
 }
 
@@ -159,16 +159,11 @@ void trial_candidates_remove(struct trial_candidates *c, size_t i)
 	c->n--;
 }
 
-/* Checks the words of one spec against the allow-list. FST_EXIT_OK or FST_EXIT_USAGE with err set. */
-static int check_words(const char *spec, const char *fs, char **w, size_t n, struct fst_error *err)
+/* Refuses shell metacharacters and control characters in any word (also in those left out later: a
+ * spec that holds them is nobody's mkfs command). FST_EXIT_OK or FST_EXIT_USAGE with err set. */
+static int check_chars(const char *spec, char *const *w, size_t n, struct fst_error *err)
 {
-	const char *family = family_of(fs);
-	size_t i;
-
-	if (!family)
-		return fst_error_set(err, FST_EXIT_USAGE, "candidate '%s': unknown filesystem '%s' (ext2, ext3, "
-				     "ext4, xfs or btrfs)", spec, fs);
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const char *bad = w[i] + strcspn(w[i], shell_meta);
 
 		if (*bad)
@@ -180,6 +175,18 @@ static int check_words(const char *spec, const char *fs, char **w, size_t n, str
 				return fst_error_set(err, FST_EXIT_USAGE, "candidate '%s': a control character "
 						     "in '%s'", spec, w[i]);
 	}
+	return FST_EXIT_OK;
+}
+
+/* Checks the words of one spec against the allow-list. FST_EXIT_OK or FST_EXIT_USAGE with err set. */
+static int check_words(const char *spec, const char *fs, char **w, size_t n, struct fst_error *err)
+{
+	const char *family = family_of(fs);
+	size_t i;
+
+	if (!family)
+		return fst_error_set(err, FST_EXIT_USAGE, "candidate '%s': unknown filesystem '%s' (ext2, ext3, "
+				     "ext4, xfs or btrfs)", spec, fs);
 	for (i = 0; i < n; i++) {
 		const char *why = "";
 		int kind;
@@ -220,19 +227,81 @@ static char *join_spec(const char *fs, char *const *w, size_t n)
 	return s;
 }
 
+/* Appends `word` to the space-joined list *acc. */
+static void append_word(char **acc, const char *word)
+{
+	char *next = xasprintf("%s%s%s", *acc ? *acc : "", *acc ? " " : "", word);
+
+	free(*acc);
+	*acc = next;
+}
+
+/* Leaves out the target's identity from the words: -L LABEL and -U UUID (any mkfs), and the uuid=
+ * item of mkfs.xfs -m. Returns what was left out, joined by spaces, or NULL when nothing was. */
+static char *strip_identity(const char *fs, char **w, size_t *n)
+{
+	char *left_out = NULL;
+	size_t i = 0, k = 0;
+
+	while (i < *n) {
+		if (!strcmp(w[i], "-L") || !strcmp(w[i], "-U")) {
+			append_word(&left_out, w[i]);
+			free(w[i++]);
+			if (i < *n) {
+				append_word(&left_out, w[i]);
+				free(w[i++]);
+			}
+			continue;
+		}
+		if (!strcmp(fs, "xfs") && !strcmp(w[i], "-m") && i + 1 < *n && strstr(w[i + 1], "uuid=")) {
+			char *kept = NULL, *save = NULL;
+
+			for (char *it = strtok_r(w[i + 1], ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+				char **to = strncmp(it, "uuid=", 5) ? &kept : &left_out;
+
+				if (to == &left_out)
+					append_word(to, "-m");
+				if (to == &kept && kept) {
+					char *next = xasprintf("%s,%s", kept, it);
+
+					free(kept);
+					kept = next;
+				} else {
+					append_word(to, it);
+				}
+			}
+			free(w[i + 1]);
+			if (!kept) {
+				free(w[i]);
+				i += 2;
+				continue;
+			}
+			w[i + 1] = kept;
+		}
+		w[k++] = w[i++];
+	}
+	*n = k;
+	return left_out;
+}
+
 /* Takes ownership of `w` (n words) and `fs`. */
 static int add_checked(struct trial_candidates *out, const char *shown, char *fs, char **w, size_t n,
 		       const char *origin, struct fst_error *err)
 {
 	struct trial_candidate *c;
-	char *spec;
-	int st = check_words(shown, fs, w, n, err);
+	char *spec, *stripped;
+	int st = check_chars(shown, w, n, err);
+
+	stripped = strip_identity(fs, w, &n);
+	if (st == FST_EXIT_OK)
+		st = check_words(shown, fs, w, n, err);
 
 	if (st != FST_EXIT_OK) {
 		for (size_t i = 0; i < n; i++)
 			free(w[i]);
 		free(w);
 		free(fs);
+		free(stripped);
 		return st;
 	}
 	spec = join_spec(fs, w, n);
@@ -243,6 +312,7 @@ static int add_checked(struct trial_candidates *out, const char *shown, char *fs
 			free(w);
 			free(fs);
 			free(spec);
+			free(stripped);
 			return FST_EXIT_OK;
 		}
 	out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
@@ -253,6 +323,8 @@ static int add_checked(struct trial_candidates *out, const char *shown, char *fs
 	c->n_args = n;
 	c->spec = spec;
 	c->origin = xstrdup(origin);
+	c->stripped = stripped;
+	c->merged_into = -1;
 	c->runs = json_array();
 	return FST_EXIT_OK;
 }

@@ -21,7 +21,6 @@
 #include "fstune/status.h"
 
 #define BUF_SIZE (1u << 20)
-#define FILE_CAP (1ull << 20) /* bytes: the largest file of the tree; bigger ones are not tree-like */
 
 static double now_s(void)
 {
@@ -45,7 +44,7 @@ static uint64_t draw_size(uint64_t *rng, const struct trial_tree_plan *p)
 	unsigned u = (unsigned)(rng_next(rng) % 1000);
 	double f = (double)(rng_next(rng) >> 11) / (double)(1ull << 53);
 
-	return bench_tree_size_draw(p->size_min, p->size_p50, p->size_p90, p->size_max, FILE_CAP, u, f);
+	return bench_tree_size_draw(p->size_min, p->size_p50, p->size_p90, p->size_top, TRIAL_TREE_FILE_CAP, u, f);
 }
 
 static bool stopped(const volatile sig_atomic_t *stop)

@@ -9,11 +9,16 @@
 
 #include "fstune/error.h"
 
+/* Bytes: the largest file of the tree; bigger ones are not tree-like. */
+#define TRIAL_TREE_FILE_CAP (1ull << 20)
+
 struct trial_tree_plan {
 	uint64_t files;     /* files to write at most */
 	uint64_t per_dir;   /* files per directory (>= 1) */
 	uint64_t bytes_max; /* bytes to write at most */
-	uint64_t size_min, size_p50, size_p90, size_max; /* bytes: the workload's file sizes */
+	uint64_t size_min, size_p50, size_p90; /* bytes: the workload's file sizes */
+	uint64_t size_top;  /* the largest drawn, so that the sizes have the workload's mean
+			       (bench_tree_size_top) */
 };
 
 struct trial_tree_result {

@@ -28,6 +28,7 @@ static const struct ui_screen *const screens[UI_N_SCREENS] = {
 	[UI_SCR_CHARTS] = &ui_screen_charts,
 	[UI_SCR_CUSTOM] = &ui_screen_custom,
 	[UI_SCR_SAMPLE] = &ui_screen_sample,
+	[UI_SCR_TRIAL] = &ui_screen_trial,
 };
 
 enum help_action { HELP_CLOSE = UI_ACT_SCREEN };
@@ -52,7 +53,7 @@ static bool is_too_small(void) { return COLS < MIN_COLS || LINES < MIN_ROWS; }
 /* The step whose tab is lit: the detail belongs to Advice, a prompt to the screen it opened on. */
 static enum ui_screen_id step_of(const struct ui_wizard *w)
 {
-	if (w->screen == UI_SCR_DETAIL)
+	if (w->screen == UI_SCR_DETAIL || w->screen == UI_SCR_TRIAL)
 		return UI_SCR_ADVICE;
 	if (w->screen == UI_SCR_PROMPT)
 		return w->prompt_return == UI_SCR_CUSTOM || w->prompt_return == UI_SCR_SAMPLE ? UI_SCR_WORKLOAD
@@ -316,7 +317,7 @@ static enum ui_result global_action(struct ui_wizard *w, int action)
 	case UI_ACT_QUIT:
 		return ui_quit_ask(w) ? UI_DONE : UI_QUIT;
 	case UI_ACT_BACK:
-		if (w->screen == UI_SCR_DETAIL)
+		if (w->screen == UI_SCR_DETAIL || w->screen == UI_SCR_TRIAL)
 			w->next_screen = UI_SCR_ADVICE;
 		else if (w->screen == UI_SCR_CUSTOM || w->screen == UI_SCR_SAMPLE)
 			w->next_screen = UI_SCR_WORKLOAD;

@@ -324,7 +324,7 @@ static enum ui_result advice_key(struct ui_wizard *w, int action, int ch)
 		if (!ui_trial_applies(w, row->rec) && (!row->rec->disruption || strcmp(row->rec->disruption, "reformat")))
 			ui_message(w, UI_ERROR, "t: a trial settles only advice that makes a new filesystem");
 		else if (ui_trial_settle(w, row->rec))
-			advice_init(w);
+			return ui_goto(w, UI_SCR_TRIAL);
 		return UI_DONE;
 	default:
 		return UI_DONE;

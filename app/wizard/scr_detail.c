@@ -1,7 +1,8 @@
-/* One recommendation, opened from Advice: the rationale, the evidence with its sources, the exact
- * apply and revert commands, the rule id and the sources of the knowledge. */
+/* One recommendation, opened from Advice: the rationale, the evidence with its sources, what a trial
+ * measured of it, the exact apply and revert commands, the rule id and the sources of the knowledge. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,25 @@ void ui_view_stale(struct ui_wizard *w, const struct report_stale *e, int width)
 	free(text);
 }
 
+/* What a trial measured of the advice: the verdict, the ratio it rests on with its interval and unit,
+ * and every comparison in words. */
+static void add_trial(struct ui_lines *l, const struct report_verification *v, int width)
+{
+	if (!v->word && !v->note)
+		return;
+	ui_lines_add(l, UI_HEADING, 0, "Trial");
+	ui_lines_add(l, UI_NORMAL, 2, "%s, against %s (the trial's baseline)", v->word ? v->word : "not settled",
+		     v->against ? v->against : "?");
+	if (isfinite(v->ratio) && isfinite(v->ci_lo))
+		ui_lines_add(l, UI_NORMAL, 2, "%s: ratio %.3f (95%%: %.3f-%.3f) of values in %s", v->metric ? v->metric : "?",
+			     v->ratio, v->ci_lo, v->ci_hi, v->unit ? v->unit : "?");
+	else if (isfinite(v->ratio))
+		ui_lines_add(l, UI_NORMAL, 2, "%s: ratio %.3f of values in %s (no 95%% interval)", v->metric ? v->metric : "?",
+			     v->ratio, v->unit ? v->unit : "?");
+	for (size_t i = 0; i < v->n_sentences; i++)
+		add_wrapped(l, UI_NORMAL, 2, 4, width, v->sentences[i]);
+}
+
 void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width)
 {
 	struct ui_lines *l = &w->detail.content;
@@ -151,6 +171,7 @@ void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width
 		     rec->verified.word ? rec->verified.word : "");
 	add_setting(l, rec);
 	add_accepted(l, rec->accepted, width);
+	add_trial(l, &rec->verified, width);
 	ui_lines_add(l, UI_HEADING, 0, "Why");
 	add_wrapped(l, UI_NORMAL, 2, 0, width, rec->rationale);
 	ui_lines_add(l, UI_HEADING, 0, "Evidence");

@@ -176,6 +176,7 @@ enum ui_screen_id {
 	UI_SCR_PROMPT, /* a line of text: a directory, a file name */
 	UI_SCR_CUSTOM, /* the custom workload form, opened from Workload */
 	UI_SCR_SAMPLE, /* what a sample of files showed, opened from Workload */
+	UI_SCR_TRIAL,  /* a trial's result, opened when a trial from Advice ends */
 	UI_N_SCREENS,
 };
 
@@ -190,6 +191,7 @@ extern const struct ui_screen ui_screen_bench;
 extern const struct ui_screen ui_screen_charts;
 extern const struct ui_screen ui_screen_custom;
 extern const struct ui_screen ui_screen_sample;
+extern const struct ui_screen ui_screen_trial;
 
 
 /* ---- Widgets (widgets.c) ---- */
@@ -374,6 +376,7 @@ struct ui_wizard {
 	struct report_model *advice_model; /* the report Advice shows, built when it is entered */
 	struct ui_advice_row *advice_rows; /* advice_list.n rows */
 	struct ui_view detail;
+	struct ui_view trial;            /* the last trial's result (scr_trial.c) */
 	struct ui_list save_list;
 	char save_path[4096];            /* the last file written */
 	struct ui_list bench_list;
@@ -478,6 +481,8 @@ bool ui_quit_ask(struct ui_wizard *w);
 void ui_quit_draw(const struct ui_wizard *w);
 enum ui_result ui_quit_key(struct ui_wizard *w, int key);
 extern const struct ui_key ui_quit_keys[];
+/* The Trial screen's text: the trial document `doc` as `fstune trial` writes it, wrapped to `width`. */
+void ui_view_trial(struct ui_wizard *w, const json_t *doc, int width);
 
 /* The main loop (loop.c): runs until a handler returns UI_QUIT. */
 void ui_loop_run(struct ui_wizard *w);

@@ -181,6 +181,7 @@ static void wizard_free(struct ui_wizard *w)
 	inventory_free(&w->targets);
 	ui_lines_clear(&w->detected.content);
 	ui_lines_clear(&w->detail.content);
+	ui_lines_clear(&w->trial.content);
 	report_model_free(w->advice_model);
 	free(w->advice_rows);
 }

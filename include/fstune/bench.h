@@ -227,6 +227,13 @@ int bench_fio_commands(const struct probe_target *t, const struct bench_config *
  * in it). Also used by trial's cold tree, so both trees have the same shape. */
 uint64_t bench_tree_size_draw(uint64_t min, uint64_t p50, uint64_t p90, uint64_t top, uint64_t cap,
 			      unsigned u, double f);
+/* The `top` of bench_tree_size_draw that gives the distribution the workload's mean (a long tail of a
+ * few large files is what puts a mean far above the median), by bisection within [p90, min(max, cap)]. */
+uint64_t bench_tree_size_top(uint64_t min, uint64_t p50, uint64_t p90, uint64_t mean, uint64_t max, uint64_t cap);
+/* The calling thread's run_delay: time runnable on a run queue, waiting for a CPU (ns, from
+ * /proc/thread-self/schedstat); -1 without CONFIG_SCHED_INFO. The benchmarks' cpu_wait_pct and
+ * trial's per-run CPU wait both come from it. */
+double bench_thread_run_delay_ns(void);
 
 /* ---- Scratch directories of killed runs ---- */
 

@@ -47,26 +47,28 @@ static double logu_mean(double a, double b)
 	return b <= a ? a : (b - a) / (log(b + 1) - log(a + 1));
 }
 
-/* The top of the last part, so the distribution's mean meets the workload's mean (a long tail of a few
- * large files is what makes a mean far above the median): by bisection, within [p90, max]. */
-static uint64_t tree_top(const struct file_workload *w)
+uint64_t bench_tree_size_top(uint64_t min, uint64_t p50, uint64_t p90, uint64_t mean, uint64_t max, uint64_t cap)
 {
-	double lo = (double)w->size_p90, hi = (double)(w->size_max < FILE_SIZE_CAP ? w->size_max : FILE_SIZE_CAP);
-	double base = 0.5 * logu_mean((double)w->size_min, (double)w->size_p50) +
-		      0.4 * logu_mean((double)w->size_p50, (double)w->size_p90);
+	double lo = (double)p90, hi = (double)(max < cap ? max : cap);
+	double base = 0.5 * logu_mean((double)min, (double)p50) + 0.4 * logu_mean((double)p50, (double)p90);
 	int i;
 
-	if (hi <= lo || base + 0.1 * logu_mean(lo, hi) <= (double)w->size_mean)
+	if (hi <= lo || base + 0.1 * logu_mean(lo, hi) <= (double)mean)
 		return (uint64_t)(hi > lo ? hi : lo);
 	for (i = 0; i < 60; i++) {
 		double mid = (lo + hi) / 2;
 
-		if (base + 0.1 * logu_mean((double)w->size_p90, mid) > (double)w->size_mean)
+		if (base + 0.1 * logu_mean((double)p90, mid) > (double)mean)
 			hi = mid;
 		else
 			lo = mid;
 	}
 	return (uint64_t)lo;
+}
+
+static uint64_t tree_top(const struct file_workload *w)
+{
+	return bench_tree_size_top(w->size_min, w->size_p50, w->size_p90, w->size_mean, w->size_max, FILE_SIZE_CAP);
 }
 
 uint64_t bench_tree_size_draw(uint64_t min, uint64_t p50, uint64_t p90, uint64_t top, uint64_t cap,

@@ -216,9 +216,7 @@ static void worker_fail(struct worker *w, const struct bench_io *io, int err)
 	atomic_store(&w->job->halt, true);
 }
 
-/* The calling thread's run_delay: time runnable on a run queue, waiting for a CPU (ns); -1 without
- * CONFIG_SCHED_INFO. */
-static double thread_run_delay_ns(void)
+double bench_thread_run_delay_ns(void)
 {
 	FILE *fp = fopen("/proc/thread-self/schedstat", "re");
 	unsigned long long on_cpu, waited;
@@ -265,7 +263,7 @@ static void worker_loop(struct worker *w, bool report_progress)
 	uint64_t last_real = bench_clock_ns(), last_count = 0;
 	unsigned in_flight = 0, i;
 	bool is_stopping = false;
-	double wait0 = thread_run_delay_ns(), wait1;
+	double wait0 = bench_thread_run_delay_ns(), wait1;
 	int r, commit_err = 0;
 
 	for (i = 0; i < j->depth; i++) {
@@ -331,7 +329,7 @@ static void worker_loop(struct worker *w, bool report_progress)
 		if (job_should_stop(j))
 			is_stopping = true;
 	}
-	wait1 = thread_run_delay_ns();
+	wait1 = bench_thread_run_delay_ns();
 	w->st.cpu_wait_s = wait0 < 0 || wait1 < 0 ? -1 : (wait1 - wait0) / 1e9;
 	w->in_flight += in_flight;
 	w->st.all_ios = atomic_load(&w->live);
