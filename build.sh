@@ -72,8 +72,17 @@ fi
 if [ ! -x configure ] || [ configure.ac -nt configure ]; then
 	autoreconf -fi
 fi
-if [ ! -f Makefile ] || [ "$*" != "$(cat .build-flags 2>/dev/null)" ]; then
+# What the last configure was given: its arguments and the compiler's environment. When they change,
+# the objects of the last build go first: configure alone rewrites the Makefile, but no object
+# depends on the flags it holds, so make would link the old ones again (a --enable-sanitizers
+# build without a sanitizer in it).
+flags="$* CC=${CC:-} CFLAGS=${CFLAGS:-} CPPFLAGS=${CPPFLAGS:-} LDFLAGS=${LDFLAGS:-}"
+if [ ! -f Makefile ] || [ "$flags" != "$(cat .build-flags 2>/dev/null)" ]; then
+	if [ -f Makefile ]; then
+		echo "build.sh: the configure options changed since the last build: make clean" >&2
+		make clean >/dev/null
+	fi
 	./configure "$@"
-	printf '%s' "$*" > .build-flags
+	printf '%s\n' "$flags" > .build-flags
 fi
 make -j"$(nproc)"

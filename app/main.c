@@ -2,8 +2,10 @@
 #include "config.h"
 
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app/cli.h"
 #include "app/commands/cmd_apply.h"
@@ -26,7 +28,7 @@ static const struct cli_command commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: fstune [--facts FILE] [--sysroot DIR]   (the wizard, on a terminal)\n"
+	fprintf(out, "Usage: fstune [--facts FILE] [--sysroot DIR] [TARGET]   (the wizard, on a terminal)\n"
 		     "       fstune COMMAND [OPTIONS] [TARGET]\n\n"
 		     "A filesystem and disk tuning advisor: it probes the disk and filesystem under\n"
 		     "TARGET (a directory, a block device or an image file; default: the current\n"
@@ -35,6 +37,15 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nRun 'fstune COMMAND --help' for a command's options; see fstune(1).\n");
+}
+
+/* A word where a command would be that names a path (as `ncdu DIR` takes one): the wizard opens on
+ * it. A command's name wins; ./probe is the directory. */
+static bool is_target(const char *arg)
+{
+	struct stat st;
+
+	return strchr(arg, '/') || stat(arg, &st) == 0;
 }
 
 int main(int argc, char **argv)
@@ -59,6 +70,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
+	if (is_target(argv[1]))
+		return ui_wizard_main(argc, argv);
 	fprintf(stderr, "fstune: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return FST_EXIT_USAGE;

@@ -114,6 +114,7 @@ static const struct facts_key_info known_keys[] = {
 	{"fs.inode_max_pct", I, PCT, "Most space for inodes"},
 	{"fs.size_bytes", I, BY, "Filesystem size"},
 	{"fs.free_bytes", I, BY, "Free space"},
+	{"fs.used_bytes", I, BY, "Space in use"},
 	{"fs.reserved_bytes", I, BY, "Reserved space"},
 	{"fs.reserved_blocks", I, CNT, "Reserved blocks"},
 	{"fs.fstune_leftover_bytes", I, BY, "Left by killed fstune runs"},

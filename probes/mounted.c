@@ -17,7 +17,7 @@
 #include "probes/probe_util.h"
 #include "probes/registry.h"
 
-static const char *const statfs_keys[] = {"free_bytes", "inodes_free", NULL};
+static const char *const statfs_keys[] = {"free_bytes", "used_bytes", "inodes_free", NULL};
 
 /* A comma-separated option string as a list; empty items dropped. */
 static void set_option_list(struct facts *f, const char *key, const char *opts)
@@ -78,6 +78,8 @@ static void set_statfs(const struct probe_target *t, struct facts *f)
 	if (!facts_has(f, "fs.size_bytes"))
 		facts_set_int(f, "fs.size_bytes", (long long)(sv.f_blocks * sv.f_frsize), "statfs");
 	facts_set_int(f, "fs.free_bytes", (long long)(sv.f_bavail * sv.f_frsize), "statfs");
+	/* in use as df counts it: the superblock's size holds the metadata too, which is no one's data */
+	facts_set_int(f, "fs.used_bytes", (long long)((sv.f_blocks - sv.f_bfree) * sv.f_frsize), "statfs");
 	set_leftovers(t, f);
 	if (sv.f_files == 0) {
 		const char *type = fs_type(t, f);

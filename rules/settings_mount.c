@@ -13,12 +13,15 @@
 #include "rules/settings_family.h"
 #include "rules/settings_forms.h"
 
-/* The fs type of the mount options' defaults that a revert falls back to. */
-static const char *default_commit(const struct facts *facts)
+/* The journal commit interval a mount has when it names none, which the kernel then does not show:
+ * ext3/4 5 s, btrfs 30 s; 0 for a filesystem without the option (or of no known type). */
+static int commit_default(const struct facts *facts)
 {
 	const char *fs = facts_get_string(facts, "fs.type");
 
-	return fs && !strcmp(fs, "btrfs") ? "commit=30" : "commit=5";
+	if (fs && !strcmp(fs, "btrfs"))
+		return 30;
+	return fs && (!strcmp(fs, "ext4") || !strcmp(fs, "ext3")) ? 5 : 0;
 }
 
 /* The kernel never prints strictatime: a mount showing neither relatime nor noatime has it. */
@@ -67,7 +70,7 @@ static char *option_off(const struct setting *s, const struct setting_ctx *c)
 		return xstrdup(want ? s->alt : s->key);
 	}
 	if (!c->current)
-		return xstrdup(default_commit(c->facts));
+		return xasprintf("%s=%d", s->key, commit_default(c->facts) ? commit_default(c->facts) : 5);
 	v = settings_value_text(c->current);
 	off = xasprintf("%s=%s", s->key, v);
 	free(v);
@@ -196,27 +199,57 @@ static const char *mount_fact(const struct setting *s)
 	return "fs.mount_options";
 }
 
-/* A flag is on when either list has it: mountinfo lists a filesystem's own options (discard,
- * barrier, commit) with the superblock's, apart from the per-mount ones (noatime), and the rules
- * read both. Unknown when neither list is in the facts. */
+/* A valued option's value in an option ("commit=30" for commit): a new integer, or NULL when `o` is
+ * another option or the value is not one the setting takes. */
+static json_t *valued_option(const struct setting *s, const char *o)
+{
+	size_t n = strlen(s->key);
+	char *end, msg[128];
+	long long v;
+	json_t *j;
+
+	if (strncmp(o, s->key, n) || o[n] != '=' || !o[n + 1])
+		return NULL;
+	v = strtoll(o + n + 1, &end, 10);
+	if (*end)
+		return NULL;
+	j = json_integer(v);
+	if (settings_check_value(s, j, false, msg, sizeof(msg)))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+/* The option as the mount has it, from the per-mount and the superblock's options together:
+ * mountinfo lists a filesystem's own options (discard, barrier, commit) with the superblock's, apart
+ * from the per-mount ones (noatime), and the rules read both. A flag is on when either list has it;
+ * a valued option (commit=N) is its value there, else the filesystem's default, which the kernel
+ * does not show. Unknown when neither list is in the facts. */
 static json_t *mount_current(const struct setting *s, const struct facts *facts)
 {
 	static const char *const lists[] = {"fs.mount_options", "fs.super_options"};
 	bool is_known = false;
 
-	if (s->type != ST_BOOL)
-		return settings_value_of_fact(s, facts);
 	for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
 		const json_t *opts = facts_get(facts, lists[l]);
 		size_t i;
-		json_t *o;
+		json_t *o, *v;
 
 		is_known |= json_is_array(opts);
-		json_array_foreach(opts, i, o)
-			if (json_is_string(o) && !strcmp(json_string_value(o), s->key))
+		json_array_foreach(opts, i, o) {
+			if (!json_is_string(o))
+				continue;
+			if (s->type == ST_BOOL && !strcmp(json_string_value(o), s->key))
 				return json_true();
+			if (s->type != ST_BOOL && (v = valued_option(s, json_string_value(o))))
+				return v;
+		}
 	}
-	return is_known ? json_false() : NULL;
+	if (!is_known)
+		return NULL;
+	if (s->type == ST_BOOL)
+		return json_false();
+	return commit_default(facts) ? json_integer(commit_default(facts)) : NULL;
 }
 
 const struct setting_family setting_family_mount = {

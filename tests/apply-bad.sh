@@ -2,7 +2,9 @@
 # Bad input to fstune apply, undo and history, and the prompt on a terminal: an --only id no recommendation has and a class apply
 # never runs (2), offline advice named with --only (4, nothing changed), flags that do not go
 # together (2), a report from another host (4), and a journal edited by hand: refused naming the line
-# (2), whether the edit keeps it valid JSON or not; a read-only --root (4); a user who is not root (4).
+# (2), whether the edit keeps it valid JSON or not; a read-only --root (4); a user who is not root (4)
+# for apply and undo, while history lists what that user can read and names what not; undo takes
+# --yes (a no-op: it asks nothing).
 # None of these changes the running system: the
 # journal is made with --root and without --live.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
@@ -80,7 +82,7 @@ cp "$TMP/journal.good" "$journal"
 mkdir -p "$TMP/other-root"
 run_status 2 "$FSTUNE" undo "$journal" --root "$TMP/other-root"
 grep -q "undo it with the same --root" "$TMP/err" || fail "another root: $(cat "$TMP/err")"
-run_status 0 "$FSTUNE" undo "$journal" --root "$ROOT"
+run_status 0 "$FSTUNE" undo "$journal" --root "$ROOT" --yes
 # a rule file that does not load is said, and the rest is planned
 run_status 0 "$FSTUNE" apply "${RULES[@]}" --rules-dir "$FSTUNE_SRCDIR/tests/rules/broken" --yes --host-wide --dry-run "$TMP"
 grep -q "rule error.*: what those rules would advise is not in this plan" "$TMP/err" ||
@@ -105,4 +107,18 @@ for cmd in "apply ${RULES[*]} --yes $TMP" "undo --last"; do
 		fail "$cmd as nobody: $(cat "$TMP/err")"
 done
 run_status 0 as_nobody "$FSTUNE" apply "${RULES[@]}" --yes --host-wide --dry-run "$TMP"
+# history changes nothing: any user lists what it can read, and is told of the journals it cannot.
+# Root's journals, readable: listed (root's directory is trusted by any user).
+jdir=$ROOT/var/lib/fstune/journal
+run_status 0 as_nobody "$FSTUNE" history --root "$ROOT"
+grep -q "^$(basename "$journal") .*done" "$TMP/out" || fail "history as nobody: $(cat "$TMP/out" "$TMP/err")"
+grep -q "invalid" "$TMP/out" && fail "history as nobody takes root's journals for invalid: $(cat "$TMP/out")"
+[ ! -s "$TMP/err" ] || fail "history as nobody, readable journals: $(cat "$TMP/err")"
+# A journal directory nobody may not open (0700): said, status 0, not refused as a change would be.
+chmod 700 "$jdir"
+run_status 0 as_nobody "$FSTUNE" history --root "$ROOT"
+grep -q "note: .*$jdir.*: its journals are not listed (run fstune history as root to see them)" \
+	"$TMP/err" || fail "history as nobody, root's 0700 journals: $(cat "$TMP/err")"
+grep -q "run it as root;" "$TMP/err" && fail "history as nobody is refused: $(cat "$TMP/err")"
+chmod 755 "$jdir"
 echo ok

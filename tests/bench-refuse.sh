@@ -1,5 +1,6 @@
 #!/bin/bash
-# Refusals for safety (status 4), each with nothing written: a filesystem too small for the span floor,
+# Refusals for safety (status 4), each with nothing written: a filesystem too small for the span floor
+# (with nothing to give, and with a budget whose test file, 3/4 of it, is below the floor),
 # one without free inodes, and a read-only mount. Then ENOSPC mid-run: a clear error, no numbers
 # shown as results, status 3, nothing left behind.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
@@ -10,8 +11,16 @@ require_cmd jq dd
 
 small=$(mount_tmp tmpfs -t tmpfs -o size=4m)
 run_status 4 "$FSTUNE" bench --quick "${BENCH_SHORT[@]}" "$small"
-grep -q "less than the 8 MiB test file that honest numbers need" "$TMP/err" || fail "too small: $(cat "$TMP/err")"
+grep -q "and its test file 75% of that, 0 B, less than the 8 MiB that honest numbers need" "$TMP/err" ||
+	fail "too small: $(cat "$TMP/err")"
 [ -z "$(ls -A "$small")" ] || fail "something was written to the small filesystem"
+# Room for a run of 10 MiB but not for its test file of 3/4 of it: the message says both numbers, not
+# a budget larger than the floor it says it is below.
+tight=$(mount_tmp tmpfs -t tmpfs -o size=26m)
+run_status 4 "$FSTUNE" bench --quick "${BENCH_SHORT[@]}" "$tight"
+grep -q "may write 10 MiB there .* and its test file 75% of that, 7 MiB, less than the 8 MiB that honest numbers need" \
+	"$TMP/err" || fail "a budget above the floor, a span below it: $(cat "$TMP/err")"
+[ -z "$(ls -A "$tight")" ] || fail "something was written to the tight filesystem"
 
 noinodes=$(mount_tmp tmpfs -t tmpfs -o size=64m,nr_inodes=8)
 run_status 4 "$FSTUNE" bench --quick "${BENCH_SHORT[@]}" "$noinodes"

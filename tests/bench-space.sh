@@ -6,7 +6,9 @@
 # (report's default: the status follows the findings, also with --fail-on warn); an explicit --size
 # goes further and says so. fstune's own leftovers of killed runs are counted in every message about
 # space, kept as fs.fstune_leftover_bytes, discounted by the fullness rule, and removed by
-# bench --clean. A never-written loop device's reads are cache_suspect with the reason; written, not.
+# bench --clean. The report's fullness and the refusal count the same usable space (df's: statfs's
+# used, fs.used_bytes, and available). A never-written loop device's reads are cache_suspect with the
+# reason; written, not.
 # --fio-commands ends with the clean-up of the file fio lays out, and running its output leaves nothing.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
 . "$FSTUNE_SRCDIR/tests/bench/lib.sh"
@@ -76,7 +78,7 @@ bench_no_scratch "$mnt"
 # ---- 88% full: under the floor. bench refuses (4) with the numbers; the report's default skips ----
 fill_to "$mnt" 88
 run_status 4 "${B[@]}" --quick "$mnt"
-grep -q "88% full): a benchmark may write .* without taking it past 90% full or below 512 MiB free, less than the 256 MiB" "$TMP/err" ||
+grep -q "88% full): a benchmark may write .* without taking it past 90% full or below 512 MiB free, and its test file 75% of that, .*, less than the 256 MiB" "$TMP/err" ||
 	fail "88%: refusal does not name the numbers: $(cat "$TMP/err")"
 bench_no_scratch "$mnt"
 run_status 0 "${ON_TERMINAL[@]}" "${R[@]}" --fail-on warn "$mnt"
@@ -118,6 +120,21 @@ run_status 0 "$FSTUNE" bench --clean "$mnt"
 grep -q "no scratch directory of a killed run under $mnt" "$TMP/err" || fail "--clean with nothing: $(cat "$TMP/err")"
 run_status 0 "$FSTUNE" probe --json "$mnt"
 assert_eq "$(jq -r .fs.fstune_leftover_bytes "$TMP/out")" 0 "fs.fstune_leftover_bytes after --clean"
+
+# ---- 95% full: the report's fullness and the benchmarks' refusal count the same usable space, df's
+# (the superblock's size holds the metadata too, 1.6% of this filesystem) ----
+fill_to "$mnt" 95
+read -r usable used avail < <(space "$mnt")
+run_status 0 "$FSTUNE" probe --json "$mnt"
+assert_eq "$(jq -r '.fs.used_bytes + .fs.free_bytes' "$TMP/out")" "$usable" "fs.used_bytes + fs.free_bytes (df's usable)"
+run_status 4 "${B[@]}" --quick "$mnt"
+said=$(sed -n 's/.* free of \([0-9.]* [KMGT]*i*B\) usable.*/\1/p' "$TMP/err")
+[ -n "$said" ] || fail "95%: the refusal names no usable space: $(cat "$TMP/err")"
+run_status 0 "${R[@]}" --bench none --json "$mnt"
+jq -e --arg u "of $said usable is in use, 95%" '.recommendations[] | select(.id == "reserve.nearly_full") | .rationale | contains($u)' \
+	"$TMP/out" >/dev/null || fail "95%: the fullness finding does not count $said usable: $(jq -r '.recommendations[] |
+	select(.id == "reserve.nearly_full") | .rationale' "$TMP/out")"
+rm -f "$mnt"/fill.*
 
 # ---- a never-written loop device reads from nowhere: cache_suspect, with the reason ----
 make_image "$TMP/sparse" 300M

@@ -70,7 +70,7 @@ grep -q "$TMP/bad.conf:1: 'Queue' is not a finding id" "$TMP/err" || fail "bad i
 printf 'queue.bfq_on_nvme device.transport ==\n' >"$TMP/bad.conf"
 run_status 2 report_run "$facts" json --accepted "$TMP/bad.conf"
 run_status 2 report_run "$facts" json --accepted "$TMP/missing.conf"
-grep -q "cannot read the accepted findings $TMP/missing.conf" "$TMP/err" || fail "missing file: $(cat "$TMP/err")"
+grep -q "cannot read the accepted findings file $TMP/missing.conf" "$TMP/err" || fail "missing file: $(cat "$TMP/err")"
 run_status 2 report_run "$facts" json --accept bfq
 grep -q -- "--accept 'bfq' is not a finding id" "$TMP/err" || fail "bad --accept: $(cat "$TMP/err")"
 echo "accepted findings are marked, leave --fail-on, follow their conditions; stale and bad entries reported"

@@ -1,7 +1,8 @@
 #!/bin/bash
-# `report --scripts DIR` on bad input, and the scripts of every facts fixture: a file, a missing
-# path, a read-only filesystem and a directory the user may not write are usage errors (2) named
-# before anything is probed, with nothing written; the scripts made from each fixture in
+# `report --scripts DIR` on bad input, and the scripts of every facts fixture: a file, a path whose
+# parent is missing or a file, a read-only filesystem and a directory the user may not write are
+# usage errors (2) named before anything is probed, with nothing written; a missing DIR whose parent
+# exists is made (0700); the scripts made from each fixture in
 # tests/facts (devices, RAID, FreeBSD, offline and reformat advice) pass sh -n and shellcheck,
 # replace the scripts an earlier run wrote and leave no temporary beside them.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
@@ -22,15 +23,25 @@ usage_error() {
 touch "$TMP/file"
 run_status 2 "${R[@]}" --scripts "$TMP/file"
 usage_error "--scripts FILE" "--scripts $TMP/file: not a directory"
-run_status 2 "${R[@]}" --scripts "$TMP/missing"
-usage_error "--scripts MISSING" "--scripts $TMP/missing: No such file or directory"
-[ ! -e "$TMP/missing" ] || fail "--scripts MISSING made it"
+# A missing directory is made, 0700, as mkdir makes it: its parent must exist (no -p).
+run_status 2 "${R[@]}" --scripts "$TMP/nosuch/dir"
+usage_error "--scripts MISSING/DIR" "--scripts $TMP/nosuch/dir: its parent $TMP/nosuch: No such file or directory"
+[ ! -e "$TMP/nosuch" ] || fail "--scripts MISSING/DIR made its parent"
+run_status 2 "${R[@]}" --scripts "$TMP/file/dir"
+usage_error "--scripts FILE/DIR" "--scripts $TMP/file/dir: its parent $TMP/file is not a directory"
+run_status 0 "${R[@]}" --scripts "$TMP/new/"
+[ "$(stat -c %a "$TMP/new")" = 700 ] || fail "--scripts NEW made it with mode $(stat -c %a "$TMP/new")"
+[ "$(ls -A "$TMP/new")" = "$(printf 'apply.sh\nrevert.sh')" ] || fail "--scripts NEW holds $(ls -A "$TMP/new")"
+(cd "$TMP" && run_status 0 "${R[@]}" --scripts here) || fail "--scripts NAME in the current directory"
+[ -f "$TMP/here/apply.sh" ] || fail "--scripts NAME: no $TMP/here/apply.sh"
 
 mkdir "$TMP/ro"
 mount -t tmpfs -o ro,size=1m tmpfs "$TMP/ro" || fail "mount a read-only tmpfs"
 on_exit "umount -l $TMP/ro"
 run_status 2 "${R[@]}" --scripts "$TMP/ro"
 usage_error "--scripts READ-ONLY" "--scripts $TMP/ro: cannot write there: Read-only file system"
+run_status 2 "${R[@]}" --scripts "$TMP/ro/new"
+usage_error "--scripts READ-ONLY/NEW" "--scripts $TMP/ro/new: cannot make it in $TMP/ro: Read-only file system"
 
 # Every fixture: scripts that parse and that shellcheck finds nothing in, whatever was advised.
 n=0
@@ -66,4 +77,4 @@ run_status 2 as_nobody \
 usage_error "--scripts NOT-MINE" "--scripts $TMP/theirs: cannot write there: Permission denied"
 [ -z "$(ls -A "$TMP/theirs")" ] || fail "--scripts NOT-MINE wrote $(ls -A "$TMP/theirs")"
 
-echo "--scripts refuses a file, a missing, read-only or foreign directory; $n fixtures give clean scripts"
+echo "--scripts makes a missing directory, refuses a file, a missing parent, a read-only or foreign directory; $n fixtures give clean scripts"

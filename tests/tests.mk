@@ -12,9 +12,10 @@ tests_unit_test_path_LDADD = $(FSTUNE_LDADD)
 tests_unit_test_utf8_SOURCES = tests/unit/test_utf8.c
 tests_unit_test_utf8_LDADD = $(FSTUNE_LDADD)
 
-# build.sh's dependency step (reads build.sh and configure.ac from the source tree).
-TESTS += tests/build-deps.sh
-EXTRA_DIST += tests/build-deps.sh build.sh
+# build.sh's dependency step (reads build.sh and configure.ac from the source tree), and its rebuild
+# when the configure options change.
+TESTS += tests/build-deps.sh tests/build-rebuild.sh
+EXTRA_DIST += tests/build-deps.sh tests/build-rebuild.sh build.sh
 
 # The facts schema: every key has a unit and a label, every key a probe emits here is in it, and
 # doc/facts.md's key table is generated from it: `make facts-table` after changing lib/facts_schema.c.

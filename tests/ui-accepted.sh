@@ -1,7 +1,8 @@
 #!/bin/bash
 # The wizard marks the findings an admin accepted, as `fstune report` does: an entry of --accepted
 # FILE, of $FSTUNE_ACCEPTED, or --accept ID (never /etc here) is marked in the report the Save step
-# writes, in JSON and in text, with its stale entries listed; the saved JSON equals `fstune report
+# writes, in JSON and in text, with its stale entries listed, and on screen (Advice's mark and count,
+# the detail, each stale entry and what to do about it); the saved JSON equals `fstune report
 # --facts` with the same accepted findings. A bad accepted file is status 2, named before the terminal
 # is taken.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
@@ -21,7 +22,7 @@ ui_save_reports() {
 	tmux_keys Enter
 	tmux_wait "Detected:"
 	ui_detected_to_advice
-	ui_save text "$TMP/wizard.txt" # first: the Save list has no Home key, and text is its top row
+	ui_save text "$TMP/wizard.txt"
 	ui_save json "$TMP/wizard.json"
 	tmux_keys q
 	assert_eq "$(tmux_wait_exit)" 0 "the wizard's exit status after q"
@@ -55,6 +56,40 @@ grep -q "^    Accepted: vendor support requires bfq" "$TMP/wizard.txt" ||
 grep -q "^Accepted findings that are stale$" "$TMP/wizard.txt" || fail "the saved text lists no stale entries"
 ui_compare_with_report "$TMP/wizard.json" --accepted "$TMP/accepted.conf"
 
+# On screen: Advice counts and marks the accepted finding, its detail says what accepting it does,
+# and each stale entry (of the file, of --accept) is listed and opens to what to do about it.
+ui_open_target 80 24 nvme0n1p2 --facts "$facts" --accepted "$TMP/accepted.conf" --accept other.stale
+tmux_keys Enter
+tmux_wait "Detected:"
+ui_detected_to_advice
+tmux_wait "1 accepted)"
+tmux_select "$CURSOR" "$rec"
+tmux_wait_line "$CURSOR" "accepted: Use no I/O scheduler"
+tmux_keys Enter
+tmux_wait "Rule:       $rec"
+tmux_wait "Accepted:   vendor support requires bfq"
+tmux_capture | tr '\n' ' ' | tr -s ' ' | grep -qF "($TMP/accepted.conf:1, where device.transport == nvme): it no longer counts for --fail-on, and fstune apply leaves it as it is unless --only names it" ||
+	{ _tmux_dump; fail "the detail does not say what accepting it does"; }
+tmux_keys Escape
+tmux_wait "Advice:"
+ui_scroll_find "Accepted findings that are stale"
+tmux_select "$CURSOR" "nosuch.finding"
+tmux_keys Enter
+tmux_wait "Why it is stale"
+tmux_capture | tr '\n' ' ' | tr -s ' ' | grep -qF "remove the entry from $TMP/accepted.conf" ||
+	{ _tmux_dump; fail "the stale entry of the file does not say what to do"; }
+tmux_keys Escape
+tmux_wait "Advice:"
+tmux_select "$CURSOR" "other.stale"
+tmux_keys Enter
+tmux_wait "Correct the id given to --accept"
+tmux_keys Escape
+tmux_wait "Advice:"
+tmux_keys q
+assert_eq "$(tmux_wait_exit)" 0 "the wizard's exit status after q (accepted on screen)"
+tmux_assert_stty_same
+tmux_ kill-server
+
 # $FSTUNE_ACCEPTED, whose condition does not hold here, and --accept: only --accept marks
 printf '%s device.transport != nvme\n' "$rec" >"$TMP/env.conf"
 TMUX_ENV+=("FSTUNE_ACCEPTED=$TMP/env.conf")
@@ -69,7 +104,7 @@ printf 'Queue bfq\n' >"$TMP/bad.conf"
 run_status 2 "$FSTUNE" --no-system-rules --accepted "$TMP/bad.conf"
 grep -q "$TMP/bad.conf:1: 'Queue' is not a finding id" "$TMP/err" || fail "bad entry: $(cat "$TMP/err")"
 FSTUNE_ACCEPTED=$TMP/missing.conf run_status 2 "$FSTUNE" --no-system-rules
-grep -q "cannot read the accepted findings $TMP/missing.conf" "$TMP/err" || fail "missing file: $(cat "$TMP/err")"
+grep -q "cannot read the accepted findings file $TMP/missing.conf" "$TMP/err" || fail "missing file: $(cat "$TMP/err")"
 run_status 2 "$FSTUNE" --accept bfq
 grep -q -- "--accept 'bfq' is not a finding id" "$TMP/err" || fail "bad --accept: $(cat "$TMP/err")"
 echo "the wizard marks accepted findings in the report it saves, as fstune report does"

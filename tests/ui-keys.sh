@@ -1,7 +1,8 @@
 #!/bin/bash
 # `?` on every screen lists every key that screen handles: the keys are read from the keymap tables
 # in app/wizard/*.c (the same tables that drive the dispatch) and each must appear in the help's key
-# column. Runs on hand-written facts, so it needs tmux but not root.
+# column; and the moves and edits do what it says on every list and in the custom form. Runs on
+# hand-written facts, so it needs tmux but not root.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 . "$FSTUNE_SRCDIR/tests/lib/tmux.sh"
 . "$FSTUNE_SRCDIR/tests/ui-lib.sh"
@@ -28,16 +29,25 @@ keys_of() {
 		on && /^};/ { exit }
 		on && /^\tUI_KEYS_UP_DOWN\(/ { print "KEY_UP"; print "\047k\047"; print "KEY_DOWN"; print "\047j\047"; next }
 		on && /^\tUI_KEYS_PAGES\(/ { print "KEY_PPAGE"; print "KEY_NPAGE"; next }
+		on && /^\tUI_KEYS_ENDS\(/ { print "KEY_HOME"; print "KEY_END"; next }
 		on && /^\t\{/ { sub(/^\t\{/, ""); sub(/, .*/, ""); print }
 	' "$file" | while IFS= read -r code; do
 		[ "$code" = 0 ] || key_name "$code"
 	done | sort -u
 }
 
-# help_keys: the key names in the help overlay's key column (the text before the description).
+# help_keys: the key names in the help overlay's key column (the text before the description), on
+# every page of it (PgDn until the page stays the same).
 help_keys() {
-	tmux_capture | sed -n 's/^.\{0,4\}│   \(.\{18\}\) .*/\1/p; s/^.\{0,4\}|   \(.\{18\}\) .*/\1/p' |
+	local page prev=""
+	while page=$(tmux_capture) && [ "$page" != "$prev" ]; do
+		printf '%s\n' "$page"
+		prev=$page
+		tmux_keys NPage
+		_tmux_settle
+	done | sed -n 's/^.\{0,4\}│   \(.\{18\}\) .*/\1/p; s/^.\{0,4\}|   \(.\{18\}\) .*/\1/p' |
 		tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep -v '^$' | sort -u
+	tmux_keys Home
 }
 
 # check_help SCREEN_TITLE FILE TABLE: opens the help (with KEY), compares, closes it.
@@ -56,6 +66,7 @@ check_help() {
 	while IFS= read -r k; do
 		tmux_capture | tail -n 2 | grep -qF -- "$k" || fail "$what: the help's edge lacks its key $k"
 	done <"$TMP/want.keys"
+	tmux_capture | tail -n 2 | grep -qF -- " close " || { _tmux_dump; fail "$what: the help's edge is cut"; }
 	tmux_keys Escape
 	tmux_wait_gone "Everywhere"
 }
@@ -110,6 +121,52 @@ tmux_keys Escape
 tmux_wait "cancelled"
 tmux_keys q
 assert_eq "$(tmux_wait_exit)" 0 "exit status after q"
+tmux_assert_stty_same
+
+# The keys do what the help says. Every list: End and PgDn go to its last row, Home and PgUp to
+# its first (each list here is shorter than a page). The custom form: Backspace on an empty first
+# field stays there (it once wrapped to the last field, and the next key replaced that one's value).
+# check_ends WHAT FIRST LAST: the cursor's row after each of the four keys.
+check_ends() {
+	local what=$1 first=$2 last=$3 key want
+	for key in End Home NPage PPage; do
+		case $key in End | NPage) want=$last ;; *) want=$first ;; esac
+		tmux_keys "$key"
+		tmux_wait_line "$CURSOR" "$want" || fail "$what: $key does not reach '$want'"
+	done
+}
+tmux_start 80 24 "$FSTUNE" --no-system-rules --facts "$FSTUNE_SRCDIR/tests/facts/ext4-dir-index-off.json"
+tmux_wait "Target:"
+tmux_keys Enter
+tmux_wait "Workload:"
+check_ends Workload "as given" "observe"
+tmux_select "$CURSOR" "custom"
+tmux_keys Enter
+tmux_wait "Custom workload"
+tmux_keys C-u BSpace BSpace BSpace
+tmux_type "7"
+tmux_wait_line "file sizes (MIN-MAX)" " 7 "
+tmux_wait_line "sync-heavy" " no "
+tmux_keys Escape
+tmux_wait_gone "Custom workload"
+tmux_select "$CURSOR" "as given"
+tmux_keys Enter
+tmux_wait "Detected:"
+tmux_keys Enter
+tmux_wait "Benchmarks:"
+check_ends Bench "none " "full "
+tmux_keys Home Enter
+tmux_wait "Advice:"
+first=$(tmux_capture | grep -F "$CURSOR" | cut -c1-40)
+tmux_keys End
+tmux_wait_gone "$first"
+tmux_keys Home
+tmux_wait "$first"
+tmux_keys s
+tmux_wait "Save:"
+check_ends Save "text        for reading" "scripts     apply.sh"
+tmux_keys q
+assert_eq "$(tmux_wait_exit)" 0 "exit status after q (the keys' walk)"
 tmux_assert_stty_same
 
 # The keypad's Enter is Enter everywhere, the help and the detail too: a terminal whose terminfo

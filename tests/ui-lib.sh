@@ -41,6 +41,16 @@ ui_assert_no_sanitizer_report() {
 	done
 }
 
+# ui_quit_clean WHAT: q, then the wizard ended with status 0, the terminal as found, no sanitizer
+# report; the tmux server goes.
+ui_quit_clean() {
+	tmux_keys q
+	assert_eq "$(tmux_wait_exit)" 0 "exit status after q ($1)"
+	tmux_assert_stty_same
+	ui_assert_no_sanitizer_report
+	tmux_ kill-server
+}
+
 # ui_detected_to_advice: from Detected on through the Bench step, choosing no benchmarks, to Advice.
 ui_detected_to_advice() {
 	tmux_keys Enter

@@ -88,8 +88,8 @@ char *files_rooted(const char *root, const char *path);
 /* Reads a whole regular file of at most 4 MiB: 1 with *out (NUL-terminated, caller frees), 0 when it
  * does not exist, -1 with err (FST_EXIT_REFUSED: not a regular file, not text, unreadable). */
 int files_read(const char *root, const char *path, char **out, struct fst_error *err);
-/* The same, and the file must be owned by the user running fstune and not writable by group or
- * others (files_check_owner, naming it as `what`): else -1 with FST_EXIT_REFUSED. */
+/* The same, and the file must be owned by the user running fstune (or root) and not writable by
+ * group or others (files_check_owner, naming it as `what`): else -1 with FST_EXIT_REFUSED. */
 int files_read_owned(const char *root, const char *path, char **out, const char *what, struct fst_error *err);
 /* Writes `content` to `path` atomically (a temporary beside it, fsync'd, renamed, the directory
  * fsync'd), keeping an existing file's mode; `mode` for a new file. A final symbolic link is
@@ -110,7 +110,7 @@ int files_remove(const char *root, const char *path, bool is_dir, struct fst_err
  * does not exist, FST_EXIT_REFUSED when it cannot be opened inside the root. */
 int files_open_dir(const char *root, const char *dir, struct fst_error *err);
 /* Whether what `fd` has open (a journal, its directory, --root DIR: `what`, named `name` in the
- * message) is owned by the user running fstune and not writable by group or others. FST_EXIT_OK,
+ * message) is owned by the user running fstune or by root, and not writable by group or others. FST_EXIT_OK,
  * or FST_EXIT_REFUSED saying what is wrong and how to check. */
 int files_check_owner(int fd, const char *what, const char *name, struct fst_error *err);
 /* crc32c of `s` as 8 hex digits (static storage until the next call). */

@@ -3,7 +3,7 @@
 libfstune_app_a_SOURCES += app/apply/apply.h app/apply/apply.c app/apply/undo.c app/apply/plan.c \
 	app/apply/journal.c app/apply/persist.c app/apply/files.c app/apply/runcmd.c app/apply/value.c app/apply/trust.c app/apply/leftovers.c \
 	app/apply/apply_cli.c app/apply/apply_cli.h
-APPLY_TESTS = tests/apply-loop.sh tests/apply-kill.sh tests/apply-race.sh tests/apply-crash.sh tests/apply-names.sh tests/apply-sysctl.sh tests/apply-bad.sh tests/apply-hostile.sh
+APPLY_TESTS = tests/apply-loop.sh tests/apply-accepted.sh tests/apply-commit.sh tests/apply-kill.sh tests/apply-race.sh tests/apply-crash.sh tests/apply-names.sh tests/apply-sysctl.sh tests/apply-bad.sh tests/apply-hostile.sh
 TESTS += $(APPLY_TESTS)
 # What undo takes from a journal, without touching the host.
 check_PROGRAMS += tests/unit/test_trust

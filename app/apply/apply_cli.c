@@ -69,7 +69,7 @@ int apply_cli_check(struct apply_cli *ac, const struct cli_common *c, const char
 	ac->env.root = ac->root_real && strcmp(ac->root_real, "/") ? ac->root_real : NULL;
 	ac->env.is_live = !ac->env.root || ac->has_live;
 	ac->env.is_quiet = c->quiet;
-	if (ac->env.is_live && !ac->env.is_dry_run && geteuid() != 0) {
+	if (ac->env.is_live && !ac->env.is_dry_run && !ac->is_read_only && geteuid() != 0) {
 		/* refused before anything is planned or probed, rather than half-way at the first write */
 		fprintf(stderr, "fstune: %s changes the running system (sysctls, sysfs, mounts, /etc): run it as "
 			"root; --dry-run shows what it would do as any user, --root DIR alone writes only under DIR\n",

@@ -434,7 +434,8 @@ int files_check_owner(int fd, const char *what, const char *name, struct fst_err
 
 	if (fstat(fd, &st) != 0)
 		return fst_error_set(err, FST_EXIT_REFUSED, "%s %s: %s", what, name, strerror(errno));
-	if (st.st_uid != me)
+	/* root's is trusted by any user (as ssh trusts a root-owned ~/.ssh): root could write anything */
+	if (st.st_uid != me && st.st_uid != 0)
 		return fst_error_set(err, FST_EXIT_REFUSED, "%s %s is owned by uid %lu, not by %s (uid %lu) who runs "
 				     "fstune: another user could have written it; check it (ls -ld %s), then chown it",
 				     what, name, (unsigned long)st.st_uid, me == 0 ? "root" : "the user", (unsigned long)me,

@@ -161,6 +161,18 @@ static int check_only(const json_t *recs, const json_t *only, struct fst_error *
 	return FST_EXIT_OK;
 }
 
+/* A finding the admin accepted (the report's "accepted" mark: {"by", "why"?}) is kept as it is:
+ * "accepted (FILE:LINE: why): kept as it is; --only ID applies it". Caller frees. */
+static char *accepted_why(const json_t *rec, const char *id)
+{
+	const json_t *acc = json_object_get(rec, "accepted");
+	const char *by = json_string_value(json_object_get(acc, "by"));
+	const char *why = json_string_value(json_object_get(acc, "why"));
+
+	return xasprintf("accepted (%s%s%s): kept as it is; --only %s applies it", by ? by : "accepted findings",
+			 why ? ": " : "", why ? why : "", id);
+}
+
 int apply_plan_build(const json_t *recs, const json_t *only, unsigned mask, json_t **plan, json_t **shown,
 		     struct fst_error *err)
 {
@@ -189,6 +201,13 @@ int apply_plan_build(const json_t *recs, const json_t *only, unsigned mask, json
 			if (named && len < sizeof refused)
 				len += (size_t)snprintf(refused + len, sizeof refused - len, "%s%s: %s", len ? "; " : "", id, why);
 			shown_add(*shown, r, why);
+			continue;
+		}
+		if (!named && json_is_object(json_object_get(r, "accepted"))) {
+			char *kept = accepted_why(r, id);
+
+			shown_add(*shown, r, kept);
+			free(kept);
 			continue;
 		}
 		if (!(why = refusal(r)) && in_plan(*plan, json_string_value(json_object_get(r, "setting"))))

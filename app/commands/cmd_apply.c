@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/commands/accepted_cli.h"
 #include "app/commands/rules_cli.h"
 #include "app/apply/apply.h"
 #include "app/apply/apply_cli.h"
@@ -26,6 +27,8 @@ enum {
 	OPT_CLASS,
 	OPT_RULES_DIR,
 	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
+	OPT_ACCEPT,
+	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
 	APPLY_CLI_OPT_BASE, /* --root, --live, --dry-run (apply_cli.h) */
 };
 
@@ -36,7 +39,8 @@ static const char usage_text[] =
 	"current directory), each written first to an undo journal, then made with the commands the\n"
 	"report shows, its persistent form installed (a sysctl.d line, a udev rule, an fstab option),\n"
 	"and verified by probing it again; a change that does not take rolls back the whole run (status\n"
-	"3). Offline, reboot and reformat advice is shown, never run. fstune undo takes a run back.\n"
+	"3). Offline, reboot and reformat advice is shown, never run, and so is a finding the admin\n"
+	"accepted (accepted.conf, --accept), unless --only names it. fstune undo takes a run back.\n"
 	"\n"
 	"Options:\n"
 	"  --report FILE                apply a saved report (report --format json) after checking\n"
@@ -49,6 +53,9 @@ static const char usage_text[] =
 	"  --host-wide                  inside a container: make the changes the whole host shares\n"
 	"                               too (vm.* sysctls, the disk's queue and bdi: every tenant's);\n"
 	"                               without it they are refused (status 4)\n"
+	"  --accept ID                  keep finding ID as it is (repeatable)\n"
+	"  --accepted FILE              read the accepted findings from FILE instead of\n"
+	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
 	"  --rules-dir DIR              also load the rule files in DIR, last (repeatable)\n"
 	"  --no-system-rules            do not load /etc/fstune/rules.d\n"
 	APPLY_CLI_HELP
@@ -65,6 +72,7 @@ struct apply_args {
 	bool is_yes;
 	bool is_host_wide; /* --host-wide: the admin owns the host the container runs on */
 	struct rules_options ro; /* --rules-dir, --no-system-rules */
+	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
 };
 
 #define usage_error(...) cli_usage_error("apply", __VA_ARGS__)
@@ -75,6 +83,8 @@ static int own_option(void *arg, int opt, const char *value)
 	struct fst_error err = FST_ERROR_INIT;
 	int rc = apply_cli_option(&a->ac, opt, APPLY_CLI_OPT_BASE, value, "apply");
 
+	if (rc == 0)
+		rc = accepted_cli_option(&a->acc, opt, OPT_ACCEPT, value, "apply");
 	if (rc != 0)
 		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
 	if (rules_cli_option(&a->ro, opt, OPT_RULES_DIR, value))
@@ -111,6 +121,7 @@ static int parse_args(int argc, char **argv, struct apply_args *a)
 		CLI_FLAG("yes", struct apply_args, is_yes),
 		CLI_FLAG("host-wide", struct apply_args, is_host_wide),
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
+		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 		{NULL, 0, NULL, 0},
 	};
 	char *usage = xasprintf("%s%s\n", usage_text, workload_cli_help);
@@ -138,7 +149,8 @@ static int parse_args(int argc, char **argv, struct apply_args *a)
 static struct session *evaluate(struct apply_args *a, struct fst_error *err)
 {
 	/* no benchmarks: what apply changes rests on the probed values, which it checks again after */
-	struct session_plan plan = {.target = a->target, .facts_path = a->facts, .workload = &a->spec, .rules = &a->ro};
+	struct session_plan plan = {.target = a->target, .facts_path = a->facts, .workload = &a->spec, .rules = &a->ro,
+				    .accepted = a->acc.accepted};
 	struct session *s;
 
 	session_run(&plan, &s, err);
@@ -311,9 +323,13 @@ static int prepare(struct apply_args *a, json_t **plan, json_t **shown, struct f
 	const char *t = a->target;
 	int status;
 
+	if (accepted_cli_load(&a->acc, a->ro.no_system_rules, err) != FST_EXIT_OK)
+		return err->status;
 	if (a->report) {
 		if (!(report = load_report(a->report, &t, err)))
 			return err->status;
+		/* the marks the report was saved with stay; today's accepted findings are added */
+		accepted_mark(a->acc.accepted, json_object_get(report, "recommendations"), json_object_get(report, "facts"));
 		recs = json_object_get(report, "recommendations");
 	} else {
 		if (!(s = evaluate(a, err)))
@@ -377,7 +393,7 @@ static int finish(const struct apply_args *a, json_t *plan, json_t *shown, const
 
 int cmd_apply(int argc, char **argv)
 {
-	struct apply_args a = {.spec = WORKLOAD_SPEC_INIT, .classes = APPLY_CLASS_ALL};
+	struct apply_args a = {.spec = WORKLOAD_SPEC_INIT, .classes = APPLY_CLASS_ALL, .acc.accepted = accepted_new()};
 	struct fst_error err = FST_ERROR_INIT;
 	json_t *plan = NULL, *shown = NULL;
 	struct facts *facts = NULL;
@@ -419,6 +435,7 @@ int cmd_apply(int argc, char **argv)
 	json_decref(a.only);
 	facts_free(facts);
 	rules_cli_free(&a.ro);
+	accepted_free(a.acc.accepted);
 	free(target);
 	free(journal);
 	apply_cli_free(&a.ac);

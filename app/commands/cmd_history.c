@@ -1,8 +1,10 @@
 /* `fstune history`: the journals of fstune apply, what each run did and whether it was undone. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/apply/apply.h"
 #include "app/apply/apply_cli.h"
@@ -22,7 +24,7 @@ static const char usage_text[] =
 	"\n"
 	"List the journals of fstune apply, oldest first: when each run was, on what, what it changed\n"
 	"(old and new values), and whether it was undone. A journal that fails its checks is listed\n"
-	"with the reason.\n"
+	"with the reason. Any user may run it: it lists what that user can read, and says what not.\n"
 	"\n"
 	"Options:\n"
 	"  --root DIR                   the journals under DIR (as apply --root DIR wrote them)\n"
@@ -152,6 +154,20 @@ static void write_text(const json_t *list, FILE *fp, bool markdown)
 	}
 }
 
+/* History lists what this user can read: a journal directory it may not open (root's, 0700) is
+ * said, not taken for one without journals. */
+static void say_unreadable(const char *root, bool quiet)
+{
+	struct fst_error err = FST_ERROR_INIT;
+	int fd = files_open_dir(root, JOURNAL_DIR, &err);
+
+	if (fd >= 0)
+		close(fd);
+	else if (err.status != FST_EXIT_OK && !quiet)
+		fprintf(stderr, "fstune: note: %s: its journals are not listed%s\n", err.msg,
+			geteuid() ? " (run fstune history as root to see them)" : "");
+}
+
 /* history's one option of its own is apply's --root: where the journals are. */
 static int own_option(void *arg, int opt, const char *value)
 {
@@ -183,6 +199,7 @@ int cmd_history(int argc, char **argv)
 		apply_cli_free(&ac);
 		return status != FST_EXIT_OK ? status : FST_EXIT_USAGE;
 	}
+	say_unreadable(ac.env.root, common.quiet);
 	paths = journal_list(ac.env.root);
 	list = json_array();
 	json_array_foreach(paths, i, p)

@@ -26,6 +26,8 @@ static const char usage_text[] =
 	"Options:\n"
 	"  --last                       the newest journal not undone yet (fstune history lists them)\n"
 	"  --force                      undo even where a value or file changed since apply\n"
+	"  --yes                        accepted, and changes nothing: undo asks no question (scripts\n"
+	"                               pass --yes to apply and undo alike)\n"
 	APPLY_CLI_HELP
 	"\n";
 
@@ -33,6 +35,7 @@ struct undo_args {
 	struct cli_common common;
 	struct apply_cli ac;
 	bool is_last, is_force;
+	bool is_yes; /* a no-op: undo never asks */
 	const char *journal;
 };
 
@@ -52,6 +55,7 @@ static int parse_args(int argc, char **argv, struct undo_args *a)
 		APPLY_CLI_OPTIONS(APPLY_CLI_OPT_BASE),
 		CLI_FLAG("last", struct undo_args, is_last),
 		CLI_FLAG("force", struct undo_args, is_force),
+		CLI_FLAG("yes", struct undo_args, is_yes),
 		{NULL, 0, NULL, 0},
 	};
 	int status = cli_parse(argc, argv, &a->common,

@@ -831,24 +831,6 @@ static void write_revert(FILE *out, const struct report_model *m, const struct f
 	runnable_free(&run);
 }
 
-int scripts_check_dir(const char *dir, struct fst_error *err)
-{
-	struct stat st;
-
-	if (!dir || !*dir)
-		return fst_error_set(err, FST_EXIT_USAGE, "--scripts needs a directory");
-	if (stat(dir, &st) != 0)
-		return fst_error_set(err, FST_EXIT_USAGE, "--scripts %s: %s: name an existing directory", dir,
-				     strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return fst_error_set(err, FST_EXIT_USAGE, "--scripts %s: not a directory: name the directory "
-				     "to write apply.sh and revert.sh in", dir);
-	if (access(dir, W_OK | X_OK) != 0)
-		return fst_error_set(err, FST_EXIT_USAGE, "--scripts %s: cannot write there: %s", dir,
-				     strerror(errno));
-	return FST_EXIT_OK;
-}
-
 /* One script into its temporary: written, made 0700, flushed. false with `err` set on failure. */
 static bool script_fill(struct cli_output *o, const char *path, bool is_apply, const struct report_model *m,
 			const struct session *s, struct fst_error *err)
@@ -872,7 +854,7 @@ int scripts_write(const char *dir, const struct session *s, struct fst_error *er
 	struct cli_output *o[2] = {NULL, NULL};
 	struct report_model *m = report_model_new(s);
 	char *path[2];
-	bool is_ok = scripts_check_dir(dir, err) == FST_EXIT_OK;
+	bool is_ok = scripts_make_dir(dir, err) == FST_EXIT_OK;
 	int status = FST_EXIT_OK;
 
 	for (size_t i = 0; i < 2; i++)

@@ -4,13 +4,18 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "app/session/accepted.h"
 #include "lib/xalloc.h"
 #include "fstune/facts.h"
+#include "fstune/path.h"
 #include "fstune/status.h"
 
 enum accepted_op { OP_NONE, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
@@ -192,9 +197,51 @@ static int parse_line(struct accepted *a, char *line, const char *path, unsigned
 	return status;
 }
 
+/* The accepted findings file open for reading; NULL with errno (ENOENT, EISDIR, PATH_ENOTREG: only a
+ * regular file or the null device is opened, so a FIFO named by mistake cannot hang the run). */
+static FILE *open_regular(const char *path)
+{
+	int pfd = open(path, O_PATH | O_CLOEXEC), fd, e;
+	struct stat st;
+	FILE *fp;
+
+	if (pfd < 0)
+		return NULL;
+	fd = path_reopen_regular(pfd, &st);
+	if (fd == -PATH_ENOTREG && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
+		fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* no findings: --accepted /dev/null */
+	close(pfd);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	if ((fp = fdopen(fd, "r")) == NULL) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return fp;
+}
+
+/* What to do when the accepted findings file does not open with `e`. */
+static const char *open_advice(int e)
+{
+	switch (e) {
+	case ENOENT:
+	case ENOTDIR:
+		return "give a file that exists (/dev/null accepts nothing)";
+	case EACCES:
+	case EPERM:
+		return "make it readable to this user, or run as one who may read it";
+	default:
+		return "name the file itself: a regular file of lines ID [KEY OP VALUE] [# why], as fstune(1) "
+		       "ACCEPTED FINDINGS describes";
+	}
+}
+
 int accepted_load_file(struct accepted *a, const char *path, bool missing_ok, struct fst_error *err)
 {
-	FILE *fp = fopen(path, "re");
+	FILE *fp = open_regular(path);
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned lineno = 0;
@@ -203,15 +250,16 @@ int accepted_load_file(struct accepted *a, const char *path, bool missing_ok, st
 	if (!fp) {
 		if (errno == ENOENT && missing_ok)
 			return FST_EXIT_OK;
-		return fst_error_set(err, FST_EXIT_USAGE, "cannot read the accepted findings %s: %s", path,
-				     strerror(errno));
+		return fst_error_set(err, FST_EXIT_USAGE, "cannot read the accepted findings file %s: %s: %s", path,
+				     errno == EISDIR ? "is a directory" : path_strerror(errno), open_advice(errno));
 	}
 	while (status == FST_EXIT_OK && getline(&line, &cap, fp) != -1) {
 		lineno++;
 		status = parse_line(a, line, path, lineno, err);
 	}
 	if (status == FST_EXIT_OK && ferror(fp))
-		status = fst_error_set(err, FST_EXIT_USAGE, "reading %s: %s", path, strerror(errno));
+		status = fst_error_set(err, FST_EXIT_USAGE, "reading the accepted findings file %s: %s", path,
+				       strerror(errno));
 	free(line);
 	fclose(fp);
 	return status;

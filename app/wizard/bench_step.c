@@ -125,6 +125,8 @@ static void finish(struct ui_wizard *w, int status, const struct fst_error *err)
 		bench_stop_reraise();
 	}
 	session_evaluate(w->session);
+	if (kept)
+		w->unsaved |= UI_UNSAVED_BENCH;
 	if (status >= 128)
 		ui_message(w, UI_ERROR, "stopped: the scratch files are removed; %zu finished test%s kept", kept,
 			   kept == 1 ? "" : "s");

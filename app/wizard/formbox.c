@@ -19,13 +19,17 @@ void ui_formbox_build(struct ui_formbox *b, const struct ui_formbox_shape *shape
 	b->fields = xcalloc(n + 1, sizeof(*b->fields));
 	for (size_t i = 0; i < n; i++) {
 		b->fields[i] = new_field(1, shape->field_cols, (int)i, 0, 0, 0);
-		field_opts_off(b->fields[i], shape->opts_off);
+		/* O_BLANK would erase the field when a key is typed at its start (after Home) */
+		field_opts_off(b->fields[i], shape->opts_off | O_BLANK);
 		if (shape->max_chars)
 			set_max_field(b->fields[i], shape->max_chars);
 		set_field_back(b->fields[i], A_UNDERLINE);
 		set_field_buffer(b->fields[i], 0, texts[i]);
 	}
 	b->form = new_form(b->fields);
+	/* Backspace at a field's start stays there: overloaded, it went to the previous field (from the
+	 * first, to the last), and the next key typed replaced that field's value. */
+	form_opts_off(b->form, O_BS_OVERLOAD | O_NL_OVERLOAD);
 	set_form_win(b->form, b->win);
 	set_form_sub(b->form, b->sub);
 	keypad(b->win, TRUE);

@@ -37,6 +37,7 @@ enum help_action { HELP_CLOSE = UI_ACT_SCREEN };
 static const struct ui_key help_keys[] = {
 	UI_KEYS_UP_DOWN("scroll", "scroll"),
 	UI_KEYS_PAGES("scroll", "scroll"),
+	UI_KEYS_ENDS("jump", "jump"), /* one group: the edge fits 80 columns */
 	{27, HELP_CLOSE, "close", false},
 	{'?', HELP_CLOSE, "close", false},
 	{'q', HELP_CLOSE, "close", false},
@@ -84,8 +85,9 @@ static void draw_step_bar(const struct ui_wizard *w)
 	}
 }
 
-/* The hint bar: the screen's hinted keys, then the global ones, each as "Key help". */
-static void draw_hints(const struct ui_screen *scr)
+/* The hint bar: the screen's hinted keys that do something here, then the global ones, each as
+ * "Key help". */
+static void draw_hints(const struct ui_wizard *w, const struct ui_screen *scr)
 {
 	const struct ui_key *tables[2] = {scr->keys, scr->takes_text ? ui_text_global_keys : ui_global_keys};
 	int x = 0, y = LINES - 1;
@@ -97,7 +99,7 @@ static void draw_hints(const struct ui_screen *scr)
 			const char *colon = strchr(short_help, ':');
 			int need;
 
-			if (!k->is_hint)
+			if (!k->is_hint || (t == 0 && scr->key_applies && !scr->key_applies(w, k->action)))
 				continue;
 			snprintf(text, sizeof(text), "%.*s",
 				 colon ? (int)(colon - short_help) : (int)strlen(short_help), short_help);
@@ -112,8 +114,22 @@ static void draw_hints(const struct ui_screen *scr)
 		}
 }
 
+/* A key's line of the help: its keys, then what it does, wrapped under itself in `width` cells. */
+static void help_add_key(struct ui_lines *out, const char *keys, const char *help, int width)
+{
+	size_t n;
+	char **lines = ui_wrap(help, width - 2 - 19, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (i == 0)
+			ui_lines_add(out, UI_NORMAL, 2, "%-18s %s", keys, lines[i]);
+		else
+			ui_lines_add(out, UI_NORMAL, 2 + 19, "%s", lines[i]);
+	ui_lines_free(lines, n);
+}
+
 /* The lines of the help: each action once, with every key that triggers it. */
-static void help_add_table(struct ui_lines *out, const char *heading, const struct ui_key *table)
+static void help_add_table(struct ui_lines *out, const char *heading, const struct ui_key *table, int width)
 {
 	ui_lines_add(out, UI_HEADING, 0, "%s", heading);
 	for (const struct ui_key *k = table; k->key; k++) {
@@ -136,7 +152,7 @@ static void help_add_table(struct ui_lines *out, const char *heading, const stru
 			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s%s", *keys ? ", " : "",
 				 name);
 		}
-		ui_lines_add(out, UI_NORMAL, 2, "%-18s %s", keys, k->help);
+		help_add_key(out, keys, k->help, width);
 	}
 }
 
@@ -150,10 +166,10 @@ static void help_lines(const struct ui_screen *scr, int width, struct ui_lines *
 			ui_lines_add(out, UI_DIM, 0, "%s", intro[i]);
 		ui_lines_free(intro, n);
 	}
-	help_add_table(out, scr->name ? scr->name : "This screen", scr->keys);
+	help_add_table(out, scr->name ? scr->name : "This screen", scr->keys, width);
 	if (scr->takes_text)
-		ui_lines_add(out, UI_NORMAL, 2, "%-18s %s", "any character", "typed into the field");
-	help_add_table(out, "Everywhere", scr->takes_text ? ui_text_global_keys : ui_global_keys);
+		help_add_key(out, "any character", "typed into the field", width);
+	help_add_table(out, "Everywhere", scr->takes_text ? ui_text_global_keys : ui_global_keys, width);
 }
 
 /* The help overlay's panel stays up between frames: deleting a panel touches the window below
@@ -224,7 +240,7 @@ static void draw_help(struct ui_wizard *w, const struct ui_screen *scr)
 	doupdate();
 }
 
-static void draw_too_small(void)
+static void draw_too_small(const struct ui_wizard *w)
 {
 	const char *msg = "enlarge the terminal to at least 80x24";
 	char size[48];
@@ -232,6 +248,32 @@ static void draw_too_small(void)
 	snprintf(size, sizeof(size), "(now %dx%d; q quits)", COLS, LINES);
 	ui_put(LINES / 2 - 1, 0, COLS, ui_attr(UI_ERROR), msg);
 	ui_put(LINES / 2, 0, COLS, ui_attr(UI_DIM), size);
+	if (w->is_quit_asked)
+		ui_put(LINES / 2 + 1, 0, COLS, ui_attr(UI_ERROR), "not saved: q quits anyway, Esc stays");
+}
+
+/* The message line; a message longer than it takes the hint line too, until the next key. True
+ * when it did. */
+static bool draw_message(const struct ui_wizard *w)
+{
+	size_t n;
+	char **lines, rest[sizeof(w->message)];
+
+	if (!w->message[0])
+		return false;
+	if (ui_text_width(w->message) <= COLS - 2) {
+		ui_put(LINES - 2, 1, COLS - 2, ui_attr(w->message_role), w->message);
+		return false;
+	}
+	lines = ui_wrap(w->message, COLS - 2, &n);
+	ui_put(LINES - 2, 1, COLS - 2, ui_attr(w->message_role), n ? lines[0] : "");
+	/* the rest on the second line, cut there with an ellipsis when there is still more */
+	rest[0] = '\0';
+	for (size_t i = 1; i < n; i++)
+		snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest), "%s%s", i > 1 ? " " : "", lines[i]);
+	ui_put(LINES - 1, 1, COLS - 2, ui_attr(w->message_role), rest);
+	ui_lines_free(lines, n);
+	return true;
 }
 
 static void draw(struct ui_wizard *w)
@@ -242,17 +284,18 @@ static void draw(struct ui_wizard *w)
 	erase();
 	curs_set(0);
 	if (is_too_small()) {
-		draw_too_small();
+		draw_too_small(w);
 		refresh();
 		return;
 	}
 	draw_step_bar(w);
-	if (w->message[0])
-		ui_put(LINES - 2, 1, COLS - 2, ui_attr(w->message_role), w->message);
-	draw_hints(scr);
+	if (!draw_message(w))
+		draw_hints(w, scr);
 	scr->draw(w, &area);
 	if (w->busy.is_on)
 		ui_busy_draw(w);
+	if (w->is_quit_asked)
+		ui_quit_draw(w);
 	wnoutrefresh(stdscr);
 	if (w->is_help)
 		draw_help(w, scr);
@@ -272,7 +315,7 @@ static enum ui_result global_action(struct ui_wizard *w, int action)
 		w->help_top = 0;
 		return UI_DONE;
 	case UI_ACT_QUIT:
-		return UI_QUIT;
+		return ui_quit_ask(w) ? UI_DONE : UI_QUIT;
 	case UI_ACT_BACK:
 		if (w->screen == UI_SCR_DETAIL || w->screen == UI_SCR_TRIAL)
 			w->next_screen = UI_SCR_ADVICE;
@@ -320,8 +363,10 @@ static enum ui_result dispatch(struct ui_wizard *w, int key, bool is_char, wint_
 	const struct ui_screen *scr = screens[w->screen];
 	const struct ui_key *k = NULL;
 
+	if (w->is_quit_asked)
+		return ui_quit_key(w, key);
 	if (is_too_small())
-		return key == 'q' ? UI_QUIT : UI_DONE;
+		return key == 'q' && !ui_quit_ask(w) ? UI_QUIT : UI_DONE;
 	if (w->is_help)
 		return help_key(w, key);
 	if (!is_char || wc < 0x80) {

@@ -16,8 +16,7 @@ enum { A_OPEN = UI_ACT_SCREEN, A_SAVE, A_TRIAL };
 static const struct ui_key advice_keys[] = {
 	UI_KEYS_UP_DOWN("previous recommendation", "next recommendation"),
 	UI_KEYS_PAGES("page up", "page down"),
-	{KEY_HOME, UI_MOVE_HOME, "first", false},
-	{KEY_END, UI_MOVE_END, "last", false},
+	UI_KEYS_ENDS("first", "last"),
 	{'\r', A_OPEN, "open: rationale, evidence, apply and revert commands", true},
 	{KEY_RIGHT, A_OPEN, "open: rationale, evidence, apply and revert commands", false},
 	{'s', A_SAVE, "save the report", true},
@@ -25,9 +24,11 @@ static const struct ui_key advice_keys[] = {
 	{0, 0, NULL, false},
 };
 
-static bool is_heading(const struct ui_advice_row *row) { return row->group != NULL; }
-static bool is_continuation(const struct ui_advice_row *row) { return !row->group && row->line > 0; }
-static bool is_selectable(const struct ui_advice_row *row) { return row && !row->group && row->line == 0; }
+static bool is_heading(const struct ui_advice_row *row) { return row->group || row->is_stale_heading; }
+static bool is_continuation(const struct ui_advice_row *row) { return !is_heading(row) && row->line > 0; }
+static bool is_selectable(const struct ui_advice_row *row) { return row && !is_heading(row) && row->line == 0; }
+/* A recommendation's row (not a stale entry's). */
+static bool is_rec(const struct ui_advice_row *row) { return is_selectable(row) && row->rec; }
 
 static const struct ui_advice_row *row_at(const struct ui_wizard *w, int i)
 {
@@ -44,15 +45,18 @@ static int title_width(const struct report_rec *rec, int cols, int *idw)
 }
 
 /* Line `k` of a recommendation's title wrapped to its column (an empty string past the end); a
- * long title is read whole, on as many rows as it needs. Caller frees. */
+ * long title is read whole, on as many rows as it needs. An accepted finding's starts so. Caller
+ * frees. */
 static char *title_line(const struct report_rec *rec, int cols, size_t k, size_t *n_lines)
 {
 	int idw, tw = title_width(rec, cols, &idw);
 	size_t n;
-	char **lines = ui_wrap(rec->title ? rec->title : "(untitled)", tw > 8 ? tw : 8, &n);
+	char *title = xasprintf("%s%s", rec->accepted ? "accepted: " : "", rec->title ? rec->title : "(untitled)");
+	char **lines = ui_wrap(title, tw > 8 ? tw : 8, &n);
 	char *out = xstrdup(k < n ? lines[k] : "");
 
 	ui_lines_free(lines, n);
+	free(title);
 	if (n_lines)
 		*n_lines = n;
 	return out;
@@ -74,17 +78,21 @@ static void add_groups(struct ui_wizard *w, const struct report_model *m)
 		const struct report_rec_group *rg = &m->groups[g];
 
 		if (rg->n > 0)
-			add_row(w, (struct ui_advice_row){rg, NULL, 0, 0});
+			add_row(w, (struct ui_advice_row){.group = rg});
 		for (size_t i = 0; i < rg->n; i++) {
 			int at = w->advice_list.n;
 			size_t n = 1;
 
-			add_row(w, (struct ui_advice_row){NULL, rg->recs[i], 0, at});
+			add_row(w, (struct ui_advice_row){.rec = rg->recs[i], .at = at});
 			free(title_line(rg->recs[i], COLS - 2, 0, &n));
 			for (size_t k = 1; k < n; k++)
-				add_row(w, (struct ui_advice_row){NULL, rg->recs[i], k, at});
+				add_row(w, (struct ui_advice_row){.rec = rg->recs[i], .line = k, .at = at});
 		}
 	}
+	if (m->n_stale)
+		add_row(w, (struct ui_advice_row){.is_stale_heading = true});
+	for (size_t i = 0; i < m->n_stale; i++)
+		add_row(w, (struct ui_advice_row){.stale = &m->stale[i], .at = w->advice_list.n});
 }
 
 static void advice_init(struct ui_wizard *w)
@@ -111,11 +119,25 @@ static void draw_rec(const struct report_rec *rec, int y, int x, int cols, bool 
 
 	ui_put(y, x, 2, base, is_sel ? ui_glyph->cursor : " ");
 	snprintf(label, sizeof(label), "%-8s", report_severity_label(rec->severity));
-	ui_put(y, x + 2, 9, is_sel ? base | A_BOLD : ui_attr(ui_severity_role(rec->severity)), label);
+	/* an accepted finding keeps its severity, dimmed: it no longer counts for --fail-on */
+	ui_put(y, x + 2, 9, is_sel ? base | A_BOLD : rec->accepted ? ui_attr(UI_DIM) : ui_attr(ui_severity_role(rec->severity)),
+	       label);
 	ui_put(y, x + 11, tw, base, title);
 	if (rec->id)
 		ui_put(y, x + cols - idw, idw, is_sel ? base : ui_attr(UI_DIM), rec->id);
 	free(title);
+}
+
+/* "stale     mount.lazytime (accepted.conf:3): no loaded rule makes it": the entry and why. */
+static void draw_stale(const struct report_stale *e, int y, int x, int cols, bool is_sel)
+{
+	attr_t base = ui_row_bar(y, x, cols, is_sel);
+	char *text = xasprintf("%s (%s): %s", e->id ? e->id : "?", e->by ? e->by : "?", e->reason ? e->reason : "");
+
+	ui_put(y, x, 2, base, is_sel ? ui_glyph->cursor : " ");
+	ui_put(y, x + 2, 9, is_sel ? base | A_BOLD : ui_attr(UI_DIM), "stale");
+	ui_put(y, x + 11, cols - 11, base, text);
+	free(text);
 }
 
 static void draw_continuation(const struct report_rec *rec, size_t k, int y, int x, int cols, bool is_sel)
@@ -145,7 +167,7 @@ static void draw_measured(const struct ui_advice_row *row, int y, const struct u
 	char text[512] = "";
 	size_t n = 0, len;
 
-	if (!is_selectable(row))
+	if (!is_rec(row))
 		return;
 	for (size_t i = 0; i < row->rec->n_evidence; i++) {
 		const struct report_evidence *ev = &row->rec->evidence[i];
@@ -183,12 +205,17 @@ static void draw_row(const struct ui_wizard *w, int idx, int y, const struct ui_
 {
 	const struct ui_advice_row *row = row_at(w, idx);
 
-	if (is_heading(row)) {
+	if (row->is_stale_heading) {
+		ui_put(y, a->left, a->cols, ui_attr(UI_HEADING), "Accepted findings that are stale");
+		ui_put(y, a->left + 34, a->cols - 34, ui_attr(UI_DIM), "entries no loaded rule makes: Enter says what to do");
+	} else if (is_heading(row)) {
 		const struct report_group *g = row->group->def;
 
 		ui_put(y, a->left, a->cols, ui_attr(UI_HEADING), g->title);
 		ui_put(y, a->left + ui_text_width(g->title) + 2, a->cols - ui_text_width(g->title) - 2,
 		       ui_attr(UI_DIM), g->blurb);
+	} else if (row->stale) {
+		draw_stale(row->stale, y, a->left, a->cols, idx == w->advice_list.sel);
 	} else if (is_continuation(row)) {
 		draw_continuation(row->rec, row->line, y, a->left, a->cols, row->at == w->advice_list.sel);
 	} else {
@@ -196,18 +223,42 @@ static void draw_row(const struct ui_wizard *w, int idx, int y, const struct ui_
 	}
 }
 
+/* ", 2 accepted" when the admin accepted any: they stay listed, marked. Static storage. */
+static const char *accepted_count(const struct report_model *m)
+{
+	static char buf[48];
+	size_t n = 0;
+
+	for (size_t i = 0; m && i < m->n_recs; i++)
+		n += m->recs[i].accepted != NULL;
+	snprintf(buf, sizeof(buf), n ? ", %zu accepted" : "", n);
+	return buf;
+}
+
+/* The line under the heading is blank: a long heading (a custom workload's label) goes on there,
+ * and no further, the list starting on the next. */
+static void draw_heading(const char *head, const struct ui_area *a)
+{
+	size_t n;
+	char **lines = ui_wrap(head, a->cols, &n);
+
+	for (size_t i = 0; i < n && i < 2; i++)
+		ui_put(a->top + (int)i, a->left, a->cols, ui_attr(UI_HEADING), lines[i]);
+	ui_lines_free(lines, n);
+}
+
 static void advice_draw(struct ui_wizard *w, const struct ui_area *a)
 {
 	const struct report_model *m = w->advice_model;
 	int rows = list_rows(), y = a->top + 2;
-	char head[256];
+	char head[320];
 	size_t n = m ? m->n_recs : 0;
 
-	snprintf(head, sizeof(head), "Advice: %zu recommendation%s (%zu warn or critical); workload: %s",
-		 n, n == 1 ? "" : "s", m ? report_model_count_at_least(m, 2) : 0,
+	snprintf(head, sizeof(head), "Advice: %zu recommendation%s (%zu warn or critical%s); workload: %s",
+		 n, n == 1 ? "" : "s", m ? report_model_count_at_least(m, 2) : 0, accepted_count(m),
 		 w->has_workload ? w->workload_label : "general");
-	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), head);
-	if (n == 0)
+	draw_heading(head, a);
+	if (n == 0 && (!m || !m->n_stale))
 		draw_empty(m, y, rows, a);
 	ui_list_clamp(&w->advice_list, rows);
 	for (int i = 0; i < rows && w->advice_list.top + i < w->advice_list.n; i++)
@@ -260,17 +311,32 @@ static enum ui_result advice_key(struct ui_wizard *w, int action, int ch)
 	case A_OPEN:
 		if (!is_selectable(row))
 			return UI_DONE;
-		ui_view_detail(w, row->rec, COLS - 4);
+		if (row->stale)
+			ui_view_stale(w, row->stale, COLS - 4);
+		else
+			ui_view_detail(w, row->rec, COLS - 4);
 		return ui_goto(w, UI_SCR_DETAIL);
 	case A_SAVE:
 		return ui_goto(w, UI_SCR_SAVE);
 	case A_TRIAL:
-		if (is_selectable(row) && ui_trial_settle(w, row->rec))
+		if (!is_rec(row))
+			return UI_DONE;
+		if (!ui_trial_applies(w, row->rec) && (!row->rec->disruption || strcmp(row->rec->disruption, "reformat")))
+			ui_message(w, UI_ERROR, "t: a trial settles only advice that makes a new filesystem");
+		else if (ui_trial_settle(w, row->rec))
 			return ui_goto(w, UI_SCR_TRIAL);
 		return UI_DONE;
 	default:
 		return UI_DONE;
 	}
+}
+
+/* `t` is hinted on advice a trial can settle here, and nowhere else. */
+static bool advice_key_applies(const struct ui_wizard *w, int action)
+{
+	const struct ui_advice_row *row = row_at(w, w->advice_list.sel);
+
+	return action != A_TRIAL || (is_rec(row) && ui_trial_applies(w, row->rec));
 }
 
 const struct ui_screen ui_screen_advice = {
@@ -282,4 +348,5 @@ const struct ui_screen ui_screen_advice = {
 	.init = advice_init,
 	.draw = advice_draw,
 	.key = advice_key,
+	.key_applies = advice_key_applies,
 };

@@ -10,8 +10,12 @@
 
 enum { B_CHOOSE = UI_ACT_SCREEN };
 
+#define BAR_MAX 50 /* a progress bar's cells on a wide terminal: the numbers stay beside it */
+
 static const struct ui_key bench_keys[] = {
 	UI_KEYS_UP_DOWN("move up", "move down"),
+	UI_KEYS_PAGES("first row", "last row"),
+	UI_KEYS_ENDS("first row", "last row"),
 	{'\r', B_CHOOSE, "run this suite, or go on with none: during a run, Esc stops it", true},
 	{0, 0, NULL, false},
 };
@@ -108,7 +112,7 @@ static void draw_test(const struct ui_wizard *w, const struct bench_test_def *t,
 {
 	char key[96], nums[96];
 	bool is_done, is_current = w->bench.is_running && !strcmp(w->bench.test, t->name);
-	int bar = a->cols - 22 - 40;
+	int bar = a->cols - 22 - 40 > BAR_MAX ? BAR_MAX : a->cols - 22 - 40;
 
 	snprintf(key, sizeof(key), "bench.%s", t->name);
 	is_done = json_is_object(facts_get(w->session->facts, key));
@@ -190,7 +194,7 @@ static void bench_draw(struct ui_wizard *w, const struct ui_area *a)
 		size_t nl;
 		char **lines = ui_wrap(row_text(w, rows[w->bench_list.sel]), a->cols - 2, &nl);
 
-		for (size_t i = 0; i < nl && i < 3; i++)
+		for (size_t i = 0; i < nl; i++) /* whole: a reason it cannot run takes several lines */
 			ui_put(++y, a->left + 2, a->cols - 2, ui_attr(UI_DIM), lines[i]);
 		ui_lines_free(lines, nl);
 		y += 2;

@@ -11,8 +11,12 @@
 
 enum { C_ON = UI_ACT_SCREEN };
 
+#define BAR_MAX 60 /* a result's bar on a wide terminal: its number stays beside it, in reach */
+
 static const struct ui_key charts_keys[] = {
 	UI_KEYS_UP_DOWN("scroll the results", "scroll the results"),
+	UI_KEYS_PAGES("page up the results", "page down the results"),
+	UI_KEYS_ENDS("first result", "last result"),
 	{'\r', C_ON, "go on to the advice", true},
 	{0, 0, NULL, false},
 };
@@ -53,7 +57,7 @@ static void charts_init(struct ui_wizard *w) { w->charts_top = 0; }
 static void draw_results(const struct ui_wizard *w, int y, int rows, const struct ui_area *a)
 {
 	const struct facts *f = w->session->facts;
-	int shown = 0, skip = w->charts_top, bar = a->cols - 22 - 16;
+	int shown = 0, skip = w->charts_top, bar = a->cols - 22 - 16 > BAR_MAX ? BAR_MAX : a->cols - 22 - 16;
 
 	ui_put(y++, a->left, a->cols, ui_attr(UI_HEADING), "Results (each bar against the best of its unit)");
 	for (size_t i = 0; i < bench_n_tests && shown < rows - 1; i++) {
@@ -133,7 +137,7 @@ static int draw_curve(const struct ui_wizard *w, int y, int rows, const struct u
 
 static void charts_draw(struct ui_wizard *w, const struct ui_area *a)
 {
-	int n = count_results(w->session->facts), y = a->top + 2, used;
+	int n = count_results(w->session->facts), y = a->top + 2, used, rows;
 
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), "Charts: what the benchmarks measured");
 	if (!n) {
@@ -146,9 +150,10 @@ static void charts_draw(struct ui_wizard *w, const struct ui_area *a)
 	if (!used)
 		ui_put(a->top + a->rows - 1, a->left, a->cols, ui_attr(UI_DIM),
 		       "The small-versus-large curve needs the full suite.");
-	if (w->charts_top > n - 1)
-		w->charts_top = n - 1;
-	draw_results(w, y + used, a->rows - 2 - used - (used ? 0 : 1), a);
+	rows = a->rows - 2 - used - (used ? 0 : 1);
+	w->charts_page = rows - 1 > 1 ? rows - 1 : 1; /* below the results' heading */
+	ui_scroll_clamp(&w->charts_top, n, w->charts_page);
+	draw_results(w, y + used, rows, a);
 }
 
 static enum ui_result charts_key(struct ui_wizard *w, int action, int ch)
@@ -156,7 +161,7 @@ static enum ui_result charts_key(struct ui_wizard *w, int action, int ch)
 	(void)ch;
 	if (action == C_ON)
 		return ui_goto(w, UI_SCR_ADVICE);
-	ui_scroll_key(&w->charts_top, action, 1); /* Up and Down only: no page */
+	ui_scroll_key(&w->charts_top, action, w->charts_page);
 	return UI_DONE;
 }
 

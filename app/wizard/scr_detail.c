@@ -9,6 +9,7 @@
 #include "app/render/report_model.h"
 #include "app/render/report_render.h"
 #include "app/wizard/ui_int.h"
+#include "lib/xalloc.h"
 
 enum { X_CLOSE = UI_ACT_SCREEN };
 
@@ -16,8 +17,7 @@ static const struct ui_key detail_keys[] = {
 	UI_KEYS_UP_DOWN("scroll up", "scroll down"),
 	UI_KEYS_PAGES("page up", "page down"),
 	{' ', UI_MOVE_PGDN, "page down", false},
-	{KEY_HOME, UI_MOVE_HOME, "top", false},
-	{KEY_END, UI_MOVE_END, "bottom", false},
+	UI_KEYS_ENDS("top", "bottom"),
 	{'\r', X_CLOSE, "back to the list", true},
 	{KEY_LEFT, X_CLOSE, "back to the list", false},
 	{0, 0, NULL, false},
@@ -102,6 +102,43 @@ static void add_title(struct ui_lines *l, const char *sev, const char *title, in
 	ui_lines_free(lines, n);
 }
 
+/* The admin's acceptance (accepted.conf, --accept): who, why, and what it means. */
+static void add_accepted(struct ui_lines *l, const char *accepted, int width)
+{
+	char *text;
+
+	if (!accepted)
+		return;
+	text = xasprintf("Accepted:   %s: it no longer counts for --fail-on, and fstune apply leaves it as it "
+			 "is unless --only names it", accepted);
+	add_wrapped(l, UI_OK, 0, 12, width, text);
+	free(text);
+}
+
+void ui_view_stale(struct ui_wizard *w, const struct report_stale *e, int width)
+{
+	struct ui_lines *l = &w->detail.content;
+	char *text;
+
+	ui_lines_clear(l);
+	w->detail.top = 0;
+	ui_lines_add(l, UI_DIM, 0, "STALE  an accepted finding no loaded rule makes");
+	ui_lines_add(l, UI_NORMAL, 0, "Entry:      %s", e->id ? e->id : "?");
+	ui_lines_add(l, UI_NORMAL, 0, "From:       %s", e->by ? e->by : "?");
+	ui_lines_add(l, UI_HEADING, 0, "Why it is stale");
+	add_wrapped(l, UI_NORMAL, 2, 0, width, e->reason ? e->reason : "");
+	ui_lines_add(l, UI_HEADING, 0, "What to do");
+	if (e->by && !strncmp(e->by, "--", 2))
+		text = xstrdup("Correct the id given to --accept (fstune rules list shows each rule's, fstune rules "
+			       "show ID its findings) or leave it out; it accepts nothing as it is.");
+	else
+		text = xasprintf("Correct the id (fstune rules list shows each rule's, fstune rules show ID its "
+				 "findings) or remove the entry from %s; it accepts nothing as it is.",
+				 e->by ? e->by : "the file");
+	add_wrapped(l, UI_NORMAL, 2, 0, width, text);
+	free(text);
+}
+
 /* What a trial measured of the advice: the verdict, the ratio it rests on with its interval and unit,
  * and every comparison in words. */
 static void add_trial(struct ui_lines *l, const struct report_verification *v, int width)
@@ -133,6 +170,7 @@ void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width
 		     rec->disruption ? rec->disruption : "?", rec->confidence, rec->verified.word ? "   Trial: " : "",
 		     rec->verified.word ? rec->verified.word : "");
 	add_setting(l, rec);
+	add_accepted(l, rec->accepted, width);
 	add_trial(l, &rec->verified, width);
 	ui_lines_add(l, UI_HEADING, 0, "Why");
 	add_wrapped(l, UI_NORMAL, 2, 0, width, rec->rationale);

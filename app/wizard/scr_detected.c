@@ -19,8 +19,7 @@ static const struct ui_key detected_keys[] = {
 	UI_KEYS_UP_DOWN("scroll up", "scroll down"),
 	UI_KEYS_PAGES("page up", "page down"),
 	{' ', UI_MOVE_PGDN, "page down", false},
-	{KEY_HOME, UI_MOVE_HOME, "top", false},
-	{KEY_END, UI_MOVE_END, "bottom", false},
+	UI_KEYS_ENDS("top", "bottom"),
 	{'\r', D_NEXT, "go on to the benchmarks", true},
 	{KEY_RIGHT, D_NEXT, "go on to the benchmarks", false},
 	{0, 0, NULL, false},
@@ -73,6 +72,51 @@ struct walk {
 
 /* Terminals at least this wide show each fact's label (from the facts schema) after its source. */
 #define LABEL_COLS 100
+#define KEY_COLS 29    /* the key and a blank */
+#define SOURCE_COLS 13 /* "[mountinfo]" and blanks */
+
+/* `text` and blanks up to `cells` display cells, appended to `buf` (of `len` bytes). */
+static void append_cell(char *buf, size_t len, const char *text, int cells)
+{
+	size_t at = strlen(buf);
+
+	snprintf(buf + at, len - at, "%s", text);
+	for (int w = ui_text_width(text); w < cells && strlen(buf) + 1 < len; w++)
+		strcat(buf, " ");
+}
+
+/* A fact's row in columns, the key, its value, where it came from and its label (NULL: none),
+ * each wrapped in its own column: a long value (a UUID, a feature list, a path) is read whole, on
+ * as many lines as it needs, and the columns after it stay in place. */
+static void add_columns(struct ui_lines *out, enum ui_role role, bool problem, const char *cell[4])
+{
+	int rest = COLS - 4 - 2 - KEY_COLS - SOURCE_COLS; /* the area, the indent, the mark */
+	int vw = rest, widths[4];
+	char **lines[4];
+	size_t n[4], rows = 0;
+
+	if (cell[3]) {
+		vw = rest - 40 < 28 ? 28 : rest - 40 > 60 ? 60 : rest - 40;
+		widths[3] = rest - vw;
+	}
+	widths[0] = KEY_COLS, widths[1] = vw, widths[2] = SOURCE_COLS;
+	for (int c = 0; c < 4; c++) {
+		lines[c] = cell[c] ? ui_wrap(cell[c], widths[c] - 1, &n[c]) : NULL;
+		if (!cell[c])
+			n[c] = 0;
+		rows = n[c] > rows ? n[c] : rows;
+	}
+	for (size_t r = 0; r < rows; r++) {
+		char text[1024] = "";
+
+		append_cell(text, sizeof(text), r == 0 && problem ? "!" : " ", 2);
+		for (int c = 0; c < 4 && cell[c]; c++)
+			append_cell(text, sizeof(text), r < n[c] ? lines[c][r] : "", c + 1 < 4 && cell[c + 1] ? widths[c] : 0);
+		ui_lines_add(out, role, 2, "%s", text);
+	}
+	for (int c = 0; c < 4; c++)
+		ui_lines_free(lines[c], n[c]);
+}
 
 static void add_fact(const char *key, const json_t *value, void *arg)
 {
@@ -89,12 +133,8 @@ static void add_fact(const char *key, const json_t *value, void *arg)
 	text = facts_render_value(key, value);
 	problem = is_problem(wk->report, key);
 	where = xasprintf("[%s]", source ? source : "default");
-	if (COLS >= LABEL_COLS && info)
-		ui_lines_add(&wk->w->detected.content, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s %-12s %s",
-			     problem ? "!" : " ", key + wk->prefix + 1, text, where, info->label);
-	else
-		ui_lines_add(&wk->w->detected.content, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s %s",
-			     problem ? "!" : " ", key + wk->prefix + 1, text, where);
+	add_columns(&wk->w->detected.content, problem ? UI_PROBLEM : UI_NORMAL, problem,
+		    (const char *[4]){key + wk->prefix + 1, text, where, COLS >= LABEL_COLS && info ? info->label : NULL});
 	free(where);
 	free(text);
 	wk->count++;
@@ -148,6 +188,7 @@ void ui_view_detected(struct ui_wizard *w)
 	struct report_model *report;
 
 	ui_lines_clear(&w->detected.content);
+	w->detected.laid_cols = COLS;
 	if (!w->session)
 		return;
 	doc = w->session->facts->doc;
@@ -201,6 +242,12 @@ static void detected_draw(struct ui_wizard *w, const struct ui_area *a)
 				   : w->facts_file ? w->facts_file : "";
 	char head[512];
 
+	if (w->detected.laid_cols != COLS) {
+		int top = w->detected.top;
+
+		ui_view_detected(w); /* the columns of the new width */
+		w->detected.top = top;
+	}
 	snprintf(head, sizeof(head), "Detected: %s", what);
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), head);
 	ui_view_draw(&w->detected, &body);

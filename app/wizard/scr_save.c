@@ -5,10 +5,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app/cli.h"
@@ -21,10 +23,14 @@ enum { S_CHOOSE = UI_ACT_SCREEN };
 
 static const struct ui_key save_keys[] = {
 	UI_KEYS_UP_DOWN("previous format", "next format"),
+	UI_KEYS_PAGES("first format", "the scripts"),
+	UI_KEYS_ENDS("first format", "the scripts"),
 	{'\r', S_CHOOSE, "name the file (or the scripts' directory) and save", true},
 	{0, 0, NULL, false},
 };
 
+
+#define SCRIPTS_WHAT "apply.sh and revert.sh in a directory: the commands, to review and run"
 
 /* The rows: one per output format, then the scripts. */
 #define SAVE_ROWS ((int)output_n_formats + 1)
@@ -54,11 +60,13 @@ static void save_draw(struct ui_wizard *w, const struct ui_area *a)
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), "Save: the report of this session, to a file");
 	for (size_t i = 0; i < output_n_formats; i++, y++)
 		save_row(y, a, (int)i == w->save_list.sel, output_formats[i].name, output_formats[i].what);
-	save_row(y++, a, is_scripts_row(w), "scripts",
-		 "apply.sh and revert.sh in a directory: the commands, to review and run");
+	save_row(y++, a, is_scripts_row(w), "scripts", SCRIPTS_WHAT);
+	y++;
+	y += ui_put_wrapped(y, a->left + 2, a->cols - 2, ui_attr(UI_DIM),
+			    is_scripts_row(w) ? SCRIPTS_WHAT : output_formats[w->save_list.sel].what, a->cols - 14);
 	if (w->save_path[0]) {
-		ui_put(y + 1, a->left, a->cols, ui_attr(UI_DIM), "Last saved:");
-		ui_put(y + 1, a->left + 12, a->cols - 12, ui_attr(UI_OK), w->save_path);
+		ui_put(y, a->left, a->cols, ui_attr(UI_DIM), "Last saved:");
+		ui_put_wrapped(y, a->left + 12, a->cols - 12, ui_attr(UI_OK), w->save_path, -1);
 	}
 }
 
@@ -98,6 +106,7 @@ static enum ui_result save_done(struct ui_wizard *w, const char *path)
 		return UI_DONE;
 	}
 	snprintf(w->save_path, sizeof(w->save_path), "%s", path);
+	w->unsaved = 0;
 	ui_message(w, UI_OK, "saved the %s report to %s", output_formats[w->save_list.sel].name, path);
 	return UI_DONE;
 }
@@ -110,13 +119,35 @@ static enum ui_result scripts_done(struct ui_wizard *w, const char *dir)
 		ui_message(w, UI_ERROR, "no directory given: nothing saved");
 		return UI_DONE;
 	}
-	if (scripts_check_dir(dir, &err) != FST_EXIT_OK || scripts_write(dir, w->session, &err) != FST_EXIT_OK) {
+	if (scripts_write(dir, w->session, &err) != FST_EXIT_OK) {
 		ui_message(w, UI_ERROR, "%s", err.msg);
 		return UI_DONE;
 	}
 	snprintf(w->save_path, sizeof(w->save_path), "%s/apply.sh", dir);
 	ui_message(w, UI_OK, "wrote apply.sh and revert.sh in %s", dir);
 	return UI_DONE;
+}
+
+/* The scripts' directory offered first: a new one in the home directory, named for the host and the
+ * time (~/fstune-HOST-YYYYmmdd-HHMMSS), which fstune makes: not the directory fstune was started in,
+ * often its source tree. */
+static void default_scripts_dir(char *buf, size_t len)
+{
+	const char *home = getenv("HOME");
+	const struct passwd *pw = home && *home == '/' ? NULL : getpwuid(getuid());
+	char host[256] = "host", when[32] = "now";
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (pw && pw->pw_dir)
+		home = pw->pw_dir;
+	if (!home || *home != '/')
+		home = "/root";
+	gethostname(host, sizeof(host) - 1);
+	host[strcspn(host, "/")] = '\0'; /* a name, never a path */
+	if (localtime_r(&now, &tm))
+		strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "%s/fstune-%s-%s", strcmp(home, "/") ? home : "", host, when);
 }
 
 static enum ui_result save_key(struct ui_wizard *w, int action, int ch)
@@ -127,10 +158,13 @@ static enum ui_result save_key(struct ui_wizard *w, int action, int ch)
 		ui_list_key(&w->save_list, action, SAVE_ROWS);
 		return UI_DONE;
 	}
+	if (is_scripts_row(w)) {
+		default_scripts_dir(initial, sizeof(initial));
+		return ui_prompt_open(w, "Write apply.sh and revert.sh in the directory (made when missing)", initial,
+				      scripts_done);
+	}
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), ".");
-	if (is_scripts_row(w))
-		return ui_prompt_open(w, "Write apply.sh and revert.sh in the directory", cwd, scripts_done);
 	snprintf(initial, sizeof(initial), "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd,
 		 output_formats[w->save_list.sel].file);
 	return ui_prompt_open(w, "Save the report as", initial, save_done);

@@ -9,14 +9,14 @@
 
 #include "app/wizard/ui_int.h"
 #include "fstune/units.h"
+#include "lib/xalloc.h"
 
 enum { T_CHOOSE = UI_ACT_SCREEN, T_DIR, T_RESCAN };
 
 static const struct ui_key target_keys[] = {
 	UI_KEYS_UP_DOWN("move up", "move down"),
 	UI_KEYS_PAGES("page up", "page down"),
-	{KEY_HOME, UI_MOVE_HOME, "first row", false},
-	{KEY_END, UI_MOVE_END, "last row", false},
+	UI_KEYS_ENDS("first row", "last row"),
 	{'\r', T_CHOOSE, "choose: probe it and go on to the workload", true},
 	{KEY_RIGHT, T_CHOOSE, "choose: probe it and go on to the workload", false},
 	{'d', T_DIR, "type a directory to examine", true},
@@ -46,17 +46,56 @@ static const char *bench_label(enum bench_mode m)
 	}
 }
 
-/* Column widths for the area's width: the model and the mount point take what is left. */
+/* Column widths for the area's width. */
 struct cols {
 	int name, size, model, tran, rota, fs, bench, mount;
 };
 
-static struct cols layout(int width)
+/* The cells a row's name takes (a partition's tree branch and its name). */
+static int name_cells(const struct inventory_row *r)
 {
-	struct cols c = {14, 10, 10, 7, 5, 7, 6, 0};
-	int rest = width - 2 - (c.name + c.size + c.model + c.tran + c.rota + c.fs + c.bench);
+	return r->is_any_directory ? 12 : (r->depth ? 2 : 0) + ui_text_width(r->name ? r->name : "");
+}
 
-	c.model += rest / 3 - 6 > 0 ? rest / 3 - 6 : 0;
+/* `*col` grows toward `need` by what `*spare` has left. */
+static void widen(int *col, int need, int *spare)
+{
+	int more = need - *col;
+
+	if (more > *spare)
+		more = *spare;
+	if (more > 0) {
+		*col += more;
+		*spare -= more;
+	}
+}
+
+/* NAME and MODEL as wide as their longest entries (a blank column takes only its title), the
+ * mount point what is left: on a narrow terminal each starts at its least and is cut, on a wide
+ * one nothing is. */
+static struct cols layout(int width, const struct inventory *t)
+{
+	struct cols c = {14, 10, 6, 7, 5, 7, 6, 0};
+	int name = 5, model = 6, mount = 11, spare;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct inventory_row *r = &t->v[i];
+		int w;
+
+		if ((w = name_cells(r) + 1) > name)
+			name = w;
+		if (r->model && (w = ui_text_width(r->model) + 1) > model)
+			model = w;
+		if (r->mount_point && (w = ui_text_width(r->mount_point)) > mount)
+			mount = w;
+	}
+	if (model > 10)
+		c.model = 10;
+	else
+		c.model = model;
+	spare = width - 2 - (c.name + c.size + c.model + c.tran + c.rota + c.fs + c.bench) - mount;
+	widen(&c.name, name, &spare);
+	widen(&c.model, model, &spare);
 	c.mount = width - 2 - (c.name + c.size + c.model + c.tran + c.rota + c.fs + c.bench);
 	return c;
 }
@@ -103,12 +142,42 @@ static void draw_header(int y, int x, const struct cols *c)
 	}
 }
 
+/* What a benchmark could do on the selected row, whole: the list gives up the rows it needs (the
+ * reason a filesystem is too full to measure takes several). */
+static char **why_lines(const struct ui_wizard *w, int cols, size_t *n)
+{
+	const struct inventory_row *sel = w->targets.n ? &w->targets.v[w->target_list.sel] : NULL;
+
+	*n = 0;
+	return sel ? ui_wrap(sel->why ? sel->why : "", cols - 13, n) : NULL;
+}
+
+/* The selected row's name, model and mount point whole when its columns cut one (a narrow terminal);
+ * NULL when nothing was cut. Caller frees. */
+static char *cut_text(const struct inventory_row *r, const struct cols *c)
+{
+	bool is_cut = name_cells(r) > c->name - 1 || (r->model && ui_text_width(r->model) > c->model - 1) ||
+		      (r->mount_point && ui_text_width(r->mount_point) > c->mount);
+
+	if (!is_cut || r->is_any_directory)
+		return NULL;
+	return xasprintf("%s%s%s%s%s", r->name ? r->name : "", r->model ? ": " : "", r->model ? r->model : "",
+			 r->mount_point ? ", mounted on " : "", r->mount_point ? r->mount_point : "");
+}
+
 static void target_draw(struct ui_wizard *w, const struct ui_area *a)
 {
-	struct cols c = layout(a->cols);
-	int rows = list_rows(), y = a->top + 2, x = a->left;
-	const struct inventory_row *sel;
+	struct cols c = layout(a->cols, &w->targets);
+	int rows = list_rows(), y = a->top + 2, x = a->left, room;
+	size_t n, nc = 0;
+	char **why = why_lines(w, a->cols, &n);
+	char *whole = w->targets.n ? cut_text(&w->targets.v[w->target_list.sel], &c) : NULL;
+	char **cut = whole ? ui_wrap(whole, a->cols, &nc) : NULL;
 
+	/* the list's rows, less those the lines below need beyond their usual two, keeping three */
+	room = a->rows - 2 - 1 - (int)n - (int)nc;
+	if ((int)w->targets.n > room && rows > room)
+		rows = room > 3 ? room : 3;
 	ui_put(a->top, x, a->cols, ui_attr(UI_HEADING),
 	       w->facts_file ? "Target: the saved facts (nothing is probed)"
 			     : "Target: pick a device, a mounted filesystem or a directory");
@@ -124,20 +193,21 @@ static void target_draw(struct ui_wizard *w, const struct ui_area *a)
 		draw_row(&w->targets.v[idx],
 			 idx + 1 >= (int)w->targets.n || w->targets.v[idx + 1].depth == 0, y + i, x + 2, &c, at);
 	}
-	if (w->targets.n == 0)
-		return;
-	sel = &w->targets.v[w->target_list.sel];
-	y = a->top + a->rows - 3;
-	ui_put(y, x, a->cols, ui_attr(UI_DIM), "Benchmarks:");
-	{
-		size_t n;
-		char **why = ui_wrap(sel->why ? sel->why : "", a->cols - 13, &n);
+	if (n) {
+		const struct inventory_row *sel = &w->targets.v[w->target_list.sel];
+		int top = a->top + a->rows - (int)(n > 2 ? n : 2) - 1 - (int)nc;
 
-		for (size_t i = 0; i < n && i < 2; i++)
+		y = top > y + rows ? top : y + rows + 1;
+		for (size_t i = 0; i < nc; i++)
+			ui_put(y++, x, a->cols, ui_attr(UI_NORMAL), cut[i]);
+		ui_put(y, x, a->cols, ui_attr(UI_DIM), "Benchmarks:");
+		for (size_t i = 0; i < n && y + (int)i < a->top + a->rows; i++)
 			ui_put(y + (int)i, x + 12, a->cols - 12,
 			       ui_attr(sel->bench == BENCH_MODE_NONE ? UI_UNAVAILABLE : UI_OK), why[i]);
-		ui_lines_free(why, n);
 	}
+	ui_lines_free(why, n);
+	ui_lines_free(cut, nc);
+	free(whole);
 }
 
 /* Probes `arg` (a row's or the directory typed) and goes on to the workload. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/render/facts_render.h"
 #include "app/wizard/ui_int.h"
 #include "fstune/units.h"
 
@@ -14,8 +15,8 @@ enum { W_CHOOSE = UI_ACT_SCREEN };
 
 static const struct ui_key workload_keys[] = {
 	UI_KEYS_UP_DOWN("move up", "move down"),
-	{KEY_HOME, UI_MOVE_HOME, "first row", false},
-	{KEY_END, UI_MOVE_END, "last row", false},
+	UI_KEYS_PAGES("page up", "page down"),
+	UI_KEYS_ENDS("first row", "last row"),
 	{'\r', W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", true},
 	{KEY_RIGHT, W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", false},
 	{0, 0, NULL, false},
@@ -96,28 +97,19 @@ static void draw_preset(const struct workload_preset *p, int y, int x, int cols)
 	detail_line(y, x, cols, "fsync per operation", p->sync_heavy ? "yes" : "no");
 }
 
-/* A workload fact as text with its source: "50000 [user]"; "-" when absent. */
-static const char *fact_text(const struct facts *f, const char *key, bool is_bytes, char *buf, size_t len)
+/* A workload fact as text in its schema unit, with its source: "50000 [user]", "0.9% [observe]"
+ * (a share is a percentage); "-" when absent. */
+static const char *fact_text(const struct facts *f, const char *key, char *buf, size_t len)
 {
 	const json_t *v = facts_get(f, key);
 	const char *src = facts_source(f, key);
-	char num[UNITS_BUFSZ];
+	char *text;
 
 	if (!v)
 		return "-";
-	if (json_is_string(v))
-		snprintf(num, sizeof(num), "%s", json_string_value(v));
-	else if (json_is_boolean(v))
-		snprintf(num, sizeof(num), "%s", json_is_true(v) ? "yes" : "no");
-	else if (json_is_integer(v) && is_bytes)
-		units_bytes(num, sizeof(num), (uint64_t)json_integer_value(v));
-	else if (json_is_integer(v))
-		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
-	else if (json_is_number(v))
-		snprintf(num, sizeof(num), "%.6g", json_number_value(v));
-	else
-		snprintf(num, sizeof(num), "?");
-	snprintf(buf, len, "%s   [%s]", num, src ? src : "?");
+	text = facts_render_value(key, v);
+	snprintf(buf, len, "%s   [%s]", text, src ? src : "?");
+	free(text);
 	return buf;
 }
 
@@ -125,18 +117,17 @@ static void draw_current(const struct ui_wizard *w, int y, int x, int cols, int 
 {
 	static const struct {
 		const char *label, *key;
-		bool is_bytes;
 	} keys[] = {
-		{"profile", "workload.profile", false},
-		{"median file size", "workload.file_size_p50_bytes", true},
-		{"files", "workload.files_total", false},
-		{"files per directory", "workload.files_per_dir", false},
-		{"busy (observed)", "workload.busy_share", false},
-		{"read share (observed)", "workload.read_share", false},
-		{"access", "workload.access", false},
-		{"requests of", "workload.io_size_bytes", true},
-		{"fsync per operation", "workload.sync_heavy", false},
-		{"largest file", "workload.file_size_max_bytes", true},
+		{"profile", "workload.profile"},
+		{"median file size", "workload.file_size_p50_bytes"},
+		{"files", "workload.files_total"},
+		{"files per directory", "workload.files_per_dir"},
+		{"busy (observed)", "workload.busy_share"},
+		{"read share (observed)", "workload.read_share"},
+		{"access", "workload.access"},
+		{"requests of", "workload.io_size_bytes"},
+		{"fsync per operation", "workload.sync_heavy"},
+		{"largest file", "workload.file_size_max_bytes"},
 	};
 	char buf[160];
 
@@ -144,7 +135,7 @@ static void draw_current(const struct ui_wizard *w, int y, int x, int cols, int 
 		if (!facts_get(w->session->facts, keys[i].key))
 			continue;
 		detail_line(y++, x, cols, keys[i].label,
-			    fact_text(w->session->facts, keys[i].key, keys[i].is_bytes, buf, sizeof(buf)));
+			    fact_text(w->session->facts, keys[i].key, buf, sizeof(buf)));
 		max_rows--;
 	}
 }
@@ -223,6 +214,15 @@ static void draw_below(const struct ui_wizard *w, const struct row *r, int y, co
 	}
 }
 
+/* The selected row's text whole, wrapped, when its row cut it: the rows it took. */
+static int put_whole(int y, const struct ui_area *a, const struct row *r, const struct ui_wizard *w)
+{
+	char name[48], sum[256];
+
+	row_text(w, r, name, sizeof(name), sum, sizeof(sum));
+	return ui_put_wrapped(y, a->left + 2, a->cols - 2, ui_attr(UI_DIM), sum, a->cols - 16 - 11);
+}
+
 static void workload_draw(struct ui_wizard *w, const struct ui_area *a)
 {
 	struct row rows[MAX_ROWS];
@@ -234,6 +234,7 @@ static void workload_draw(struct ui_wizard *w, const struct ui_area *a)
 	ui_list_clamp(&w->workload_list, n);
 	draw_rows(w, rows, n, y, a);
 	y += n + 1;
+	y += put_whole(y, a, &rows[w->workload_list.sel], w);
 	if (workload_spec_is_said(&w->spec))
 		ui_put(y++, a->left, a->cols, ui_attr(UI_DIM),
 		       "The command line's workload options apply on top of the preset chosen here.");

@@ -25,6 +25,7 @@ void ui_wizard_drop_session(struct ui_wizard *w)
 	w->session = NULL;
 	w->preset = NULL;
 	w->has_workload = false;
+	w->unsaved = 0; /* what it measured goes with it */
 	memset(&w->bench, 0, sizeof(w->bench));
 }
 

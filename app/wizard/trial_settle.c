@@ -107,6 +107,23 @@ static char *candidates_of(const struct report_rec *rec)
 	return out;
 }
 
+/* The directory the trial's image goes in: the target's, or its filesystem's mount point. */
+static const char *image_dir(const struct ui_wizard *w)
+{
+	const struct probe_target *t = w->session ? w->session->target : NULL;
+
+	return !t ? NULL : t->kind == TARGET_DIRECTORY ? t->path : t->mount_point;
+}
+
+bool ui_trial_applies(const struct ui_wizard *w, const struct report_rec *rec)
+{
+	char *cands = rec && rec->disruption && !strcmp(rec->disruption, "reformat") ? candidates_of(rec) : NULL;
+	bool ok = cands && image_dir(w);
+
+	free(cands);
+	return ok;
+}
+
 /* Runs the trial with the terminal its own; the wizard ignores the keyboard's signals meanwhile (the
  * trial handles them and cleans up). Returns its exit status (128+n when a signal ended it), or -1. */
 static int run_trial(const char *const argv[])
@@ -192,8 +209,7 @@ static bool adopt_trial(struct ui_wizard *w, const char *path)
 /* Checks that the advice can be tried here; the directory the image goes into, or NULL (said). */
 static const char *trial_dir(struct ui_wizard *w, const struct report_rec *rec, const char *cands)
 {
-	const struct probe_target *t = w->session ? w->session->target : NULL;
-	const char *dir = !t ? NULL : t->kind == TARGET_DIRECTORY ? t->path : t->mount_point;
+	const char *dir = image_dir(w);
 	struct statvfs vfs;
 
 	if (!rec->disruption || strcmp(rec->disruption, "reformat") != 0 || !cands) {
@@ -253,6 +269,7 @@ bool ui_trial_settle(struct ui_wizard *w, const struct report_rec *rec)
 	st = run_trial(argv);
 	/* a trial stopped by a signal still wrote the rounds it completed, marked partial */
 	if ((st == 0 || st == FST_EXIT_PARTIAL || st > 128) && adopt_trial(w, out)) {
+		w->unsaved |= UI_UNSAVED_TRIAL;
 		ui_message(w, UI_OK, "%s: the advice it measured is marked in Advice (Enter on it shows the numbers)",
 			   st ? "the trial stopped early; its completed rounds" : "trial done");
 		ok = true;

@@ -108,6 +108,8 @@ enum ui_shared_action {
 	{KEY_DOWN, UI_MOVE_DOWN, (down_help), false}, {'j', UI_MOVE_DOWN, (down_help), false}
 #define UI_KEYS_PAGES(pgup_help, pgdn_help) \
 	{KEY_PPAGE, UI_MOVE_PGUP, (pgup_help), false}, {KEY_NPAGE, UI_MOVE_PGDN, (pgdn_help), false}
+#define UI_KEYS_ENDS(home_help, end_help) \
+	{KEY_HOME, UI_MOVE_HOME, (home_help), false}, {KEY_END, UI_MOVE_END, (end_help), false}
 
 /* Keys every screen has unless it takes text (then only F1 and Esc). */
 enum ui_global_action {
@@ -155,6 +157,9 @@ struct ui_screen {
 	enum ui_result (*key)(struct ui_wizard *w, int action, int ch);
 	WINDOW *(*window)(struct ui_wizard *w); /* the window keys are read through (it owns the
 						   cursor); NULL: stdscr */
+	/* whether a hinted key's action does something where the screen is now (the hint bar shows
+	   it only then); NULL: every hinted key always does */
+	bool (*key_applies)(const struct ui_wizard *w, int action);
 };
 
 #define UI_ACT_TEXT 999 /* a printable character on a takes_text screen */
@@ -194,6 +199,9 @@ extern const struct ui_screen ui_screen_trial;
 /* Writes `text` at row y, column x, cut to `cols` display cells (with an ellipsis when cut).
  * Returns the cells written. */
 int ui_put(int y, int x, int cols, attr_t attr, const char *text);
+/* `text` wrapped in `cols` cells from row y, column x, when it is wider than `fits` cells (the row
+ * that shows it cut it); returns the rows it took and a blank one, or 0 when it fit. */
+int ui_put_wrapped(int y, int x, int cols, attr_t attr, const char *text, int fits);
 /* Display width of a UTF-8 string. */
 int ui_text_width(const char *text);
 /* Fills `cols` cells of row y from x with blanks in `attr`. */
@@ -228,12 +236,15 @@ struct ui_list {
 	int top; /* the first visible row */
 };
 /* A row of the Advice list: a group's heading, a recommendation, or a further line of the title of
- * the recommendation above. */
+ * the recommendation above; after the groups, the accepted entries that are stale, under a heading
+ * of their own. */
 struct ui_advice_row {
 	const struct report_rec_group *group; /* a heading: its group; else NULL */
 	const struct report_rec *rec;         /* the recommendation (of a further line too) */
 	size_t line;                          /* 0: the recommendation's own row; k: its title's line k */
 	int at;                               /* a further line: the row of its recommendation */
+	const struct report_stale *stale;     /* a stale accepted entry; else NULL */
+	bool is_stale_heading;                /* the heading above them */
 };
 /* Moves the cursor by `delta` (INT_MAX/INT_MIN for the ends) and keeps it visible in `rows`. */
 void ui_list_move(struct ui_list *l, int delta, int rows);
@@ -273,10 +284,12 @@ void ui_lines_clear(struct ui_lines *l);
 struct ui_view {
 	struct ui_lines content;
 	int top;
-	int rows; /* shown by the last draw: a page */
+	int rows;      /* shown by the last draw: a page */
+	int laid_cols; /* COLS the content was laid out for (a resize lays it out again) */
 };
 /* Draws the view into the area from its top (as many lines as fit), the top first brought back so
- * that the last page is full. */
+ * that the last page is full. A line wider than the area is wrapped, never cut; `top` counts the
+ * lines drawn. */
 void ui_view_draw(struct ui_view *v, const struct ui_area *a);
 /* Does a move (UI_MOVE_*) on the view, a page being what the last draw showed; false when `action`
  * is not a move. */
@@ -307,6 +320,14 @@ struct ui_bench_live {
 	bool can_run;
 };
 
+/* What the session measured that no saved report holds yet (ui_wizard.unsaved). */
+enum ui_unsaved {
+	UI_UNSAVED_BENCH = 1,
+	UI_UNSAVED_TRIAL = 2,
+	UI_UNSAVED_SAMPLE = 4,
+	UI_UNSAVED_OBSERVE = 8,
+};
+
 struct ui_wizard {
 	/* set by the loop (ui_loop_run) before anything runs: how screens and steps reach what only the
 	 * loop knows, without calling up into it */
@@ -331,6 +352,7 @@ struct ui_wizard {
 	struct workload_spec wl_spec;    /* the last workload step's spec */
 	char sample_dir[4096];           /* wl_spec.sample_dir's text */
 	int status;                      /* exit status when the wizard ends */
+	unsigned unsaved;                /* enum ui_unsaved bits: measured since the last report saved */
 	bool has_idle_work;              /* inventory_idle has work left */
 
 	/* navigation */
@@ -338,6 +360,7 @@ struct ui_wizard {
 	enum ui_screen_id next_screen;   /* set by a key handler returning UI_GOTO */
 	enum ui_screen_id prompt_return; /* the screen a prompt returns to */
 	bool is_help;                    /* the help overlay is up */
+	bool is_quit_asked;              /* the quit question is up (quit.c) */
 	int help_top;                    /* its scroll position */
 
 	/* the message line */
@@ -359,6 +382,7 @@ struct ui_wizard {
 	struct ui_list bench_list;
 	struct ui_bench_live bench;
 	int charts_top;                  /* the first result line shown below the curve */
+	int charts_page;                 /* the result lines the last draw showed */
 	struct ui_custom *custom;        /* the custom workload form (scr_custom.c); NULL: none */
 	struct ui_busy busy;
 
@@ -447,6 +471,16 @@ bool ui_bench_headline(const struct facts *f, const struct bench_test_def *t, do
  * reformat recommendation (its mkfs against the defaults), the terminal handed over, and brings the
  * trial.* facts back and re-evaluates. False, with the reason as the message, when it cannot run. */
 bool ui_trial_settle(struct ui_wizard *w, const struct report_rec *rec);
+/* Whether a trial can settle `rec` here: reformat advice with an mkfs spec a candidate can hold, on a
+ * session with a directory for the image. */
+bool ui_trial_applies(const struct ui_wizard *w, const struct report_rec *rec);
+
+/* Quitting (quit.c): true when `q` must ask first (unsaved measurements), and the question is then
+ * up; its box over the screen and its keys (s save first, q quit, Esc stay). */
+bool ui_quit_ask(struct ui_wizard *w);
+void ui_quit_draw(const struct ui_wizard *w);
+enum ui_result ui_quit_key(struct ui_wizard *w, int key);
+extern const struct ui_key ui_quit_keys[];
 /* The Trial screen's text: the trial document `doc` as `fstune trial` writes it, wrapped to `width`. */
 void ui_view_trial(struct ui_wizard *w, const json_t *doc, int width);
 
@@ -461,5 +495,7 @@ static inline const struct ui_screen *ui_screen_of(const struct ui_wizard *w, en
 /* Building the views (view_*.c), for the screens' init. */
 void ui_view_detected(struct ui_wizard *w);
 void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width);
+/* The detail of an accepted entry no loaded rule can make: what it says, why it is stale, the fix. */
+void ui_view_stale(struct ui_wizard *w, const struct report_stale *e, int width);
 
 #endif

@@ -75,6 +75,20 @@ int ui_put(int y, int x, int cols, attr_t attr, const char *text)
 	return cells;
 }
 
+int ui_put_wrapped(int y, int x, int cols, attr_t attr, const char *text, int fits)
+{
+	size_t n;
+	char **lines;
+
+	if (!text || ui_text_width(text) <= fits)
+		return 0;
+	lines = ui_wrap(text, cols, &n);
+	for (size_t i = 0; i < n; i++)
+		ui_put(y + (int)i, x, cols, attr, lines[i]);
+	ui_lines_free(lines, n);
+	return (int)n + 1;
+}
+
 void ui_fill(int y, int x, int cols, attr_t attr)
 {
 	attron(attr);
@@ -118,7 +132,7 @@ char **ui_wrap(const char *text, int width, size_t *n)
 	if (width < 10)
 		width = 10;
 	while (*p) {
-		const char *start, *end, *brk = NULL, *q;
+		const char *start, *end, *brk = NULL, *slash = NULL, *q;
 		int cells = 0;
 		size_t b;
 
@@ -134,12 +148,15 @@ char **ui_wrap(const char *text, int width, size_t *n)
 				break;
 			if (*q == ' ')
 				brk = q;
+			else if (*q == '/' && q > start)
+				slash = q + 1;
 			cells += w;
 		}
-		if (!*q || *q == '\n' || !brk)
+		/* a word longer than the line (a path) breaks after a slash where it has one */
+		if (!*q || *q == '\n')
 			end = q;
 		else
-			end = brk;
+			end = brk ? brk : slash ? slash : q;
 		lines = xrealloc(lines, (*n + 1) * sizeof(*lines));
 		lines[(*n)++] = xstrndup(start, (size_t)(end - start));
 		p = *end == '\n' ? end + 1 : end;
@@ -176,18 +193,40 @@ void ui_lines_clear(struct ui_lines *l)
 	l->n = 0;
 }
 
+/* The lines of `in` as `cols` cells show them: a line wider goes on under itself, 4 cells further in,
+ * so that nothing is cut (a screen lays out its own columns; this is for what still does not fit). */
+static void fit_lines(const struct ui_lines *in, int cols, struct ui_lines *out)
+{
+	for (size_t i = 0; i < in->n; i++) {
+		const struct ui_line *line = &in->v[i];
+		size_t n;
+		char **parts;
+
+		if (ui_text_width(line->text) <= cols - line->indent) {
+			ui_lines_add(out, line->role, line->indent, "%s", line->text);
+			continue;
+		}
+		parts = ui_wrap(line->text, cols - line->indent - 4, &n);
+		for (size_t k = 0; k < n; k++)
+			ui_lines_add(out, line->role, line->indent + (k ? 4 : 0), "%s", parts[k]);
+		ui_lines_free(parts, n);
+	}
+}
+
 void ui_view_draw(struct ui_view *v, const struct ui_area *a)
 {
-	const struct ui_lines *l = &v->content;
+	struct ui_lines l = {0};
 
+	fit_lines(&v->content, a->cols, &l);
 	v->rows = a->rows;
-	ui_scroll_clamp(&v->top, (int)l->n, a->rows);
-	for (int r = 0; r < a->rows && (size_t)(v->top + r) < l->n; r++) {
-		const struct ui_line *line = &l->v[v->top + r];
+	ui_scroll_clamp(&v->top, (int)l.n, a->rows);
+	for (int r = 0; r < a->rows && (size_t)(v->top + r) < l.n; r++) {
+		const struct ui_line *line = &l.v[v->top + r];
 
 		ui_put(a->top + r, a->left + line->indent, a->cols - line->indent, ui_attr(line->role),
 		       line->text);
 	}
+	ui_lines_clear(&l);
 }
 
 attr_t ui_row_bar(int y, int x, int cols, bool is_sel)

@@ -31,10 +31,11 @@ enum {
 };
 
 static const char usage_text[] =
-	"Usage: fstune [options]\n"
+	"Usage: fstune [options] [TARGET]\n"
 	"\n"
 	"The wizard: pick a device, a filesystem or a directory, choose the workload, see what was\n"
 	"detected and the recommendations with their evidence and commands, and save the report.\n"
+	"Given a TARGET (a directory, a block device or an image file), it opens on that one.\n"
 	"It needs a terminal; for scripts use 'fstune report'. Press ? on any screen for its keys.\n"
 	"\n"
 	"Options:\n"
@@ -62,6 +63,7 @@ static const char usage_text[] =
 struct wizard_args {
 	struct cli_common common;
 	const char *facts;
+	const char *target;      /* the TARGET operand; NULL: the admin picks one */
 	struct rules_options ro; /* --rules-dir, --no-system-rules */
 	struct accepted_cli acc;  /* --accept IDs, then the file's entries; --accepted FILE */
 	struct workload_spec spec; /* --workload and its overrides */
@@ -151,9 +153,13 @@ static int parse_args(int argc, char **argv, struct wizard_args *a)
 	free(opts);
 	if (status != FST_EXIT_OK)
 		return status;
+	if (optind + 1 < argc)
+		return usage_error("one TARGET at most, not '%s' and '%s'", argv[optind], argv[optind + 1]);
 	if (optind < argc)
-		return usage_error("unknown command '%s' (the wizard takes no TARGET: it lets you pick one)",
-				   argv[optind]);
+		a->target = argv[optind];
+	if (a->target && a->facts)
+		return usage_error("--facts %s and TARGET %s: the saved facts are the target; give one of them",
+				   a->facts, a->target);
 	if (a->spec.sample_dir || a->spec.observe_s > 0)
 		return usage_error("the wizard samples and observes from its Workload step; on the command "
 				   "line use 'fstune report --sample DIR' or '--observe S'");
@@ -222,7 +228,7 @@ int ui_wizard_main(int argc, char **argv)
 	w.bench_cfg = a.cfg;
 	w.rules_opt = a.ro;
 	w.accepted = a.acc.accepted;
-	/* A bad facts file is named before the terminal check: it is the more useful error. */
+	/* A bad facts file or TARGET is named before the terminal check: it is the more useful error. */
 	if (a.facts) {
 		if (!ui_wizard_open_session(&w, NULL, a.facts)) {
 			fprintf(stderr, "fstune: %s\n", w.message);
@@ -230,6 +236,11 @@ int ui_wizard_main(int argc, char **argv)
 			return FST_EXIT_USAGE;
 		}
 		inventory_from_facts(&w.targets, w.session->facts, a.facts);
+	}
+	if (a.target && !ui_wizard_open_target(&w, a.target)) {
+		fprintf(stderr, "fstune: %s\n", w.message);
+		args_free(&a);
+		return FST_EXIT_USAGE;
 	}
 	if ((status = ui_term_require_tty()) != FST_EXIT_OK) {
 		wizard_free(&w);
@@ -247,7 +258,7 @@ int ui_wizard_main(int argc, char **argv)
 		DBG(DEBUG_UI, "target scan: %zu rows in %.1f ms", w.targets.n,
 		    (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 	}
-	w.screen = UI_SCR_TARGET;
+	w.screen = a.target ? UI_SCR_WORKLOAD : UI_SCR_TARGET;
 	ui_loop_run(&w);
 	ui_term_stop();
 	status = w.status;

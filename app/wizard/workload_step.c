@@ -113,7 +113,10 @@ bool ui_wizard_sample(struct ui_wizard *w, const char *dir)
 	w->wl_spec.sample_dir = w->sample_dir;
 	snprintf(w->busy.title, sizeof(w->busy.title), " Sampling %s ", dir);
 	snprintf(label, sizeof(label), "sample of %s", dir);
-	return describe(w, &hooks, label) != FST_EXIT_USAGE;
+	if (describe(w, &hooks, label) == FST_EXIT_USAGE)
+		return false;
+	w->unsaved |= UI_UNSAVED_SAMPLE;
+	return true;
 }
 
 bool ui_wizard_observe(struct ui_wizard *w, double seconds)
@@ -132,5 +135,8 @@ bool ui_wizard_observe(struct ui_wizard *w, double seconds)
 	snprintf(w->busy.title, sizeof(w->busy.title), " Observing %s ", w->session->target->dev_name);
 	snprintf(label, sizeof(label), "observed %.32s for %.0f s, on %.80s", w->session->target->dev_name,
 		 seconds, w->has_workload ? w->workload_label : "general");
-	return describe(w, &hooks, label) != FST_EXIT_USAGE;
+	if (describe(w, &hooks, label) == FST_EXIT_USAGE)
+		return false;
+	w->unsaved |= UI_UNSAVED_OBSERVE;
+	return true;
 }

@@ -125,7 +125,7 @@ static int size_directory_run(struct bench_prep *p, const struct statvfs *vfs, s
 	uint64_t free_cap = avail > keep_default ? avail - keep_default : 0;
 	uint64_t budget = full_cap < free_cap ? full_cap : free_cap;
 	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ], b3[UNITS_BUFSZ], b4[UNITS_BUFSZ], b5[UNITS_BUFSZ], b6[UNITS_BUFSZ];
-	char lo[400];
+	char b7[UNITS_BUFSZ], lo[400];
 	double full_pct = usable ? 100.0 * (double)used / (double)usable : 100;
 
 	ctx->free_bytes = avail;
@@ -158,13 +158,14 @@ static int size_directory_run(struct bench_prep *p, const struct statvfs *vfs, s
 		if (ctx->span_bytes < ctx->min_span)
 			return fst_error_set(err, FST_EXIT_REFUSED,
 					     "%s has %s free of %s usable (%.0f%% full)%s: a benchmark may write %s there "
-					     "without taking it past %.0f%% full or below %s free, less than the %s test "
-					     "file that honest numbers need (a smaller one fits in caches); free some space, "
-					     "choose another directory, or give --size to go further (down to %s free)",
+					     "without taking it past %.0f%% full or below %s free, and its test file %.0f%% "
+					     "of that, %s, less than the %s that honest numbers need (a smaller one fits in "
+					     "caches); free some space, choose another directory, or give --size to go "
+					     "further (down to %s free)",
 					     ctx->dir, bytes(b1, avail), bytes(b2, usable), full_pct,
 					     leftover_clause(lo, sizeof lo, ctx), bytes(b3, budget),
-					     FST_SPACE_FULL_SHARE * 100, bytes(b4, keep_default), bytes(b5, ctx->min_span),
-					     bytes(b6, keep_floor));
+					     FST_SPACE_FULL_SHARE * 100, bytes(b4, keep_default), SPAN_SHARE_OF_BUDGET * 100,
+					     bytes(b7, ctx->span_bytes), bytes(b5, ctx->min_span), bytes(b6, keep_floor));
 	}
 	ctx->budget_bytes = budget;
 	ctx->avail_floor = avail - budget;

@@ -97,6 +97,18 @@ local function rec_leftovers(f, out, share, share_without, usable)
 		evidence = fstune.present({"fs.fstune_leftover_bytes", "fs.free_bytes", "fs.size_bytes", "fs.mount_point"})}
 end
 
+-- What is usable and what is in use, as df and the benchmarks count them: statfs's used blocks
+-- (fs.used_bytes) and what is free to others (fs.free_bytes); root's reserve is not usable and the
+-- metadata mkfs laid out (in the superblock's size) is not in use. Without fs.used_bytes (an
+-- unmounted filesystem), the size less the reserve.
+local function usable_and_used(f, size, free)
+	if fstune.is_integer(f.used_bytes) and f.used_bytes >= 0 then
+		return f.used_bytes + free, f.used_bytes
+	end
+	local usable = size - (reserved_bytes(f) or 0)
+	return usable, usable - free
+end
+
 -- XFS makes inodes as needed, up to imaxpct of the space (xfs_growfs(8) -m; mkfs.xfs -i maxpct=:
 -- 25% below 1 TiB, 5% below 50 TiB, 1% above). statfs counts what is left: the inodes that free
 -- space could still hold, or that cap, whichever is lower (xfs_fs_statfs). At the cap, more are one
@@ -148,9 +160,7 @@ end
 local function rec_full(f, out)
 	local size, free = f.size_bytes, f.free_bytes
 	if fstune.is_integer(size) and size > 0 and fstune.is_integer(free) and free >= 0 then
-		local res = reserved_bytes(f) or 0
-		local usable = size - res
-		local used = usable - free
+		local usable, used = usable_and_used(f, size, free)
 		local left = fstune.is_integer(f.fstune_leftover_bytes) and f.fstune_leftover_bytes > 0
 			and f.fstune_leftover_bytes <= used and f.fstune_leftover_bytes or 0
 		if usable > 0 and used >= 0 then
@@ -170,8 +180,8 @@ local function rec_full(f, out)
 						fmt(used - left), fmt(usable), share_without * 100, fstune.FULL_SHARE * 100,
 						left > 0 and string.format(", not counting %s of fstune's own leftovers", fmt(left)) or "",
 						f.mount_point or "MOUNTPOINT"),
-					evidence = fstune.present({"fs.size_bytes", "fs.free_bytes", "fs.reserved_bytes",
-						"fs.mount_point", "fs.fstune_leftover_bytes"})}
+					evidence = fstune.present({"fs.size_bytes", "fs.free_bytes", "fs.used_bytes",
+						"fs.reserved_bytes", "fs.mount_point", "fs.fstune_leftover_bytes"})}
 			end
 		end
 	end
@@ -222,7 +232,8 @@ return fstune.rule {
   reserve). Info when the mount point is unknown.
 - A device of 1 TiB or more without a filesystem: mke2fs -m 1 if it will hold data (info); not
   on a zoned (host-managed or host-aware) disk, which ext4 does not fit.
-- Space used above 90% of what is usable (fstune.FULL_SHARE, the line the benchmarks never cross),
+- Space used above 90% of what is usable (fstune.FULL_SHARE, the line the benchmarks never cross;
+  both counted as df and the benchmarks count them: statfs's used and available space),
   or inodes above 90% (heuristic thresholds): warn, with advice only (nothing to run): a nearly
   full filesystem fragments new files, the commonest reason an old server feels slow; inodes
   running out make creation fail with free space left. On XFS at its imaxpct cap (the inode count
@@ -243,7 +254,7 @@ keeps the allocator from fragmenting.]],
 	},
 	settings = {"fs.reserved_percent", "mkfs.reserved_percent", "fs.xfs.imaxpct"},
 	needs = {},
-	uses = {"fs.type", "fs.size_bytes", "fs.free_bytes", "fs.reserved_bytes", "fs.reserved_blocks",
+	uses = {"fs.type", "fs.size_bytes", "fs.free_bytes", "fs.used_bytes", "fs.reserved_bytes", "fs.reserved_blocks",
 		"fs.block_size", "fs.mount_point", "fs.inode_count", "fs.inodes_free", "device.size_bytes",
 		"host.target_os", "fs.fstune_leftover_bytes", "fs.inode_max_pct", "fs.inode_size", "fs.ag_count",
 		"fs.super_options", "device.zoned"},
@@ -288,6 +299,14 @@ keeps the allocator from fragmenting.]],
 		{name = "89% full with the reserve counted out: nothing",
 			facts = {fs = {type = "ext4", size_bytes = 1000 * GiB, reserved_bytes = 50 * GiB,
 				free_bytes = 105 * GiB, mount_point = "/"}},
+			expect = {}},
+		{name = "a mounted ext4 of 300 MiB with 240 MiB in a file: 95% full as df counts (statfs's used and available)",
+			facts = {fs = {type = "ext4", size_bytes = 314572800, reserved_bytes = 15728640, free_bytes = 12689408,
+				used_bytes = 251673600, mount_point = "/srv"}},
+			expect = {{name = "nearly_full", severity = "warn"}}},
+		{name = "89.9% of what is usable in use: the superblock's size holds metadata that is no one's data",
+			facts = {fs = {type = "ext4", size_bytes = 1000 * GiB, reserved_bytes = 0, free_bytes = 95 * GiB,
+				used_bytes = 850 * GiB, mount_point = "/srv"}},
 			expect = {}},
 		{name = "93% full, 5% of it fstune's own leftovers: no warning, the leftovers named",
 			facts = {fs = {type = "xfs", size_bytes = 1000 * GiB, free_bytes = 70 * GiB, fstune_leftover_bytes = 50 * GiB,

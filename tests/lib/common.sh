@@ -33,6 +33,22 @@ trap 'exit 143' TERM
 
 on_exit() { printf '%s\n' "$1" >>"$_CLEANUPS"; }
 
+# A step that fails under `set -e` names itself: the command as the test wrote it, its status and
+# where (file:line, and the functions it was called through), so that a log is never a tool's one
+# line without the step that printed it. Only in the test's own shell: a command substitution
+# inherits the trap (errtrace), but a failure there reaches the line that ran it.
+_on_err() {
+	local status=$1 i where
+	[ "$BASHPID" = "$$" ] || return 0
+	where="${BASH_SOURCE[1]##*/}:${BASH_LINENO[0]}"
+	for ((i = 1; i < ${#FUNCNAME[@]} - 1; i++)); do
+		where+=", in ${FUNCNAME[i]}, called from ${BASH_SOURCE[i + 1]##*/}:${BASH_LINENO[i]}"
+	done
+	echo "FAIL: $TEST_NAME: the step '$BASH_COMMAND' exited with status $status at $where" >&2
+}
+set -E
+trap '_on_err $?' ERR
+
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1
@@ -113,17 +129,28 @@ ON_TERMINAL=(python3 "$FSTUNE_SRCDIR/tests/lib/on-terminal.py")
 # make_image FILE SIZE: a sparse file.
 make_image() { truncate -s "$2" "$1"; }
 
-# attach_loop IMAGE [losetup options...]: prints the loop device, detached on exit. Direct I/O so
-# that benchmarks measure the disk under the image, not the page cache, unless the options say
+# attach_loop IMAGE [losetup options...]: prints the loop device, released when the test ends. Direct
+# I/O so that benchmarks measure the disk under the image, not the page cache, unless the options say
 # --direct-io=off (given both, losetup 2.38 turns direct I/O on).
+#
+# The device is never detached by its name: the moment a loop device is cleared its number is free,
+# `losetup -f` in a test running beside this one may take it, and a later `losetup -d NAME` would then
+# detach that test's device under its mkfs (EIO, "cannot check mount status"). Instead a holder
+# process keeps it open, and `losetup -d` while it is open only marks it autoclear: the kernel clears
+# it at its last close, when the holder ends (killed at exit, or when the test's shell is gone) and
+# the test's mounts are released, whichever is last.
 attach_loop() {
-	local img=$1 dev dio=--direct-io=on o
+	local img=$1 dev dio=--direct-io=on o hold
 	shift
 	for o in "$@"; do
 		case $o in --direct-io*) dio= ;; esac
 	done
 	dev=$(losetup --find --show ${dio:+"$dio"} "$@" "$img") || skip "losetup failed for $img"
-	on_exit "losetup -d $dev"
+	exec {hold}<"$dev" || fail "cannot open $dev to hold it"
+	tail --pid=$$ -f /dev/null <&"$hold" >/dev/null 2>&1 &
+	on_exit "kill $!"
+	losetup -d "$dev" || fail "cannot mark $dev autoclear"
+	[ "$(losetup -nO AUTOCLEAR "$dev" | tr -d " ")" = 1 ] || fail "$dev is not autoclear: $(losetup -l "$dev")"
 	echo "$dev"
 }
 
