@@ -308,6 +308,7 @@ static void worker_loop(struct worker *w, bool report_progress)
 				is_stopping = true;
 				continue;
 			}
+			bench_slices_add(&w->st.timeline, io->done_ns - j->t0);
 			worker_record(w, io);
 			if (io->done_ns >= deadline) {
 				if (!is_stopping)
