@@ -1,5 +1,6 @@
 /* What the Bench and Charts screens show of a finished benchmark test: its headline number and
- * unit, read from the facts, decided once so the two screens cannot disagree. */
+ * unit, and what the run found about it, read from the facts, decided once so the two screens cannot
+ * disagree. */
 #include "config.h"
 
 #include <stdio.h>
@@ -21,4 +22,27 @@ bool ui_bench_headline(const struct facts *f, const struct bench_test_def *t, do
 	if (t->io_size >= 65536 && t->pattern != BENCH_PATTERN_FILES)
 		*v /= 1e6;
 	return true;
+}
+
+const char *ui_bench_flag(const struct facts *f, const struct bench_test_def *t)
+{
+	static const struct {
+		const char *leaf, *mark;
+	} flags[] = {
+		{"implausible", "implausible"},
+		{"cache_suspect", "cache?"},
+		{"cpu_bound", "cpu-bound"},
+	};
+	char key[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		bool v = false;
+
+		snprintf(key, sizeof(key), "bench.%s.%s", t->name, flags[i].leaf);
+		if (facts_get_bool(f, key, &v) && v)
+			return flags[i].mark;
+	}
+	snprintf(key, sizeof(key), "bench.%s.burst", t->name);
+	return json_is_object(facts_get(f, key)) ? "burst" : NULL;
 }

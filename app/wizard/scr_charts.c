@@ -53,21 +53,26 @@ static void charts_init(struct ui_wizard *w) { w->charts_top = 0; }
 static void draw_results(const struct ui_wizard *w, int y, int rows, const struct ui_area *a)
 {
 	const struct facts *f = w->session->facts;
-	int shown = 0, skip = w->charts_top, bar = a->cols - 22 - 16;
+	int shown = 0, skip = w->charts_top, bar = a->cols - 22 - 28; /* the number and its flag: 27 */
 
 	ui_put(y++, a->left, a->cols, ui_attr(UI_HEADING), "Results (each bar against the best of its unit)");
 	for (size_t i = 0; i < bench_n_tests && shown < rows - 1; i++) {
 		const struct bench_test_def *t = &bench_tests[i];
-		char num[32], r[16];
+		char num[48], r[16];
 		const char *unit;
 		double v;
 
+		const char *mark;
+
 		if (!ui_bench_headline(f, t, &v, &unit) || skip-- > 0)
 			continue;
-		snprintf(num, sizeof(num), "%s %s", ui_rate(r, sizeof(r), v), unit);
+		/* a flagged number is not the device's: its bar is dimmed and says why in a word */
+		mark = ui_bench_flag(f, t);
+		snprintf(num, sizeof(num), "%s %s%s%s", ui_rate(r, sizeof(r), v), unit, mark ? " " : "", mark ? mark : "");
 		ui_put(y, a->left + 2, 20, ui_attr(UI_NORMAL), t->name);
-		ui_hbar(y, a->left + 22, bar, ui_attr(UI_OK), v, max_of_unit(f, unit));
-		ui_put(y++, a->left + 23 + bar, a->cols - 23 - bar, ui_attr(UI_NORMAL), num);
+		ui_hbar(y, a->left + 22, bar, ui_attr(mark && strcmp(mark, "burst") ? UI_DIM : UI_OK), v,
+			max_of_unit(f, unit));
+		ui_put(y++, a->left + 23 + bar, a->cols - 23 - bar, ui_attr(mark ? UI_UNAVAILABLE : UI_NORMAL), num);
 		shown++;
 	}
 }

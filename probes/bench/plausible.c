@@ -29,7 +29,8 @@ struct view {
 
 static void view_read(const struct facts *d, struct view *v)
 {
-	static const char *const disk_buses[] = {"sata", "sas", "scsi", "usb"};
+	/* a USB bridge reports rotational for flash too (the kernel's default without the VPD page) */
+	static const char *const disk_buses[] = {"sata", "sas", "scsi"};
 	const char *virt = facts_get_string(d, "host.virtualization");
 	bool b = false;
 	size_t i;
@@ -173,15 +174,16 @@ static void judge_limit(struct facts *f, const struct bench_test_def *def, doubl
 {
 	double iops = get(f, def->name, "iops"), ci = get(f, def->name, "ci95_pct");
 	double low = iops * (1 - (isnan(ci) ? 0 : fmin(ci, 100)) / 100);
-	char why[768], r1[UNITS_BUFSZ], r2[UNITS_BUFSZ], *k = xasprintf("bench.%s.implausible", def->name);
+	char why[768], r1[UNITS_BUFSZ], r2[UNITS_BUFSZ], sz[UNITS_BUFSZ];
+	char *k = xasprintf("bench.%s.implausible", def->name);
 	bool is_flagged = facts_get(f, k) != NULL;
 
 	free(k);
 	if (!(limit > 0) || !(low > limit) || is_flagged)
 		return;
-	snprintf(why, sizeof why, "%.0f IOPS (%s) is beyond %s: at most %.0f IOPS (%s) of %u bytes, as %s; a cache "
+	snprintf(why, sizeof why, "%.0f IOPS (%s) is beyond %s: at most %.0f IOPS (%s) of %s, as %s; a cache "
 		 "answered, not the device", iops, units_rate(r1, sizeof r1, iops * def->io_size), what, limit,
-		 units_rate(r2, sizeof r2, limit * def->io_size), def->io_size, src);
+		 units_rate(r2, sizeof r2, limit * def->io_size), units_bytes(sz, sizeof sz, def->io_size), src);
 	set_flag(f, def->name, "implausible", why, notes);
 	k = xasprintf("bench.%s.implausible_limit", def->name);
 	facts_set_real(f, k, round(limit * 1000) / 1000, SRC);
