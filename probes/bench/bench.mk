@@ -35,9 +35,11 @@ tests_bench_test_null_engine_LDADD = $(FSTUNE_LDADD)
 TESTS += tests/bench/test-hist tests/bench/test-slices tests/bench/test-null-engine tests/bench/test-burst \
 	tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
 	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh \
-	tests/bench-plausible.sh
+	tests/bench-plausible.sh tests/bench-not-run.sh tests/bench-loop-cache.sh tests/bench-cpu-bound.sh \
+	tests/bench-burst.sh
 EXTRA_DIST += tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
 	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh tests/bench/lib.sh \
-	tests/bench-plausible.sh \
+	tests/bench-plausible.sh tests/bench-not-run.sh tests/bench-loop-cache.sh tests/bench-cpu-bound.sh \
+	tests/bench-burst.sh \
 	tests/perf/compare-fio.sh tests/perf/bench-time.sh tests/perf/lib.sh doc/bench-vs-fio.md
 include probes/bench/files.mk

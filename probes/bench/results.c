@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/xalloc.h"
+#include "fstune/debug.h"
 #include "fstune/units.h"
 #include "probes/bench/bench_int.h"
 #include "probes/bench/burst.h"
@@ -179,26 +180,31 @@ static void store_cpu_bound(struct bench_ctx *ctx, const struct bench_test_def *
 			    struct facts *f, const struct figures *x)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	double span = x->took * (s->workers ? s->workers : 1), on_cpu, waiting;
+	/* time the hypervisor stole was neither on a CPU nor waiting for one, as the guest counts it */
+	double running = x->took * (1 - fmin(s->steal_share, 0.9));
+	double span = running * (s->workers ? s->workers : 1), on_cpu, waiting;
 	bool is_bound;
-	char *k, why[360];
+	char *k, why[420], steal[80] = "";
 
 	if (x->took <= 0 || !s->all_ios)
 		return;
 	on_cpu = s->cpu_s / span;
 	waiting = s->cpu_wait_s > 0 ? s->cpu_wait_s / span : 0;
 	is_bound = on_cpu + waiting >= CPU_BOUND_SHARE ||
-		   (online > 0 && s->cpu_s / x->took >= CPU_BOUND_SHARE * (double)online);
+		   (online > 0 && s->cpu_s / running >= CPU_BOUND_SHARE * (double)online);
 	k = key(def, "cpu_bound");
 	facts_set_bool(f, k, is_bound, SRC);
 	free(k);
 	if (!is_bound)
 		return;
+	if (s->steal_share >= 0.01)
+		snprintf(steal, sizeof steal, "; the hypervisor took %.0f%% of the CPUs' time, left out",
+			 s->steal_share * 100);
 	snprintf(why, sizeof why, "the %s that submitted I/O %s on a CPU %.0f%% of the run and waiting for one "
-		 "%.0f%%, never for the device (%.2f us of CPU per I/O at %.0f IOPS, %.2f CPUs of %ld): the CPU, "
+		 "%.0f%%, never for the device (%.2f us of CPU per I/O at %.0f IOPS, %.2f CPUs of %ld%s): the CPU, "
 		 "not the device, set this rate", s->workers > 1 ? "threads" : "thread",
 		 s->workers > 1 ? "were" : "was", on_cpu * 100, waiting * 100, s->cpu_s * 1e6 / (double)s->all_ios,
-		 x->iops, s->cpu_s / x->took, online);
+		 x->iops, s->cpu_s / running, online, steal);
 	set_str(f, def, "cpu_bound_reason", why);
 	bench_note(ctx, "%s: cpu_bound: %s", def->name, why);
 }
@@ -305,6 +311,22 @@ static void store_cache_suspect(struct bench_ctx *ctx, const struct bench_test_d
 			"device is that fast; the page cache or memory answered");
 }
 
+/* FSTUNE_DEBUG=bench: the completions per slice from the test's start, warm-up included. */
+static void timeline_debug(const struct bench_test_def *def, const struct bench_stats *s)
+{
+	const struct bench_slices *t = &s->timeline;
+	unsigned n = (unsigned)((s->stop_ns - s->t_start_ns) / t->width_ns), i;
+	char line[BENCH_MAX_SLICES * 8 + 1] = "";
+	size_t len = 0;
+
+	if (!debug_on(DEBUG_BENCH))
+		return;
+	for (i = 0; i < n && i < BENCH_MAX_SLICES; i++)
+		len += (size_t)snprintf(line + len, sizeof line - len, " %llu", (unsigned long long)t->counts[i]);
+	DBG(DEBUG_BENCH, "bench: %s: completions per %.0f ms from the start:%s", def->name,
+	    (double)t->width_ns / 1e6, line);
+}
+
 /* A write test: what it wrote (warm-up included: the most a cache could have absorbed unseen), and a
  * burst when its rate fell clearly, for good, after a first part. Not for fsync'd writes: each is
  * flushed from any cache before the next, so nothing fills, and a drop there is the device's or its
@@ -361,6 +383,7 @@ int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def,
 		json_decref(failed);
 	}
 	store_cache_suspect(ctx, def, x.p50, f);
+	timeline_debug(def, s);
 	store_burst(ctx, def, s, f);
 	return n_failed;
 }

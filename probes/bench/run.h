@@ -31,6 +31,9 @@ struct bench_stats {
 	uint64_t warmup_ns, runtime_ns;
 	uint64_t all_ios;          /* every completion, warm-up included (CPU per I/O) */
 	double cpu_s;              /* user + system CPU time of the whole process during the run, s */
+	double steal_share;        /* share of all CPUs' time the hypervisor took during the run (steal in
+	                            * /proc/stat): neither the workers' CPU time nor their wait; 0 when
+	                            * unknown */
 	double cpu_wait_s;         /* time the workers were runnable but waited for a CPU (schedstat
 	                            * run_delay), s; -1 when the kernel does not keep it */
 	unsigned workers, depth;   /* threads, and I/Os each held in flight */
