@@ -20,16 +20,6 @@
 
 #define FILE_COLS 10 /* test, tps, create/s, read/s, stat/s, append/s, delete/s, files, ±%, cache */
 
-static double get(const struct facts *f, const char *test, const char *leaf)
-{
-	char *k = xasprintf("bench.%s.%s", test, leaf);
-	double v = NAN;
-
-	facts_get_real(f, k, &v);
-	free(k);
-	return v;
-}
-
 static const char *lat(char *buf, double us)
 {
 	if (isnan(us))
@@ -123,16 +113,6 @@ static bool test_name(const struct facts *f, const char *name, char *buf, size_t
 	return ok;
 }
 
-static bool flag(const struct facts *f, const char *test, const char *leaf)
-{
-	char *k = xasprintf("bench.%s.%s", test, leaf);
-	bool v = false;
-
-	facts_get_bool(f, k, &v);
-	free(k);
-	return v;
-}
-
 /* The direct column: how the figures were taken, and what the run found about them (explained under
  * the table): "yes cache?", "yes implausible", "memory cpu-bound", "yes burst". */
 static void direct_cell(const struct facts *f, const char *name, char *buf, size_t size)
@@ -140,9 +120,10 @@ static void direct_cell(const struct facts *f, const char *name, char *buf, size
 	char *k = xasprintf("bench.%s.direct", name), *kb = xasprintf("bench.%s.burst", name);
 	const char *direct = facts_get_string(f, k);
 
-	snprintf(buf, size, "%s%s%s%s%s", direct ? direct : "?", flag(f, name, "cache_suspect") ? " cache?" : "",
-		 flag(f, name, "implausible") ? " implausible" : "", flag(f, name, "cpu_bound") ? " cpu-bound" : "",
-		 json_is_object(facts_get(f, kb)) ? " burst" : "");
+	snprintf(buf, size, "%s%s%s%s%s", direct ? direct : "?",
+		 bench_flagged(f, name, "cache_suspect") ? " cache?" : "",
+		 bench_flagged(f, name, "implausible") ? " implausible" : "",
+		 bench_flagged(f, name, "cpu_bound") ? " cpu-bound" : "", json_is_object(facts_get(f, kb)) ? " burst" : "");
 	free(k);
 	free(kb);
 }
@@ -153,19 +134,19 @@ static void io_row(FILE *out, const struct facts *f, bool md, const char *name, 
 	const char *cells[7];
 
 	*n_failed += !test_name(f, name, tname, sizeof tname);
-	snprintf(c1, sizeof c1, "%.0f", get(f, name, "iops"));
-	snprintf(c2, sizeof c2, "%.1f", get(f, name, "bw_bytes_per_s") / 1e6);
+	snprintf(c1, sizeof c1, "%.0f", bench_figure(f, name, "iops"));
+	snprintf(c2, sizeof c2, "%.1f", bench_figure(f, name, "bw_bytes_per_s") / 1e6);
 	/* ±%: the half-width of the rate's 95% confidence interval, the figure's own uncertainty */
-	if (isnan(get(f, name, "ci95_pct")))
+	if (isnan(bench_figure(f, name, "ci95_pct")))
 		snprintf(c5, sizeof c5, "-");
 	else
-		snprintf(c5, sizeof c5, "%.1f", get(f, name, "ci95_pct"));
+		snprintf(c5, sizeof c5, "%.1f", bench_figure(f, name, "ci95_pct"));
 	direct_cell(f, name, c6, sizeof c6);
 	cells[0] = tname;
 	cells[1] = c1;
 	cells[2] = c2;
-	cells[3] = lat(c3, get(f, name, "lat_p50_us"));
-	cells[4] = lat(c4, get(f, name, "lat_p99_us"));
+	cells[3] = lat(c3, bench_figure(f, name, "lat_p50_us"));
+	cells[4] = lat(c4, bench_figure(f, name, "lat_p99_us"));
 	cells[5] = c5;
 	cells[6] = c6;
 	row(out, md, cells);
@@ -261,7 +242,8 @@ static bool block_present(const struct facts *f, bool files)
 /* What "cache?", "implausible" and "cpu-bound" mean for each test so marked: each distinct reason once
  * under its label. */
 /* Under the table, one line each; a list item in Markdown, where lines would run together. */
-static void note_line(FILE *out, bool md, bool *is_first, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void note_line(FILE *out, bool md, bool *is_first, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 static void note_line(FILE *out, bool md, bool *is_first, const char *fmt, ...)
 {
 	va_list ap;
@@ -282,7 +264,7 @@ static void reasons_block(FILE *out, bool md, const struct facts *f, const char 
 
 	for (i = 0; i < bench_n_tests && n < sizeof said / sizeof said[0]; i++) {
 		char *k = xasprintf("bench.%s.%s_reason", bench_tests[i].name, leaf);
-		const char *why = flag(f, bench_tests[i].name, leaf) ? facts_get_string(f, k) : NULL;
+		const char *why = bench_flagged(f, bench_tests[i].name, leaf) ? facts_get_string(f, k) : NULL;
 
 		free(k);
 		for (j = 0; why && j < n; j++)
@@ -307,7 +289,7 @@ static void burst_block(FILE *out, bool md, const struct facts *f, bool *is_firs
 		const struct bench_test_def *t = &bench_tests[i];
 		char *k = xasprintf("bench.%s.burst", t->name);
 		const json_t *burst = facts_get(f, k);
-		double written = get(f, t->name, "bytes_written");
+		double written = bench_figure(f, t->name, "bytes_written");
 
 		free(k);
 		if (!t->is_write || t->is_fsync || t->pattern == BENCH_PATTERN_FILES || isnan(written))

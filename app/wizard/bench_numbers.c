@@ -36,13 +36,9 @@ const char *ui_bench_flag(const struct facts *f, const struct bench_test_def *t)
 	char key[128];
 	size_t i;
 
-	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		bool v = false;
-
-		snprintf(key, sizeof(key), "bench.%s.%s", t->name, flags[i].leaf);
-		if (facts_get_bool(f, key, &v) && v)
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (bench_flagged(f, t->name, flags[i].leaf))
 			return flags[i].mark;
-	}
 	snprintf(key, sizeof(key), "bench.%s.burst", t->name);
 	return json_is_object(facts_get(f, key)) ? "burst" : NULL;
 }

@@ -209,6 +209,10 @@ void bench_result_free(struct bench_result *r);
 int bench_run(const struct probe_target *t, const struct bench_config *cfg, struct facts *f,
 	      struct bench_result *res, struct fst_error *err);
 
+/* bench.<test>.<leaf> as a number, NAN when absent; as a bool, false when absent. */
+double bench_figure(const struct facts *f, const char *test, const char *leaf);
+bool bench_flagged(const struct facts *f, const char *test, const char *leaf);
+
 /* Judges the bench.<test> figures in `f` against what the hardware `device` describes (its device.*
  * and host.* facts: `f` itself in a report, a private probe in `fstune bench`), and sets:
  * bench.<test>.implausible, implausible_reason (the limit and its source) and implausible_limit (IOPS)

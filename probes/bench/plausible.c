@@ -132,16 +132,6 @@ static double rotation_cap(const struct bench_test_def *def, bool is_protected, 
 	return 3000;
 }
 
-static double get(const struct facts *f, const char *test, const char *leaf)
-{
-	char *k = xasprintf("bench.%s.%s", test, leaf);
-	double v = NAN;
-
-	facts_get_real(f, k, &v);
-	free(k);
-	return v;
-}
-
 static void set_flag(struct facts *f, const char *test, const char *flag, const char *why, json_t *notes)
 {
 	char *k = xasprintf("bench.%s.%s", test, flag), *kr = xasprintf("bench.%s.%s_reason", test, flag);
@@ -172,7 +162,7 @@ static void judge_loop(struct facts *f, const struct bench_test_def *def, json_t
 static void judge_limit(struct facts *f, const struct bench_test_def *def, double limit, const char *what,
 			const char *src, json_t *notes)
 {
-	double iops = get(f, def->name, "iops"), ci = get(f, def->name, "ci95_pct");
+	double iops = bench_figure(f, def->name, "iops"), ci = bench_figure(f, def->name, "ci95_pct");
 	double low = iops * (1 - (isnan(ci) ? 0 : fmin(ci, 100)) / 100);
 	char why[768], r1[UNITS_BUFSZ], r2[UNITS_BUFSZ], sz[UNITS_BUFSZ];
 	char *k = xasprintf("bench.%s.implausible", def->name);
@@ -194,7 +184,7 @@ static void judge_limit(struct facts *f, const struct bench_test_def *def, doubl
  * device, a VM): the flag is what is wrong, so the claim is recorded, not the figure. */
 static void judge_claim(struct facts *f, const struct bench_test_def *def, const struct view *v, double limit)
 {
-	double iops = get(f, def->name, "iops");
+	double iops = bench_figure(f, def->name, "iops");
 	bool is_driver = !strcmp(v->transport, "loop") || v->is_bare_metal;
 	char why[512];
 
@@ -218,7 +208,7 @@ void bench_results_judge(struct facts *f, const struct facts *device, json_t *no
 		char src[400];
 		double cap;
 
-		if (def->pattern == BENCH_PATTERN_FILES || isnan(get(f, def->name, "iops")))
+		if (def->pattern == BENCH_PATTERN_FILES || isnan(bench_figure(f, def->name, "iops")))
 			continue;
 		if (v.is_loop_cached)
 			judge_loop(f, def, notes);

@@ -176,8 +176,8 @@ struct figures {
  * the run: they never waited for the device, so the CPU set the rate (zram, tmpfs, a fast NVMe on few
  * cores, a machine busy with other work). The CPU time is the whole process's (io_uring's workers
  * included); a run that used every CPU online is CPU-bound whatever its threads waited. */
-static void store_cpu_bound(struct bench_ctx *ctx, const struct bench_test_def *def, const struct bench_stats *s,
-			    struct facts *f, const struct figures *x)
+static void store_cpu_bound(struct bench_ctx *ctx, const struct bench_test_def *def,
+			    const struct bench_stats *s, struct facts *f, const struct figures *x)
 {
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	/* time the hypervisor stole was neither on a CPU nor waiting for one, as the guest counts it */
@@ -415,4 +415,24 @@ void bench_results_cache_pairs(struct facts *f)
 		free(kl);
 		free(kc);
 	}
+}
+
+double bench_figure(const struct facts *f, const char *test, const char *leaf)
+{
+	char *k = xasprintf("bench.%s.%s", test, leaf);
+	double v = NAN;
+
+	facts_get_real(f, k, &v);
+	free(k);
+	return v;
+}
+
+bool bench_flagged(const struct facts *f, const char *test, const char *leaf)
+{
+	char *k = xasprintf("bench.%s.%s", test, leaf);
+	bool v = false;
+
+	facts_get_bool(f, k, &v);
+	free(k);
+	return v;
 }

@@ -55,7 +55,7 @@ for suite in quick full; do
 		[$b | to_entries[] | select(.value | type == "object" and has("iops") | not) |
 			select(.key != "parameters" and .key != "busy_check" and .key != "rotational_claim")] as $files |
 		($b.busy_check.seconds // 0) as $busy | ($b.parameters.layout_s // 0) as $layout |
-		([$io[] | .value.runtime_s] | add // 0) as $measured | ($io | length) * $w as $warm |
+		([$io[] | .value.runtime_s] | add // 0) as $measured | (($io | length) * $w) as $warm |
 		"  busy check \($busy * 100 | round / 100) s, layout \($layout * 100 | round / 100) s, warm-up \($warm * 100 | round / 100) s (\($io | length) x \($w) s), measured \($measured * 100 | round / 100) s, the rest \(($took - $busy - $layout - $warm - $measured) * 100 | round / 100) s" +
 		(if ($files | length) > 0 then " (file tests: \([$files[] | .key] | join(", ")))" else "" end),
 		($io[] | "    \(.key): \(.value.runtime_s) s measured, ci95 \(.value.ci95_pct // "-")%")' "$work/$suite.json"
