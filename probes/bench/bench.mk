@@ -11,7 +11,6 @@ libfstune_probes_a_SOURCES += \
 	probes/bench/fio.c \
 	probes/bench/hist.c \
 	probes/bench/iotest.c \
-	probes/bench/layout.c \
 	probes/bench/plausible.c \
 	probes/bench/results.c \
 	probes/bench/run.c \

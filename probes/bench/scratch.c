@@ -1,5 +1,5 @@
 /* The scratch directory (the only place a benchmark writes), its pid file, the laid-out data file, the
- * cleanup on every exit path, and the leftovers of killed runs (the layout of that file: layout.c). */
+ * cleanup on every exit path, and the leftovers of killed runs. */
 #include "config.h"
 
 #include <dirent.h>
@@ -22,6 +22,7 @@
 #define SCRATCH_PREFIX ".fstune-bench."
 #define PID_FILE "pid"
 #define DATA_FILE "data"
+#define LAYOUT_CHUNK (4u << 20) /* bytes per layout write */
 #define REMOVE_DEPTH_MAX 16      /* the file tests nest two levels; anything deeper is not ours */
 
 /* Every name a run creates inside its scratch directory: removal touches nothing else. */
@@ -191,6 +192,64 @@ void bench_scratch_remove(struct bench_ctx *ctx)
 	}
 }
 
+/* Writes the whole span with incompressible data, then makes it durable and drops this file's pages
+ * from the page cache (only this file's: drop_caches is never used), so reads start cold. */
+static int layout_write(struct bench_ctx *ctx, struct fst_error *err)
+{
+	size_t align = ctx->dio.mem_align < 4096 ? 4096 : ctx->dio.mem_align;
+	char *buf = bench_aligned_alloc(align, LAYOUT_CHUNK);
+	struct bench_rng rng;
+	uint64_t off = 0, t0 = bench_clock_ns(), last = t0;
+	int status = FST_EXIT_OK;
+
+	bench_rng_seed(&rng, ctx->seed);
+	bench_rng_fill(&rng, buf, LAYOUT_CHUNK);
+	while (off < ctx->span_bytes) {
+		size_t len = ctx->span_bytes - off < LAYOUT_CHUNK ? (size_t)(ctx->span_bytes - off) : LAYOUT_CHUNK;
+		size_t k;
+		ssize_t w;
+
+		if (*ctx->stop) {
+			status = 128 + *ctx->stop;
+			break;
+		}
+		/* a fresh word per 4 KiB block: no block repeats another */
+		for (k = 0; k < len / 8; k += 512)
+			((uint64_t *)(void *)buf)[k] = bench_rng_next(&rng);
+		w = pwrite(ctx->data_fd, buf, len, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+
+			status = fst_error_set(err, FST_EXIT_PARTIAL, "laying out the %llu-byte test file in %s "
+					       "failed at offset %llu: %s", (unsigned long long)ctx->span_bytes,
+					       ctx->dir, (unsigned long long)off, strerror(e));
+			break;
+		}
+		off += (uint64_t)w;
+		if (ctx->cfg->progress && bench_clock_ns() - last > 100000000ull) {
+			struct bench_live live = {(double)off / ((double)(bench_clock_ns() - t0) / 1e9), 0, 0};
+
+			last = bench_clock_ns();
+			if (!ctx->cfg->progress(ctx->cfg->progress_arg, "layout", (double)off / (double)ctx->span_bytes,
+						&live)) {
+				status = 128 + SIGINT;
+				break;
+			}
+		}
+	}
+	if (status == FST_EXIT_OK && fdatasync(ctx->data_fd) < 0)
+		status = fst_error_set(err, FST_EXIT_PARTIAL, "laying out the test file in %s: fdatasync: %s",
+				       ctx->dir, strerror(errno));
+	if (status == FST_EXIT_OK)
+		posix_fadvise(ctx->data_fd, 0, 0, POSIX_FADV_DONTNEED);
+	free(buf);
+	ctx->layout_s = (double)(bench_clock_ns() - t0) / 1e9;
+	DBG(DEBUG_BENCH, "bench: layout of %llu bytes in %.2f s", (unsigned long long)off, ctx->layout_s);
+	return status;
+}
+
 /* Creates the data file, decides direct I/O on it, and reopens it with O_DIRECT when that is used. */
 int bench_data_open(struct bench_ctx *ctx, struct fst_error *err)
 {
@@ -222,6 +281,20 @@ int bench_data_open(struct bench_ctx *ctx, struct fst_error *err)
 	}
 	ctx->data_fd = fd;
 	return FST_EXIT_OK;
+}
+
+int bench_layout_ensure(struct bench_ctx *ctx, struct fst_error *err)
+{
+	int r;
+
+	if (ctx->is_laid_out || ctx->is_raw_device)
+		return FST_EXIT_OK;
+	if (ctx->data_fd < 0 && (r = bench_data_open(ctx, err)) != FST_EXIT_OK)
+		return r;
+	r = layout_write(ctx, err);
+	if (r == FST_EXIT_OK)
+		ctx->is_laid_out = true;
+	return r;
 }
 
 static bool is_scratch_name(const char *name, long *pid)
