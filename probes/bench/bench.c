@@ -48,10 +48,11 @@
 double bench_runtime_cap_s(const struct bench_config *cfg)
 {
 	/* no --runtime: each I/O test stops when its rate settles, at most at this cap (the quick suite's
-	 * is what keeps it within 10 s: a 1 s busy check, the layout, 5 x (warm-up + cap)) */
+	 * is what keeps it within 6 s here: a 0.5 s busy check, 0.8-0.9 s of layout, 5 x (0.1 s of
+	 * warm-up + the cap); doc/bench-vs-fio.md) */
 	if (cfg->runtime_s > 0)
 		return cfg->runtime_s;
-	return cfg->suite == BENCH_SUITE_FULL && !cfg->tests[0] ? 2.5 : 1.3;
+	return cfg->suite == BENCH_SUITE_FULL && !cfg->tests[0] ? 2.0 : 0.8;
 }
 
 const char *const *bench_file_dirs(void)
