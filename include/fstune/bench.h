@@ -135,7 +135,7 @@ struct bench_config {
 /* Fills every parameter with its default (the table's `def`). */
 void bench_config_init(struct bench_config *cfg);
 /* How long one I/O test runs at most (after warm-up): cfg->runtime_s when given, else the cap at
- * which an adaptive test stops if its rate has not settled (0.8 s; 2 s for the whole full suite). */
+ * which an adaptive test stops if its rate has not settled (0.7 s; 2 s for the whole full suite). */
 double bench_runtime_cap_s(const struct bench_config *cfg);
 /* Parses and checks one parameter. FST_EXIT_OK, or FST_EXIT_USAGE with a message naming the option,
  * the bad value and the accepted range. */

@@ -52,7 +52,7 @@ double bench_runtime_cap_s(const struct bench_config *cfg)
 	 * warm-up + the cap); doc/bench-vs-fio.md) */
 	if (cfg->runtime_s > 0)
 		return cfg->runtime_s;
-	return cfg->suite == BENCH_SUITE_FULL && !cfg->tests[0] ? 2.0 : 0.8;
+	return cfg->suite == BENCH_SUITE_FULL && !cfg->tests[0] ? 2.0 : 0.7;
 }
 
 const char *const *bench_file_dirs(void)

@@ -78,7 +78,7 @@ const struct bench_param bench_params[] = {
 	{"tests", BENCH_PARAM_TESTS, "", 0, 0, "LIST",
 	 "comma-separated test names instead of a suite", OFF(tests)},
 	{"runtime", BENCH_PARAM_SECONDS, "0", 0.05, 3600, "S",
-	 "measured seconds per test; 0: until the rate settles (95% interval within 3%), at most 0.8 (quick) or 2 (full)", OFF(runtime_s)},
+	 "measured seconds per test; 0: until the rate settles (95% interval within 3%), at most 0.7 (quick) or 2 (full)", OFF(runtime_s)},
 	{"warmup", BENCH_PARAM_SECONDS, "0.1", 0, 600, "S",
 	 "seconds run before each test, not counted", OFF(warmup_s)},
 	{"size", BENCH_PARAM_SIZE, "0", 0, 1099511627776.0, "BYTES",

@@ -46,7 +46,7 @@ for suite in quick full; do
 	start=$(date +%s.%N)
 	"$FSTUNE" bench --$suite --json --quiet "$dir" >"$work/$suite.json" || { echo "bench --$suite failed" >&2; status=1; }
 	end=$(date +%s.%N)
-	took=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}')
+	took=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.2f", b - a}')
 	verdict=$(awk -v t="$took" -v b="$budget" 'BEGIN {print (t <= b) ? "ok" : "OVER BUDGET"}')
 	printf 'bench --%-5s %6.1f s (budget %3d s) %s\n' "$suite" "$took" "$budget" "$verdict"
 	# where the time went: the I/O tests' warm-up and measured window, the file tests' own time
