@@ -1,6 +1,6 @@
 /* The report as metrics for node_exporter's textfile collector (`report --format openmetrics`):
- * findings by severity, probe failures, rule errors and the measured benchmark numbers, in the
- * OpenMetrics text format restricted to what the Prometheus text parser also reads (gauges only,
+ * findings by severity, probe failures, rule errors and the measured benchmark numbers and their
+ * flags, in the OpenMetrics text format restricted to what the Prometheus text parser also reads (gauges only,
  * no # UNIT lines; "# EOF" is a comment to it), so one file serves both. Names and units follow
  * Prometheus conventions: base units (seconds, bytes), the unit as the name's suffix. */
 #include "config.h"
@@ -197,6 +197,34 @@ static void bench(struct om_ctx *c, const struct session *s)
 	}
 }
 
+/* What the run found about a test's figures (bench table's marks): 1 per flag set, so an alert can
+ * catch a fleet's cache-served or implausible numbers. */
+static void bench_flags(struct om_ctx *c, const struct session *s)
+{
+	static const char *const flags[] = {"implausible", "cache_suspect", "cpu_bound", "burst"};
+	const json_t *b = json_object_get(s->facts->doc, "bench"), *t;
+	const char *test;
+	bool has_header = false;
+
+	json_object_foreach((json_t *)b, test, t)
+		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+			const json_t *v = json_object_get(t, flags[i]);
+			char *tl, *extra;
+
+			if (!json_is_true(v) && !(i == 3 && json_is_object(v)))
+				continue;
+			if (!has_header)
+				family(c, "fstune_bench_flag", "A flag on the test's figures: implausible (beyond the "
+				       "hardware), cache_suspect, cpu_bound, burst (a write cache filled).");
+			has_header = true;
+			tl = label_pair("test", test);
+			extra = xasprintf("%s,flag=\"%s\"", tl, flags[i]);
+			sample(c, "fstune_bench_flag", extra, 1);
+			free(extra);
+			free(tl);
+		}
+}
+
 /* Latency percentiles as a summary, one test after the other: the quantiles measured, and _sum and
  * _count from the mean and the number of completions, so rate-free averages work as usual. */
 static void latency(struct om_ctx *c, const struct session *s)
@@ -249,6 +277,7 @@ int report_write_openmetrics(const struct session *s, FILE *out)
 	findings(&c, s);
 	probe_failures(&c, s);
 	bench(&c, s);
+	bench_flags(&c, s);
 	latency(&c, s);
 	family(&c, "fstune_report_timestamp_seconds", "When the report was made, in seconds since the epoch.");
 	sample(&c, "fstune_report_timestamp_seconds", "", (double)time(NULL));
