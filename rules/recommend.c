@@ -103,54 +103,6 @@ static bool check_fields(const json_t *raw, struct rec_error *e)
 	return true;
 }
 
-/* The current value of a setting from the facts when the rule did not say. */
-static json_t *current_from_facts(const struct setting *s, const struct facts *facts)
-{
-	char msg[128];
-	const json_t *v;
-
-	if (!strncmp(s->name, "mount.option.", 13) && s->type == ST_BOOL) {
-		/* mountinfo lists a filesystem's own options (discard, barrier, commit) with the superblock's,
-		 * apart from the per-mount ones (noatime): the rules read both, and so does `current` */
-		static const char *const lists[] = {"fs.mount_options", "fs.super_options"};
-		bool is_known = false;
-
-		for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
-			const json_t *opts = facts_get(facts, lists[l]);
-			size_t i;
-			json_t *o;
-
-			is_known |= json_is_array(opts);
-			json_array_foreach(opts, i, o)
-				if (json_is_string(o) && !strcmp(json_string_value(o), s->key))
-					return json_true();
-		}
-		return is_known ? json_false() : NULL;
-	}
-	if (!s->fact_key || !(v = facts_get(facts, s->fact_key)))
-		return NULL;
-	if (s->fact_per) { /* e.g. bytes into filesystem blocks; not a whole number: unknown */
-		long long per = 0;
-
-		if (!json_is_integer(v) || !facts_get_int(facts, s->fact_per, &per) || per <= 0 ||
-		    json_integer_value(v) < 0 || json_integer_value(v) % per)
-			return NULL;
-		return json_integer(json_integer_value(v) / per);
-	}
-	if (s->type == ST_BOOL && json_is_integer(v))
-		return json_boolean(json_integer_value(v) != 0);
-	if (!settings_check_value(s, v, false, msg, sizeof(msg)))
-		return NULL;
-	return json_deep_copy(v);
-}
-
-json_t *rules_setting_current(const char *setting, const struct facts *facts)
-{
-	const struct setting *s = setting ? settings_find(setting) : NULL;
-
-	return s ? current_from_facts(s, facts) : NULL;
-}
-
 /* Evidence with values and sources, strongest source first; caps *conf by the weakest. */
 static json_t *build_evidence(const json_t *keys, const struct facts *facts, double *conf,
 			      const char **capped_by)
@@ -209,7 +161,7 @@ static bool build_setting(const struct setting *s, const json_t *raw, const stru
 		return rec_fail(e, "field recommended: %s", msg);
 	if (current && !settings_check_value(s, current, false, msg, sizeof(msg)))
 		return rec_fail(e, "field current: %s", msg);
-	current = current ? json_incref(current) : current_from_facts(s, facts);
+	current = current ? json_incref(current) : settings_current(s, facts);
 	c.facts = facts;
 	c.value = value;
 	c.current = current;

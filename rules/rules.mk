@@ -1,9 +1,14 @@
 # The rule engine (Lua host in C), the shipped rule scripts, the rules man page and their tests.
 noinst_LIBRARIES += libfstune_rules.a
 libfstune_rules_a_SOURCES = include/fstune/rules.h \
-	rules/internal.h rules/sandbox.h rules/settings.h rules/meta.h \
+	rules/internal.h rules/sandbox.h rules/settings.h rules/settings_family.h rules/settings_forms.h \
+	rules/meta.h \
 	rules/engine.c rules/loader.c rules/child.c rules/sandbox.c rules/lua_host.c \
-	rules/meta.c rules/recommend.c rules/settings.c rules/settings_facts.c rules/settings_owners.c \
+	rules/meta.c rules/recommend.c \
+	rules/settings.c rules/settings_value.c rules/settings_forms.c rules/settings_facts.c \
+	rules/settings_owners.c \
+	rules/settings_sysctl.c rules/settings_sysfs.c rules/settings_mount.c rules/settings_ext.c \
+	rules/settings_mkfs.c rules/settings_freebsd.c rules/settings_systemd.c rules/settings_layout.c \
 	rules/mkfs.c \
 	rules/vectors.c
 libfstune_rules_a_CFLAGS = $(AM_CFLAGS) $(LUA_CFLAGS)

@@ -1,5 +1,7 @@
-/* The setting table of DESIGN.md's vocabulary: value types and ranges, disruption classes, and the
- * builders of the apply/revert commands, persistent forms and mkfs specs (rules/settings.c). */
+/* The setting table of DESIGN.md's vocabulary (rules/settings.c): one row a setting, with its value
+ * type and range, disruption class and unit, and the family that builds its apply/revert commands,
+ * persistent form and mkfs spec, reads it back and names the fact holding it (settings_<family>.c).
+ * Values are checked in settings_value.c. */
 #ifndef FSTUNE_RULES_SETTINGS_H
 #define FSTUNE_RULES_SETTINGS_H
 
@@ -8,6 +10,7 @@
 #include <stddef.h>
 
 #include "fstune/facts.h"
+#include "fstune/units.h"
 
 enum setting_type {
 	ST_INT,     /* integer in [min, max]; `pow2` demands a power of two */
@@ -34,22 +37,49 @@ struct setting_ctx {
 	char err[256];         /* set by a builder that cannot build: an error of the rule */
 };
 
+struct setting;
+
+/* A family: the settings changed, kept and read back the same way (kernel sysctls, attributes of a
+ * disk in sysfs, mount options, ...), one file each. The family, not the name or the builder,
+ * answers what kind of setting a row is; what holds for every setting of a family belongs here,
+ * what varies between them in the row. */
+struct setting_family {
+	const char *name; /* "sysctl", "sysfs", "mount", ...: for tests and messages */
+	/* Fills c->apply and c->revert (and c->persistent, c->mkfs, c->disruption where it has them)
+	 * from c->value and c->current; sets c->err instead when these facts cannot be built on. */
+	void (*build)(const struct setting *s, struct setting_ctx *c);
+	/* The read-back of a setting apply.sh may change: as rules_setting_read (include/fstune/rules.h).
+	 * NULL when there is none (a reformat, an offline change). */
+	bool (*read)(const struct setting *s, const struct facts *facts, const json_t *current,
+		     char **cmd, char **recorded);
+	/* The fact an admin reads the setting's state in when no fact_key holds its value: the list
+	 * fact it is one member of (fs.features, fs.mount_options). NULL: fact_key, or none. */
+	const char *(*fact)(const struct setting *s);
+	/* The current value from the facts when fact_key cannot give it (a mount option's presence
+	 * in the option lists). NULL: settings_value_of_fact. Returns a new reference or NULL. */
+	json_t *(*current)(const struct setting *s, const struct facts *facts);
+};
+
+/* One row of the table. The builder parameters `key` and `alt` are the family's to read. */
 struct setting {
 	const char *name;
+	const struct setting_family *family;
 	enum setting_type type;
-	long long min, max;          /* ST_INT range; ST_STRING: max = longest length in bytes */
+	long long min, max;          /* ST_INT range; ST_STRING: max = longest length in bytes;
+	                              * ST_FEATURES: max = most names in the list */
 	double rmin, rmax;           /* ST_REAL range */
 	bool pow2;                   /* ST_INT: power of two only */
+	bool zero_unsets;            /* ST_INT: 0 is valid below `min` and means "remove the override" */
 	const char *const *choices;  /* ST_ENUM values, NULL-terminated */
 	const char *disruption;      /* advice, runtime, online, remount, offline, reboot, reformat */
 	const char *fact_key;        /* facts key of the current value; NULL when there is none */
-	const char *key;             /* builder parameter: sysctl name, sysfs attribute, option, flag */
-	const char *alt;             /* builder parameter: counterpart sysctl, "off" option, ... */
-	void (*build)(const struct setting *s, struct setting_ctx *c);
-	const char *help;            /* one line for `rules list --format markdown` and the man page */
 	const char *fact_per;        /* facts key dividing fact_key's value into the setting's unit
 	                              * (bytes / fs.block_size = blocks); NULL when used as is */
-	bool zero_unsets;            /* ST_INT: 0 is valid below `min` and means "remove the override" */
+	enum units_kind unit;        /* the value's unit where neither its fact nor its name says it
+	                              * (mkfs.inode_ratio: bytes); UNITS_UNSET: fact_key's unit */
+	const char *key;             /* builder parameter: sysctl name, sysfs attribute, option, flag */
+	const char *alt;             /* builder parameter: counterpart sysctl, "off" option, ... */
+	const char *help;            /* one line for `rules list --format markdown` and the man page */
 };
 
 const struct setting *settings_find(const char *name);
@@ -61,6 +91,12 @@ const char *settings_range_text(const struct setting *s, char *buf, size_t len);
 /* Checks `v` against the type and (when `check_range`) the range. false with `msg` on mismatch. */
 bool settings_check_value(const struct setting *s, const json_t *v, bool check_range, char *msg,
 			  size_t msglen);
+/* The value fact_key holds, typed as the setting's values are (bytes as blocks by fact_per, a 0/1
+ * as a boolean); NULL when the facts lack it or it does not fit the type. New reference. */
+json_t *settings_value_of_fact(const struct setting *s, const struct facts *facts);
+/* The setting's current value as the facts show it: the family's reading, else
+ * settings_value_of_fact. What a rule's `current` defaults to. New reference or NULL. */
+json_t *settings_current(const struct setting *s, const struct facts *facts);
 
 /* Builds apply/revert/persistent/mkfs for one recommendation. false with c->err set when the
  * setting cannot be built from these facts (e.g. a mkfs setting for a filesystem it does not apply
@@ -73,10 +109,24 @@ bool settings_build(const struct setting *s, struct setting_ctx *c);
  * Called by settings_build. */
 void settings_place(const struct setting *s, struct setting_ctx *c);
 
-/* Whether mkfs option `flag` of filesystem `fs` is a comma-joined list (mke2fs -E/-O, mkfs.xfs -d). */
+/* Whether mkfs option `flag` of filesystem `fs` is a comma-joined list (mke2fs -E/-O, mkfs.xfs -d);
+ * settings_mkfs.c, with the program of each filesystem. */
 bool settings_mkfs_flag_joins(const char *fs, const char *flag);
 /* The program that makes filesystem `fs` ("mkfs.ext4", "newfs"). */
 const char *settings_mkfs_program(const char *fs);
+
+/* What the builders read from the facts to name the target (settings_facts.c). */
+/* The facts' mount point as a shell word, or "${MOUNTPOINT:?}". malloc'd. */
+char *settings_mount_word(const struct facts *facts);
+/* Whether the facts' filesystem is the root one, which cannot be unmounted to change it. */
+bool settings_is_root_mount(const struct facts *facts);
+/* false with c->err set when the recommendation's filesystem is known and not ext2/3/4. */
+bool settings_is_ext_target(const struct setting *s, struct setting_ctx *c);
+/* Offline: unmount (when mounted), run `cmds`, and mount the device again on its mount point with
+ * the options it had (an fstab entry for it may not exist), as filesystem `type` (NULL: as it
+ * was), without the options `drop` names and with `add` (settings_mount_back_as). */
+void settings_offline_wrap(struct setting_ctx *c, json_t *arr, const char *const *cmds, size_t n,
+			   const char *type, const char *const *drop, const char *add);
 /* A shell word naming the device of the facts: its quoted path, or "${DEVICE:?}". malloc'd. */
 char *settings_device_word(const struct facts *facts);
 

@@ -1,7 +1,8 @@
-/* What the setting builders read from the facts to name things in a command: the device's shell
- * word, the whole disk's kernel name, the stable udev identity of a disk for a persistent rule, the mount command that
- * puts a filesystem back as the probe found it (an fstab entry for it may not exist), and whether
- * mkfs must be forced over the filesystem found. */
+/* What the setting builders read from the facts to name things in a command: the device's and the
+ * mount point's shell words, the whole disk's kernel name, the stable udev identity of a disk for a
+ * persistent rule, what the target filesystem is (ext, the root one), the mount command that puts a
+ * filesystem back as the probe found it (an fstab entry for it may not exist) and the offline change
+ * around it, and whether mkfs must be forced over the filesystem found. */
 #include "config.h"
 
 #include <ctype.h>
@@ -10,15 +11,39 @@
 #include <string.h>
 
 #include "lib/xalloc.h"
-#include "rules/internal.h"
-#include "rules/settings.h"
+#include "fstune/fstype.h"
 #include "fstune/shell.h"
+#include "rules/settings.h"
+#include "rules/settings_forms.h"
 
 char *settings_device_word(const struct facts *facts)
 {
 	const char *p = facts_get_string(facts, "device.path");
 
 	return p && *p == '/' ? fst_shell_quote(p) : xstrdup("\"${DEVICE:?}\"");
+}
+
+char *settings_mount_word(const struct facts *facts)
+{
+	const char *p = facts_get_string(facts, "fs.mount_point");
+
+	return p && *p == '/' ? fst_shell_quote(p) : xstrdup("\"${MOUNTPOINT:?}\"");
+}
+
+bool settings_is_root_mount(const struct facts *facts)
+{
+	const char *mp = facts_get_string(facts, "fs.mount_point");
+
+	return mp && !strcmp(mp, "/");
+}
+
+bool settings_is_ext_target(const struct setting *s, struct setting_ctx *c)
+{
+	if (c->fs && !fstype_is_ext(c->fs)) {
+		snprintf(c->err, sizeof(c->err), "%s applies to ext2/3/4, not %.32s", s->name, c->fs);
+		return false;
+	}
+	return true;
 }
 
 /* A udev value may not contain a double quote or a backslash; sysfs names never do. */
@@ -142,6 +167,25 @@ char *settings_mount_back_as(const struct facts *facts, const char *mnt, const c
 char *settings_mount_back(const struct facts *facts, const char *mnt)
 {
 	return settings_mount_back_as(facts, mnt, NULL, NULL, NULL);
+}
+
+void settings_offline_wrap(struct setting_ctx *c, json_t *arr, const char *const *cmds, size_t n,
+			   const char *type, const char *const *drop, const char *add)
+{
+	const char *mp = facts_get_string(c->facts, "fs.mount_point");
+	char *mnt = mp ? settings_mount_word(c->facts) : NULL;
+
+	if (mnt)
+		settings_add_cmd(arr, "umount %s", mnt);
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(cmds[i]));
+	if (mnt) {
+		char *back = settings_mount_back_as(c->facts, mnt, type, drop, add);
+
+		json_array_append_new(arr, json_string(back));
+		free(back);
+	}
+	free(mnt);
 }
 
 /* The whole disk of partition `name`, as the kernel names them: sda1 -> sda, vdb2 -> vdb,

@@ -1,5 +1,5 @@
-/* Unit tests of the setting table: shell quoting, value validation, command building and the
- * merge of mkfs specs into one command per filesystem. */
+/* Unit tests of the setting table: shell quoting, value validation, each family's ops (build, read,
+ * fact, current), command building and the merge of mkfs specs into one command per filesystem. */
 #include "config.h"
 
 #include <stdio.h>
@@ -50,7 +50,7 @@ static void test_values(void)
 
 	CHECK(n >= 40);
 	for (size_t i = 0; i < n; i++) {
-		CHECK(all[i].build != NULL);
+		CHECK(all[i].family && all[i].family->name && all[i].family->build);
 		CHECK(all[i].help && *all[i].help);
 		CHECK(settings_find(all[i].name) == &all[i]);
 	}
@@ -110,6 +110,149 @@ static void ctx_free(struct setting_ctx *c)
 static const char *cmd(const json_t *arr, size_t i)
 {
 	return json_string_value(json_array_get(arr, i));
+}
+
+/* One setting of each family through the engine's questions: what its family builds, how apply.sh
+ * reads it back, which fact holds it and what the facts say its current value is. */
+static const struct family_case {
+	const char *family, *setting, *value, *facts;
+	const char *apply;    /* the first apply command; NULL: nothing to run */
+	const char *read;     /* the read-back command; NULL: the family has none */
+	const char *recorded; /* what the read-back printed at the probe */
+	const char *fact;     /* rules_setting_fact */
+	const char *current;  /* rules_setting_current as JSON; NULL: unknown */
+} family_cases[] = {
+	{"sysctl", "sysctl.vm.dirty_ratio", "10", "{\"vm\": {\"dirty_ratio\": 20}}",
+	 "sysctl -w vm.dirty_ratio=10", "sysctl -n vm.dirty_ratio", "20", "vm.dirty_ratio", "20"},
+	{"sysfs", "queue.read_ahead_kb", "4096", "{\"device\": {\"disk\": \"sdb\", \"read_ahead_kb\": 128}}",
+	 "echo 4096 > /sys/block/sdb/queue/read_ahead_kb", "cat /sys/block/sdb/queue/read_ahead_kb", "128",
+	 "device.read_ahead_kb", "128"},
+	{"mount", "mount.option.discard", "true",
+	 "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\", \"noatime\"], "
+	 "\"super_options\": [\"rw\", \"errors=remount-ro\"]}}",
+	 "mount -o remount,discard /srv", "findmnt -rno FS-OPTIONS --mountpoint /srv", "rw,errors=remount-ro",
+	 "fs.mount_options", "false"},
+	{"mount.data", "mount.option.data", "\"journal\"",
+	 "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", "
+	 "\"mount_options\": [\"rw\"]}}",
+	 "umount /srv", NULL, NULL, "fs.mount_options", NULL},
+	{"ext.feature", "fs.feature.dir_index", "true", "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext4\"}}",
+	 "tune2fs -O dir_index /dev/sdb1", NULL, NULL, "fs.features", NULL},
+	{"ext.journal", "fs.feature.has_journal", "true",
+	 "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext2\"}}", "tune2fs -j /dev/sdb1", NULL, NULL,
+	 "fs.features", NULL},
+	{"tune2fs", "fs.reserved_blocks", "5000",
+	 "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext4\", \"reserved_blocks\": 1000}}",
+	 "tune2fs -r 5000 /dev/sdb1", "tune2fs -l /dev/sdb1 | sed -n 's/^Reserved block count: *//p'", "1000",
+	 "fs.reserved_blocks", "1000"},
+	{"tune2fs.extended", "fs.stride", "128",
+	 "{\"device\": {\"path\": \"/dev/md0\"}, \"fs\": {\"type\": \"ext4\", \"stripe_unit_bytes\": 524288, "
+	 "\"block_size\": 4096}}",
+	 "tune2fs -E stride=128 /dev/md0", NULL, NULL, "fs.stripe_unit_bytes", "128"},
+	{"mkfs", "mkfs.block_size", "4096",
+	 "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"xfs\", \"block_size\": 1024}}",
+	 "mkfs.xfs -b size=4096 -f /dev/sdb1", NULL, NULL, "fs.block_size", "1024"},
+	{"freebsd.sysctl", "freebsd.vfs.ufs.dirhash_maxmem", "4194304",
+	 "{\"freebsd\": {\"dirhash_maxmem_bytes\": 2097152}}", "sysctl vfs.ufs.dirhash_maxmem=4194304",
+	 "sysctl -n vfs.ufs.dirhash_maxmem", "2097152", "freebsd.dirhash_maxmem_bytes", "2097152"},
+	{"freebsd.loader", "freebsd.kern.nbuf", "20000", "{\"freebsd\": {\"nbuf\": 8192}}", NULL, NULL, NULL,
+	 "freebsd.nbuf", "8192"},
+	{"systemd.unit", "fstrim.timer", "true", "{\"fs\": {\"fstrim_timer\": false}}",
+	 "systemctl enable --now fstrim.timer", "systemctl is-enabled fstrim.timer", "disabled", "fs.fstrim_timer",
+	 "false"},
+	{"nocow", "file.nocow", "\"/srv/db\"", "{\"fs\": {\"type\": \"btrfs\"}}", "mkdir -p /srv/db", NULL, NULL,
+	 NULL, NULL},
+	{"advice", "layout.files_per_dir", "1000", "{}", NULL, NULL, NULL, NULL, NULL},
+};
+
+static void check_family_case(const struct family_case *fc)
+{
+	struct fst_error err = FST_ERROR_INIT;
+	struct facts *f = facts_from_json(fc->facts, strlen(fc->facts), "test", &err);
+	json_t *current = rules_setting_current(fc->setting, f), *want;
+	char *rcmd = NULL, *recorded = NULL;
+	struct setting_ctx c;
+	bool ok;
+
+	CHECK_STR(settings_find(fc->setting)->family->name, fc->family);
+	want = fc->current ? json_loads(fc->current, JSON_DECODE_ANY, NULL) : NULL;
+	CHECK(fc->current ? json_equal(current, want) : current == NULL);
+	json_decref(want);
+	CHECK(rules_setting_read(fc->setting, f, current, &rcmd, &recorded) == (fc->read != NULL));
+	if (fc->read) {
+		CHECK_STR(rcmd, fc->read);
+		CHECK_STR(recorded, fc->recorded);
+	}
+	if (fc->fact)
+		CHECK_STR(rules_setting_fact(fc->setting), fc->fact);
+	else
+		CHECK(rules_setting_fact(fc->setting) == NULL);
+	c = build(fc->setting, json_loads(fc->value, JSON_DECODE_ANY, NULL), current, fc->facts, &ok);
+	CHECK(ok);
+	if (fc->apply)
+		CHECK_STR(cmd(c.apply, 0), fc->apply);
+	else
+		CHECK(json_array_size(c.apply) == 0);
+	ctx_free(&c); /* and `current` with it */
+	free(rcmd);
+	free(recorded);
+	facts_free(f);
+}
+
+static void test_families(void)
+{
+	size_t n, ncases = sizeof(family_cases) / sizeof(family_cases[0]);
+	const struct setting *all = settings_all(&n);
+	json_t *thirty = json_integer(30), *journal = json_string("journal");
+	char *on = NULL, *off = NULL;
+
+	for (size_t i = 0; i < ncases; i++)
+		check_family_case(&family_cases[i]);
+	/* Every family of the table has its case above. */
+	for (size_t i = 0; i < n; i++) {
+		bool covered = false;
+
+		for (size_t k = 0; k < ncases; k++)
+			covered |= !strcmp(family_cases[k].family, all[i].family->name);
+		if (!covered)
+			fprintf(stderr, "family %s (of %s) has no case in test_families\n", all[i].family->name,
+				all[i].name);
+		CHECK(covered);
+	}
+	/* Only a remountable mount option has an fstab change to make for apply. */
+	CHECK(rules_setting_mount_change("mount.option.noatime", json_true(), &on, &off));
+	CHECK_STR(on, "noatime");
+	CHECK_STR(off, "relatime,strictatime,atime");
+	free(on);
+	free(off);
+	CHECK(rules_setting_mount_change("mount.option.commit", thirty, &on, &off));
+	CHECK_STR(on, "commit=30");
+	CHECK_STR(off, "commit=");
+	free(on);
+	free(off);
+	CHECK(!rules_setting_mount_change("mount.option.data", journal, &on, &off));
+	CHECK(!rules_setting_mount_change("sysctl.vm.dirty_ratio", thirty, &on, &off));
+	json_decref(thirty);
+	json_decref(journal);
+	CHECK(!rules_setting_mount_change("no.such.setting", json_true(), &on, &off));
+	CHECK(!rules_setting_read("no.such.setting", NULL, NULL, &on, &off));
+	CHECK(rules_setting_fact("no.such.setting") == NULL);
+}
+
+/* The unit in the row wins; else the unit of the fact holding the value, unless the value is that
+ * fact's divided (fs.stride counts blocks of fs.stripe_unit_bytes). */
+static void test_units(void)
+{
+	CHECK(rules_setting_unit("mkfs.inode_ratio") == UNITS_BYTES);
+	CHECK(rules_setting_unit("freebsd.newfs.bytes_per_inode") == UNITS_BYTES);
+	CHECK(rules_setting_unit("mount.option.commit") == UNITS_SECONDS);
+	CHECK(rules_setting_unit("fs.reserved_percent") == UNITS_PERCENT);
+	CHECK(rules_setting_unit("mkfs.reserved_percent") == UNITS_PERCENT);
+	CHECK(rules_setting_unit("sysctl.vm.dirty_bytes") == UNITS_BYTES);
+	CHECK(rules_setting_unit("queue.read_ahead_kb") == UNITS_KIB);
+	CHECK(rules_setting_unit("fs.stride") == UNITS_PLAIN);
+	CHECK(rules_setting_unit("no.such.setting") == UNITS_PLAIN);
+	CHECK(rules_setting_unit(NULL) == UNITS_PLAIN);
 }
 
 static void test_build(void)
@@ -300,6 +443,13 @@ static void test_build_added(void)
 	CHECK(valid("fs.stride", json_integer(65535)));
 	CHECK(!valid("fs.stride", json_integer(65536)));
 	CHECK(!valid("fs.stripe_width", json_integer(-1)));
+}
+
+/* FreeBSD's boot-time tunable and sysctl. */
+static void test_build_freebsd(void)
+{
+	bool ok;
+	struct setting_ctx c;
 
 	/* kern.nbuf = 0: delete the loader.conf line; the revert puts the old override back. */
 	c = build("freebsd.kern.nbuf", json_integer(0), json_integer(4096), "{}", &ok);
@@ -415,9 +565,12 @@ int main(void)
 {
 	test_quote();
 	test_values();
+	test_families();
+	test_units();
 	test_build();
 	test_build_udev();
 	test_build_added();
+	test_build_freebsd();
 	test_merge();
 	test_strip();
 	if (check_failures)

@@ -1,0 +1,218 @@
+/* Mount options. The remountable ones (noatime, lazytime, commit, discard, barrier): `mount -o
+ * remount` now, the option in the fstab entry to keep it, findmnt to read it back. The ext3/4 data
+ * mode, which the kernel refuses on remount: unmount and mount, or for / the kernel command line
+ * and a reboot. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/xalloc.h"
+#include "fstune/shell.h"
+#include "rules/settings_family.h"
+#include "rules/settings_forms.h"
+
+/* The fs type of the mount options' defaults that a revert falls back to. */
+static const char *default_commit(const struct facts *facts)
+{
+	const char *fs = facts_get_string(facts, "fs.type");
+
+	return fs && !strcmp(fs, "btrfs") ? "commit=30" : "commit=5";
+}
+
+/* The kernel never prints strictatime: a mount showing neither relatime nor noatime has it. */
+static bool is_strictatime(const struct facts *facts)
+{
+	const json_t *opts = facts_get(facts, "fs.mount_options");
+	size_t i;
+	json_t *o;
+
+	if (!json_is_array(opts) || json_array_size(opts) == 0)
+		return false;
+	json_array_foreach(opts, i, o) {
+		const char *v = json_string_value(o);
+
+		if (v && (!strcmp(v, "relatime") || !strcmp(v, "noatime")))
+			return false;
+	}
+	return true;
+}
+
+/* The option a value turns on: `key` or its opposite `alt` for a flag ("noatime", "relatime"),
+ * `key=value` for a valued option ("commit=30"). */
+static char *option_on(const struct setting *s, const json_t *value)
+{
+	char *v, *on;
+
+	if (s->type == ST_BOOL)
+		return xstrdup(json_is_true(value) ? s->key : s->alt);
+	v = settings_value_text(value);
+	on = xasprintf("%s=%s", s->key, v);
+	free(v);
+	return on;
+}
+
+/* The option the revert remounts with: the flag's opposite (strictatime for a mount that had it),
+ * the previous value, or the filesystem's default commit interval. */
+static char *option_off(const struct setting *s, const struct setting_ctx *c)
+{
+	char *v, *off;
+
+	if (s->type == ST_BOOL) {
+		bool want = json_is_true(c->value);
+
+		if (want && !strcmp(s->key, "noatime") && is_strictatime(c->facts))
+			return xstrdup("strictatime");
+		return xstrdup(want ? s->alt : s->key);
+	}
+	if (!c->current)
+		return xstrdup(default_commit(c->facts));
+	v = settings_value_text(c->current);
+	off = xasprintf("%s=%s", s->key, v);
+	free(v);
+	return off;
+}
+
+static void build_mount(const struct setting *s, struct setting_ctx *c)
+{
+	char *mnt = settings_mount_word(c->facts), *on = option_on(s, c->value), *off = option_off(s, c);
+	const char *mp = facts_get_string(c->facts, "fs.mount_point");
+	char *line;
+
+	settings_add_cmd(c->apply, "mount -o remount,%s %s", on, mnt);
+	settings_add_cmd(c->revert, "mount -o remount,%s %s", off, mnt);
+	line = xasprintf("add %s to the options of the %s entry (remove %s%s if present)", on,
+			 mp ? mp : "filesystem's", off,
+			 !strcmp(off, "nobarrier") ? " or barrier=0" : ""); /* the same option, spelled twice */
+	c->persistent = settings_fstab_change("option", on, line);
+	free(mnt);
+	free(on);
+	free(off);
+	free(line);
+}
+
+void settings_mount_change(const struct setting *s, const json_t *value, char **on, char **off)
+{
+	*on = option_on(s, value);
+	if (s->type != ST_BOOL)
+		*off = xasprintf("%s=", s->key);
+	else if (!strcmp(*on, "noatime"))
+		*off = xstrdup("relatime,strictatime,atime");
+	else if (!strcmp(*on, "barrier"))
+		*off = xstrdup("nobarrier,barrier=0"); /* the same option, spelled twice */
+	else if (!strcmp(*on, "nobarrier"))
+		*off = xstrdup("barrier,barrier=1");
+	else
+		*off = xstrdup(json_is_true(value) ? s->alt : s->key);
+}
+
+/* noatime and its kin are per-mount flags (mountinfo field 6, fs.mount_options); lazytime, commit,
+ * discard and barrier live in the superblock's options (fs.super_options). findmnt prints both
+ * verbatim. The recorded value is the facts' list, whatever `current` says. */
+static bool read_mount(const struct setting *s, const struct facts *facts, const json_t *current,
+		       char **cmd, char **recorded)
+{
+	bool per_mount = !strcmp(s->key, "noatime");
+	const char *mp = facts_get_string(facts, "fs.mount_point");
+	const json_t *opts = facts_get(facts, per_mount ? "fs.mount_options" : "fs.super_options");
+	char *mnt;
+	size_t i;
+	json_t *o;
+
+	(void)current;
+	if (!mp || *mp != '/' || !json_is_array(opts))
+		return false;
+	json_array_foreach(opts, i, o)
+		if (!json_is_string(o))
+			return false;
+	mnt = fst_shell_quote(mp);
+	*cmd = xasprintf("findmnt -rno %s --mountpoint %s", per_mount ? "VFS-OPTIONS" : "FS-OPTIONS", mnt);
+	*recorded = settings_list_text(opts); /* the same comma-joined list */
+	free(mnt);
+	return true;
+}
+
+static const char *mount_fact(const struct setting *s)
+{
+	(void)s;
+	return "fs.mount_options";
+}
+
+/* A flag is on when either list has it: mountinfo lists a filesystem's own options (discard,
+ * barrier, commit) with the superblock's, apart from the per-mount ones (noatime), and the rules
+ * read both. Unknown when neither list is in the facts. */
+static json_t *mount_current(const struct setting *s, const struct facts *facts)
+{
+	static const char *const lists[] = {"fs.mount_options", "fs.super_options"};
+	bool is_known = false;
+
+	if (s->type != ST_BOOL)
+		return settings_value_of_fact(s, facts);
+	for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
+		const json_t *opts = facts_get(facts, lists[l]);
+		size_t i;
+		json_t *o;
+
+		is_known |= json_is_array(opts);
+		json_array_foreach(opts, i, o)
+			if (json_is_string(o) && !strcmp(json_string_value(o), s->key))
+				return json_true();
+	}
+	return is_known ? json_false() : NULL;
+}
+
+const struct setting_family setting_family_mount = {
+	.name = "mount",
+	.build = build_mount,
+	.read = read_mount,
+	.fact = mount_fact,
+	.current = mount_current,
+};
+
+/* The ext3/4 journalling mode. The kernel refuses data= on remount ("Cannot change data mode on
+ * remount"): unmount, mount with the new mode, and the fstab entry to keep it. Leaving
+ * data=journal also drops what it implied as the kernel shows it (nodelalloc, nodioread_nolock),
+ * or the new mount would keep delayed allocation off. The root filesystem cannot be unmounted:
+ * rootflags= on the kernel command line and the fstab entry together (the boot-time remount with
+ * fstab's options refuses a different mode), then a reboot; nothing to run now. */
+static void build_mount_data(const struct setting *s, struct setting_ctx *c)
+{
+	static const char *const drop_journal[] = {"data=", "nodelalloc", "nodioread_nolock", NULL};
+	static const char *const drop_mode[] = {"data=", NULL};
+	const char *mp = facts_get_string(c->facts, "fs.mount_point");
+	char *v, *on, *cur, *line;
+
+	if (!settings_is_ext_target(s, c))
+		return;
+	v = settings_value_text(c->value);
+	on = xasprintf("data=%s", v);
+	cur = c->current ? settings_value_text(c->current) : NULL;
+	if (settings_is_root_mount(c->facts)) {
+		c->disruption = "reboot";
+		line = xasprintf("add rootflags=%s to the kernel command line (GRUB_CMDLINE_LINUX in "
+				 "/etc/default/grub, then update-grub, or grub2-mkconfig -o /boot/grub2/grub.cfg) "
+				 "and set %s in the options of the / entry of /etc/fstab%s%s%s; then reboot",
+				 on, on, cur ? " (replacing data=" : "", cur ? cur : "", cur ? ")" : "");
+		c->persistent = json_pack("{s:s, s:s, s:s, s:s}", "kind", "cmdline", "path",
+					  "/etc/default/grub", "option", on, "line", line);
+	} else {
+		bool from_journal = cur && !strcmp(cur, "journal");
+
+		settings_offline_wrap(c, c->apply, NULL, 0, NULL, from_journal ? drop_journal : drop_mode, on);
+		settings_offline_wrap(c, c->revert, NULL, 0, NULL, NULL, NULL);
+		line = xasprintf("set %s in the options of the %s entry%s%s%s", on, mp ? mp : "filesystem's",
+				 cur ? " (replacing data=" : "", cur ? cur : "", cur ? ")" : "");
+		c->persistent = settings_fstab_change("option", on, line);
+	}
+	free(line);
+	free(v);
+	free(on);
+	free(cur);
+}
+
+const struct setting_family setting_family_mount_data = {
+	.name = "mount.data",
+	.build = build_mount_data,
+	.fact = mount_fact,
+};
