@@ -11,7 +11,8 @@ cd "$(dirname "$0")"
 # list and configure.ac's hints in step. prometheus is there for its promtool, which checks
 # `report --format openmetrics`; debhelper and lintian for .ci/run's package step (make deb);
 # ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible);
-# shellcheck for tests/scripts-*.sh (the scripts of report --scripts).
+# shellcheck for tests/scripts-*.sh (the scripts of report --scripts); systemd for systemd-analyze,
+# which verifies the units the btrfs read-ahead advice writes (tests/advice-btrfs.sh).
 packages="
 build-essential
 autoconf
@@ -23,6 +24,7 @@ liblua5.4-dev
 lua5.4
 libext2fs-dev
 comerr-dev
+xfslibs-dev
 liburing-dev
 libjansson-dev
 libncurses-dev
@@ -41,6 +43,7 @@ lintian
 ansible-core
 ansible-lint
 shellcheck
+systemd
 "
 
 missing=""

@@ -9,6 +9,7 @@
 
 #include "lib/xalloc.h"
 #include "fstune/facts.h"
+#include "fstune/utf8.h"
 
 static const char *const status_names[] = {
 	[FACTS_NEEDS_ROOT] = "needs_root",     [FACTS_DENIED] = "denied",
@@ -110,6 +111,110 @@ static void set_source(struct facts *f, const char *key, const char *source)
 		json_object_del(side_map(f, "sources"), key);
 }
 
+/* Whether side-map entry `name` is `key` or lies under it ("workload.files_total" under "workload"). */
+static bool is_in_branch(const char *name, const char *key)
+{
+	size_t n = strlen(key);
+
+	return name && !strncmp(name, key, n) && (name[n] == '\0' || name[n] == '.');
+}
+
+/* Drops the entries of the "escaped" array at or under `key`; the array goes when it is left empty. */
+static void escaped_drop(struct facts *f, const char *key)
+{
+	json_t *a = json_object_get(f->doc, FACTS_ESCAPED);
+
+	for (size_t i = json_array_size(a); i-- > 0;)
+		if (is_in_branch(json_string_value(json_array_get(a, i)), key))
+			json_array_remove(a, i);
+	if (a && json_array_size(a) == 0)
+		json_object_del(f->doc, FACTS_ESCAPED);
+}
+
+static void escaped_add(struct facts *f, const char *key)
+{
+	json_t *a = json_object_get(f->doc, FACTS_ESCAPED);
+
+	if (!json_is_array(a)) {
+		a = check(json_array());
+		json_object_set_new(f->doc, FACTS_ESCAPED, a);
+	}
+	json_array_append_new(a, check(json_string(key)));
+}
+
+bool facts_is_escaped(const struct facts *f, const char *key)
+{
+	const json_t *a = json_object_get(f->doc, FACTS_ESCAPED);
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(a, i, e)
+		if (json_is_string(e) && is_in_branch(key, json_string_value(e)))
+			return true;
+	return false;
+}
+
+char *facts_get_bytes(const struct facts *f, const char *key)
+{
+	const char *s = facts_get_string(f, key);
+
+	if (!s)
+		return NULL;
+	return facts_is_escaped(f, key) ? fst_utf8_unescape(s) : xstrdup(s);
+}
+
+/* Whether a string anywhere in `v` is not valid UTF-8 (made with json_string_nocheck). */
+static bool has_invalid(const json_t *v)
+{
+	const char *name;
+	json_t *e;
+	size_t i;
+
+	if (json_is_string(v))
+		return !fst_utf8_is_valid(json_string_value(v), json_string_length(v));
+	json_array_foreach(v, i, e)
+		if (has_invalid(e))
+			return true;
+	json_object_foreach((json_t *)v, name, e)
+		if (has_invalid(e))
+			return true;
+	return false;
+}
+
+/* Every string in `v` (taken) replaced by its escaped form: `v` itself, or a new string. */
+static json_t *escape_all(json_t *v)
+{
+	if (json_is_string(v)) {
+		char *e = fst_utf8_escape(json_string_value(v));
+		json_t *out = check(json_string(e));
+
+		free(e);
+		json_decref(v);
+		return out;
+	}
+	for (size_t i = 0; i < json_array_size(v); i++)
+		json_array_set_new(v, i, escape_all(json_incref(json_array_get(v, i))));
+	for (void *it = json_object_iter(v); it; it = json_object_iter_next(v, it))
+		json_object_iter_set_new(v, it, escape_all(json_incref(json_object_iter_value(it))));
+	return v;
+}
+
+/* `value` (taken) as the tree holds it at `key`: valid UTF-8 throughout. Where a string is not, every
+ * string of the value is escaped and the key listed; under a listed branch every string is escaped
+ * already, so the new value is too. */
+static json_t *make_valid(struct facts *f, const char *key, json_t *value)
+{
+	bool is_under_listed;
+
+	escaped_drop(f, key);
+	is_under_listed = facts_is_escaped(f, key);
+	if (!is_under_listed && !has_invalid(value))
+		return value;
+	if (!is_under_listed)
+		escaped_add(f, key);
+	return escape_all(value);
+}
+
 void facts_set_json(struct facts *f, const char *key, json_t *value, const char *source)
 {
 	char buf[256];
@@ -120,7 +225,7 @@ void facts_set_json(struct facts *f, const char *key, json_t *value, const char 
 		json_decref(value);
 		return;
 	}
-	json_object_set_new(parent, leaf, check(value));
+	json_object_set_new(parent, leaf, make_valid(f, key, check(value)));
 	set_source(f, key, source);
 	json_object_del(side_map(f, "unavailable"), key);
 }
@@ -143,7 +248,7 @@ void facts_set_bool(struct facts *f, const char *key, bool value, const char *so
 void facts_set_string(struct facts *f, const char *key, const char *value, const char *source)
 {
 	if (value)
-		facts_set_json(f, key, json_string(value), source);
+		facts_set_json(f, key, json_string_nocheck(value), source);
 }
 
 void facts_set_strings(struct facts *f, const char *key, const char *const *values, size_t n,
@@ -152,7 +257,7 @@ void facts_set_strings(struct facts *f, const char *key, const char *const *valu
 	json_t *list = check(json_array());
 
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(list, check(json_string(values[i])));
+		json_array_append_new(list, check(json_string_nocheck(values[i])));
 	facts_set_json(f, key, list, source);
 }
 
@@ -165,6 +270,7 @@ static void remove_value(struct facts *f, const char *key)
 	if (parent)
 		json_object_del(parent, leaf);
 	json_object_del(json_object_get(f->doc, "sources"), key);
+	escaped_drop(f, key);
 }
 
 void facts_set_unavailable(struct facts *f, const char *key, enum facts_status status,
@@ -178,16 +284,8 @@ void facts_set_unavailable(struct facts *f, const char *key, enum facts_status s
 	va_end(ap);
 	remove_value(f, key);
 	json_object_set_new(side_map(f, "unavailable"), key,
-			    check(json_pack("{s:s, s:s}", "status", facts_status_name(status),
-					    "reason", reason)));
-}
-
-/* Whether side-map entry `name` is `key` or lies under it ("workload.files_total" under "workload"). */
-static bool is_in_branch(const char *name, const char *key)
-{
-	size_t n = strlen(key);
-
-	return !strncmp(name, key, n) && (name[n] == '\0' || name[n] == '.');
+			    check(json_pack("{s:s, s:o}", "status", facts_status_name(status),
+					    "reason", fst_json_text(reason))));
 }
 
 static void drop_side_entries(struct facts *f, const char *map_name, const char *key)
@@ -224,6 +322,8 @@ static void copy_side_entries(struct facts *dst, const struct facts *src, const 
 void facts_copy_branch(struct facts *dst, const struct facts *src, const char *key)
 {
 	const json_t *value = facts_get(src, key);
+	size_t i;
+	json_t *v;
 
 	/* the value is replaced where it stands, not removed and added, so that the document keeps its
 	 * order (jansson keeps an object's insertion order, and reports render in it) */
@@ -241,6 +341,10 @@ void facts_copy_branch(struct facts *dst, const struct facts *src, const char *k
 	}
 	copy_side_entries(dst, src, "sources", key);
 	copy_side_entries(dst, src, "unavailable", key);
+	escaped_drop(dst, key);
+	json_array_foreach(json_object_get(src->doc, FACTS_ESCAPED), i, v)
+		if (is_in_branch(json_string_value(v), key))
+			escaped_add(dst, json_string_value(v));
 }
 
 const json_t *facts_get(const struct facts *f, const char *key)
@@ -348,10 +452,10 @@ size_t facts_failed_count(const struct facts *f)
 	return n;
 }
 
-static bool is_side_member(const char *name)
+bool facts_is_side_member(const char *name)
 {
-	return strcmp(name, "schema") == 0 || strcmp(name, "sources") == 0 ||
-	       strcmp(name, "unavailable") == 0;
+	return !strcmp(name, "schema") || !strcmp(name, "sources") || !strcmp(name, "unavailable") ||
+	       !strcmp(name, FACTS_ESCAPED);
 }
 
 static void foreach_in(const json_t *node, char *prefix, size_t plen, size_t cap,
@@ -363,7 +467,7 @@ static void foreach_in(const json_t *node, char *prefix, size_t plen, size_t cap
 	json_object_foreach((json_t *)node, name, v) {
 		size_t nlen = strlen(name);
 
-		if (plen == 0 && is_side_member(name))
+		if (plen == 0 && facts_is_side_member(name))
 			continue;
 		if (plen + nlen + 2 > cap)
 			continue;

@@ -32,8 +32,7 @@ char *facts_to_json(const struct facts *f)
 			json_object_set(out, branch_order[i], v);
 	}
 	json_object_foreach(f->doc, name, v)
-		if (!json_object_get(out, name) && strcmp(name, "sources") != 0 &&
-		    strcmp(name, "unavailable") != 0)
+		if (!json_object_get(out, name) && !facts_is_side_member(name))
 			json_object_set(out, name, v);
 	v = json_object_get(f->doc, "sources");
 	if (json_object_size(v))
@@ -41,6 +40,9 @@ char *facts_to_json(const struct facts *f)
 	v = json_object_get(f->doc, "unavailable");
 	if (json_object_size(v))
 		json_object_set(out, "unavailable", v);
+	v = json_object_get(f->doc, FACTS_ESCAPED);
+	if (json_array_size(v))
+		json_object_set(out, FACTS_ESCAPED, v);
 	text = json_dumps(out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(out);
 	if (!text) {
@@ -103,8 +105,7 @@ static bool check_objects(const json_t *node, const char *prefix, struct check_c
 		char key[512];
 		enum facts_type type;
 
-		if (!*prefix && (!strcmp(name, "schema") || !strcmp(name, "sources") ||
-				 !strcmp(name, "unavailable")))
+		if (!*prefix && facts_is_side_member(name))
 			continue;
 		snprintf(key, sizeof(key), "%s%s%s", prefix, *prefix ? "." : "", name);
 		if (!*prefix && !json_is_object(v)) {
@@ -130,7 +131,9 @@ static bool check_side_maps(json_t *doc, struct check_ctx *c)
 {
 	json_t *sources = json_object_get(doc, "sources");
 	json_t *unavail = json_object_get(doc, "unavailable");
+	json_t *escaped = json_object_get(doc, FACTS_ESCAPED);
 	const char *key;
+	size_t i;
 	json_t *v;
 
 	if (sources && !json_is_object(sources))
@@ -142,6 +145,13 @@ static bool check_side_maps(json_t *doc, struct check_ctx *c)
 			return fst_error_set(c->err, FST_EXIT_USAGE,
 					     "%s: sources.\"%s\" must be a string", c->name, key),
 			       false;
+	if (escaped && !json_is_array(escaped))
+		return fst_error_set(c->err, FST_EXIT_USAGE, "%s: \"%s\" must be a list of the dotted keys whose "
+				     "strings are escaped", c->name, FACTS_ESCAPED), false;
+	json_array_foreach(escaped, i, v)
+		if (!json_is_string(v))
+			return fst_error_set(c->err, FST_EXIT_USAGE, "%s: \"%s\" item %zu must be a dotted key",
+					     c->name, FACTS_ESCAPED, i + 1), false;
 	if (unavail && !json_is_object(unavail))
 		return fst_error_set(c->err, FST_EXIT_USAGE,
 				     "%s: \"unavailable\" must be an object of dotted key to "

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "fstune/facts.h"
 #include "lib/facts_schema.h"
 
 #define I FACTS_T_INT
@@ -149,7 +150,8 @@ static const struct facts_key_info known_keys[] = {
 	{"vm.swappiness", I, NUM, "Swappiness"},
 	{"vm.min_free_kbytes", I, KIB, "Memory kept free"},
 	{"vm.bdflush", IL, NUM, "bdflush parameters", HW},
-	{"vm.bdi", O, TREE, "The disk's writeback (bdi)"},
+	{"vm.bdi", O, TREE, "Writeback and read-ahead (bdi)"},
+	{"vm.bdi.name", S, TXT, "Backing device (bdi)"},
 	{"vm.bdi.read_ahead_kb", I, KIB, "Read-ahead"},
 	{"vm.bdi.min_ratio", I, PCT, "Least share of the dirty limit"},
 	{"vm.bdi.max_ratio", I, PCT, "Largest share of the dirty limit"},
@@ -159,7 +161,7 @@ static const struct facts_key_info known_keys[] = {
 	{"vm.bdi.max_bytes", I, BY, "Most dirty data"},
 	{"vm.bdi.strict_limit", I, NUM, "Strict limit (1 = on)"},
 	{"vm.bdi.stable_pages_required", I, NUM, "Stable pages required (1 = yes)"},
-	{"vm.bdi.*", I, NUM, "Writeback setting of the disk"},
+	{"vm.bdi.*", I, NUM, "Writeback setting of the bdi"},
 
 	{"freebsd.nbuf", I, CNT, "Buffers (nbuf)", HW},
 	{"freebsd.dirhash_maxmem_bytes", I, BY, "Memory for directory hashes", HW},
@@ -489,7 +491,7 @@ json_t *facts_schema_unknown(const json_t *doc)
 	const char *name;
 
 	json_object_foreach((json_t *)doc, name, v) {
-		if (!strcmp(name, "schema") || !strcmp(name, "sources") || !strcmp(name, "unavailable"))
+		if (facts_is_side_member(name))
 			continue;
 		if (!is_known_group(name))
 			json_array_append_new(out, json_sprintf("unknown group \"%s\"", name));

@@ -6,9 +6,11 @@ libfstune_lib_a_SOURCES = \
 	lib/path.c \
 	lib/units.c \
 	lib/shell.c \
+	lib/utf8.c \
 	lib/fstype.c \
 	lib/facts.c \
 	lib/facts_json.c \
 	lib/facts_schema.c lib/facts_schema.h \
 	include/fstune/facts.h include/fstune/path.h include/fstune/units.h include/fstune/fstype.h \
-	include/fstune/error.h include/fstune/debug.h include/fstune/status.h include/fstune/shell.h
+	include/fstune/error.h include/fstune/debug.h include/fstune/status.h include/fstune/shell.h \
+	include/fstune/utf8.h

@@ -138,15 +138,45 @@ char *path_resolve(const char *fmt, ...)
 	return p;
 }
 
-int path_open(int flags, const char *fmt, ...)
+/* A file is opened without side effects: by name O_PATH (which runs no driver's open: a FIFO does
+ * not block, /dev/watchdog is not armed), checked with fstat, and only a regular file is opened for
+ * reading, through its /proc/self/fd link, so it is the inode checked. Sysfs attributes and procfs
+ * files are regular files. */
+int path_reopen_regular(int pfd, struct stat *st)
 {
+	char self[64];
+	int fd;
+
+	if (fstat(pfd, st) != 0)
+		return -errno;
+	if (!S_ISREG(st->st_mode))
+		return S_ISDIR(st->st_mode) ? -EISDIR : -PATH_ENOTREG;
+	snprintf(self, sizeof self, "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static int open_regular(const char *p, struct stat *st)
+{
+	int pfd = open(p, O_PATH | O_CLOEXEC), fd;
+
+	if (pfd < 0)
+		return -errno;
+	fd = path_reopen_regular(pfd, st);
+	close(pfd);
+	return fd;
+}
+
+int path_open(const char *fmt, ...)
+{
+	struct stat st;
 	char *p;
 	int fd;
 
 	RESOLVE_ARGS(p, fmt);
-	fd = open(p, flags | O_CLOEXEC);
-	free_path(p);
-	return fd < 0 ? -errno : fd;
+	fd = open_regular(p, &st);
+	free(p);
+	return fd;
 }
 
 bool path_exists(const char *fmt, ...)
@@ -171,22 +201,32 @@ DIR *path_opendir(const char *fmt, ...)
 	return d;
 }
 
-/* Reads a whole small file; sysfs and procfs files report a size of 0 or 4096, so read to EOF. */
-static char *read_all(const char *p)
+/* Reads a whole file of at most `max` bytes. A regular file's size says at once when it is larger;
+ * sysfs and procfs files report a size of 0 or 4096, so the read stops at max + 1 bytes too. */
+static char *read_all(const char *p, size_t max)
 {
-	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int fd = open_regular(p, &st);
 	size_t len = 0, cap = 4096;
 	char *buf;
 	ssize_t n;
 
-	if (fd < 0)
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
+	}
+	if (st.st_size > 0 && (uint64_t)st.st_size > max) {
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
 	buf = xmalloc(cap + 1);
 	while ((n = read(fd, buf + len, cap - len)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int saved = errno;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || len + (size_t)n > max) {
+			int saved = n < 0 ? errno : EFBIG;
+
 			free(buf);
 			close(fd);
 			errno = saved;
@@ -194,7 +234,7 @@ static char *read_all(const char *p)
 		}
 		len += (size_t)n;
 		if (len == cap) {
-			cap *= 2;
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
 			buf = xrealloc(buf, cap + 1);
 		}
 	}
@@ -210,9 +250,28 @@ char *path_read_string(const char *fmt, ...)
 	char *p, *s;
 
 	RESOLVE_ARGS(p, fmt);
-	s = read_all(p);
+	s = read_all(p, PATH_READ_MAX);
 	free_path(p);
 	return s;
+}
+
+char *path_read_table(const char *fmt, ...)
+{
+	char *p, *s;
+
+	RESOLVE_ARGS(p, fmt);
+	s = read_all(p, PATH_READ_TABLE_MAX);
+	free_path(p);
+	return s;
+}
+
+const char *path_strerror(int err)
+{
+	if (err == PATH_ENOTREG)
+		return "not a regular file (a FIFO, device or socket), so it is not read";
+	if (err == EFBIG)
+		return "larger than fstune reads of such a file (1 MiB; mountinfo and cpuinfo 16 MiB)";
+	return strerror(err);
 }
 
 /* The decimal integers of sysfs and procfs files: 0, or -errno (-EINVAL when the file holds anything
@@ -242,7 +301,7 @@ static int parse_u64(const char *s, void *out)
 /* Reads the file at the resolved path `p` (freed here) and parses it into `out`. */
 static int read_number(char *p, int (*parse)(const char *s, void *out), void *out)
 {
-	char *s = read_all(p);
+	char *s = read_all(p, PATH_READ_MAX);
 	int rc = s ? parse(s, out) : -errno;
 
 	free(s);

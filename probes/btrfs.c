@@ -3,7 +3,7 @@
  * because its st_dev is an anonymous device number that names no block device; an unmounted one is
  * read from its superblock (parsed in btrfs_super.c, which the fuzzer exercises). When target.c could
  * not name the block device of a mounted btrfs, the device branch is filled here from its first
- * device, with the sysfs probe's own code. */
+ * device, with the sysfs probe's own code; vm.bdi is its own bdi's, with the vm probe's code. */
 #include "config.h"
 
 #include <dirent.h>
@@ -144,6 +144,13 @@ static bool collect_mounted(const struct probe_target *t, struct facts *f)
 	}
 	close(fd);
 	set_devices(t, f, fsid);
+	/* btrfs reads and writes through a bdi of its own, not the member disks' (fs/btrfs/disk-io.c) */
+	if (path_exists("/sys/fs/btrfs/%s/bdi", fsid)) {
+		char *bdi = xasprintf("/sys/fs/btrfs/%s/bdi", fsid);
+
+		probe_vm_read_bdi(f, bdi);
+		free(bdi);
+	}
 	return true;
 }
 

@@ -13,6 +13,7 @@ libfstune_probes_a_SOURCES += \
 
 PROBE_DEVICE_TESTS = \
 	tests/probe-sysroot.sh \
+	tests/probe-sysroot-hostile.sh \
 	tests/probe-loop.sh \
 	tests/probe-targets.sh \
 	tests/probe-nonroot.sh \

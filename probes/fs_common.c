@@ -163,20 +163,13 @@ bool fs_check_size(const struct probe_target *t, struct facts *f, unsigned long 
 
 void fs_set_text(struct facts *f, const char *key, const char *value, const char *source)
 {
-	json_t *j;
 	char *copy;
 
 	if (!value || !*value)
 		return;
-	j = json_string(value);
-	if (j) {
-		json_decref(j);
-		facts_set_string(f, key, value, source);
-		return;
-	}
 	copy = xstrdup(value);
 	for (char *p = copy; *p; p++)
-		if ((unsigned char)*p >= 0x80 || (unsigned char)*p < 0x20)
+		if ((unsigned char)*p < 0x20)
 			*p = '?';
 	facts_set_string(f, key, copy, source);
 	free(copy);

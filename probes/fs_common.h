@@ -51,8 +51,8 @@ unsigned char *fs_read_content(const struct probe_target *t, struct facts *f, co
 bool fs_check_size(const struct probe_target *t, struct facts *f, unsigned long long size,
 		   const char *what);
 
-/* Sets a label or other on-disk string: a byte string that is not valid UTF-8 has its offending
- * bytes replaced by '?', since a filesystem label is whatever bytes mkfs was given. */
+/* Sets a label or other on-disk string, whatever bytes mkfs was given: control characters become
+ * '?' (a label is shown on terminals); bytes that are not UTF-8 are kept, escaped by the facts. */
 void fs_set_text(struct facts *f, const char *key, const char *value, const char *source);
 
 #endif

@@ -193,7 +193,7 @@ static void probe_container(struct facts *f)
 		return;
 	}
 	free(env);
-	fd = path_open(O_RDONLY, "/proc/1/environ");
+	fd = path_open("/proc/1/environ");
 	if (fd < 0) {
 		err = -fd;
 		if (err == ENOENT)
@@ -306,7 +306,7 @@ static void probe_cpus(struct facts *f, const char *cpuinfo)
 
 static void host_collect(const struct probe_target *t, struct facts *f)
 {
-	char *cpuinfo = path_read_string("/proc/cpuinfo");
+	char *cpuinfo = path_read_table("/proc/cpuinfo");
 	long page;
 
 	probe_kernel(f);

@@ -106,7 +106,7 @@ int mountinfo_parse(const char *text, struct mountinfo *mi)
 
 int mountinfo_load(struct mountinfo *mi)
 {
-	char *text = path_read_string("/proc/self/mountinfo");
+	char *text = path_read_table("/proc/self/mountinfo");
 
 	mi->v = NULL;
 	mi->n = 0;

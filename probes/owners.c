@@ -66,7 +66,7 @@ static void lose(json_t *owner, const char *why)
 {
 	json_object_set_new(owner, "wins", json_false());
 	if (why)
-		json_object_set_new(owner, "note", json_string(why));
+		json_object_set_new(owner, "note", json_string_nocheck(why));
 }
 
 /* With tuned active, its profile is applied after boot, over sysctl.d and udev; but with

@@ -46,8 +46,10 @@ json_t *owners_add(struct owners *o, const char *setting, const char *kind, cons
 		   const char *key, const char *value)
 {
 	json_t *list = json_object_get(o->by_setting, setting);
-	json_t *owner = json_pack("{s:s, s:s, s:i, s:s, s:o, s:b}", "kind", kind, "path", path, "line", line,
-				  "key", key, "value", value ? json_string(value) : json_null(), "wins", 0);
+	/* the path, key and value are bytes from the machine: the facts escape what is not UTF-8 */
+	json_t *owner = json_pack("{s:s, s:o, s:i, s:o, s:o, s:b}", "kind", kind, "path", json_string_nocheck(path),
+				  "line", line, "key", json_string_nocheck(key), "value",
+				  value ? json_string_nocheck(value) : json_null(), "wins", 0);
 
 	if (!list) {
 		list = json_array();

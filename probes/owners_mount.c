@@ -62,7 +62,7 @@ static void add_all(struct owners *o, const char *kind, const char *path, int li
 
 		json_object_set_new(owner, "wins", json_boolean(note == NULL));
 		if (note)
-			json_object_set_new(owner, "note", json_string(note));
+			json_object_set_new(owner, "note", json_string_nocheck(note));
 		free(v);
 	}
 }

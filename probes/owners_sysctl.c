@@ -28,7 +28,7 @@ static void record(struct sysctl_walk *w, size_t i, const char *key, const char 
 				   c->target ? c->target : c->path, no, key, value);
 
 	if (c->target)
-		json_object_set_new(owner, "via", json_string(c->path));
+		json_object_set_new(owner, "via", json_string_nocheck(c->path));
 	if (glob)
 		json_object_set_new(owner, "note", json_string("a glob pattern"));
 	if (w->last[i])

@@ -183,8 +183,8 @@ static void add_options(struct tuned_walk *w, const struct ini *ini, const char 
 		if (!strcmp(e->section, "main") || !(setting = option_setting(type, e->key, e->value)))
 			continue;
 		owner = owners_add(w->o, setting, "tuned", path, e->line, e->key, e->value);
-		json_object_set_new(owner, "profile", json_string(name));
-		json_object_set_new(owner, "section", json_string(e->section));
+		json_object_set_new(owner, "profile", json_string_nocheck(name));
+		json_object_set_new(owner, "section", json_string_nocheck(e->section));
 		devices = !strcmp(type, "disk") ? ini_get(ini, e->section, "devices") : NULL;
 		if (devices && !devices_match(devices, w->disk))
 			json_object_set_new(owner, "note", json_sprintf("devices=%s does not cover %s", devices,

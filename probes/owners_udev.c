@@ -211,7 +211,7 @@ static void add_owner(struct udev_walk *w, const char *setting, const char *key,
 	if (is_run)
 		json_object_set_new(owner, "run", json_true());
 	if (why[0])
-		json_object_set_new(owner, "note", json_string(why));
+		json_object_set_new(owner, "note", json_string_nocheck(why));
 }
 
 static void udev_line(char *line, int no, void *arg)

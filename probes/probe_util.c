@@ -26,9 +26,14 @@ enum facts_status probe_status_from_errno(int err)
 	}
 }
 
+bool probe_is_refused_read(int err)
+{
+	return err == PATH_ENOTREG || err == EFBIG;
+}
+
 void probe_unavailable_errno(struct facts *f, const char *key, int err, const char *what)
 {
-	facts_set_unavailable(f, key, probe_status_from_errno(err), "%s: %s", what, strerror(err));
+	facts_set_unavailable(f, key, probe_status_from_errno(err), "%s: %s", what, path_strerror(err));
 }
 
 bool probe_read_int(struct facts *f, const char *key, long long mult, const char *source,
@@ -41,7 +46,7 @@ bool probe_read_int(struct facts *f, const char *key, long long mult, const char
 		facts_set_int(f, key, v * mult, source);
 		return true;
 	}
-	if (required)
+	if (required || probe_is_refused_read(-rc))
 		probe_unavailable_errno(f, key, -rc, path);
 	return false;
 }
@@ -57,7 +62,7 @@ bool probe_read_string(struct facts *f, const char *key, const char *source, boo
 		free(s);
 		return true;
 	}
-	if (required) {
+	if (required || (!s && probe_is_refused_read(err))) {
 		if (s)
 			facts_set_unavailable(f, key, FACTS_NOT_FOUND, "%s is empty", path);
 		else

@@ -14,9 +14,14 @@ enum facts_status probe_status_from_errno(int err);
 /* Marks `key` unavailable with the status of `err` and the reason "<what>: <strerror>". */
 void probe_unavailable_errno(struct facts *f, const char *key, int err, const char *what);
 
+/* Whether a read failed because fstune refused the file (not a regular file, too large: path.h),
+ * which a capture that is broken or hostile causes: failed even where absence would be normal. */
+bool probe_is_refused_read(int err);
+
 /* Reads the decimal integer in the file `path` (live form, prefixed by the sysroot) into `key`,
  * scaled by `mult` (512 for sector counts, 1024 for KiB). On failure marks the key unavailable
- * when `required`, else leaves it unset. Returns true when set. */
+ * when `required` or the read was refused (probe_is_refused_read), else leaves it unset. Returns
+ * true when set. */
 bool probe_read_int(struct facts *f, const char *key, long long mult, const char *source,
 		    bool required, const char *path);
 

@@ -9,6 +9,9 @@ extern const struct probe_ops probe_host;          /* host.c */
 extern const struct probe_ops probe_sysfs_device;  /* sysfs_device.c */
 extern const struct probe_ops probe_udev;          /* udev.c */
 extern const struct probe_ops probe_vm;            /* vm.c */
+/* vm.bdi.* and vm.bdi.name from the bdi directory `dir` (a link into /sys/devices/virtual/bdi),
+ * replacing what vm.bdi held: for a filesystem that has a bdi of its own (btrfs). vm.c. */
+void probe_vm_read_bdi(struct facts *f, const char *dir);
 
 /* ---- filesystem and stack probes ---- */
 extern const struct probe_ops probe_blkid;         /* blkid.c */

@@ -207,7 +207,8 @@ static void read_identity(struct facts *f, const char *disk, bool has_device, bo
 	snprintf(path, sizeof(path), SYSBLK "%s/device/model", disk);
 	if (!probe_read_string(f, "device.model", "sysfs", false, path)) {
 		snprintf(path, sizeof(path), SYSBLK "%s/device/name", disk); /* MMC */
-		if (!probe_read_string(f, "device.model", "sysfs", false, path))
+		if (!probe_read_string(f, "device.model", "sysfs", false, path) &&
+		    !facts_unavailable(f, "device.model", NULL, NULL))
 			facts_set_unavailable(f, "device.model", FACTS_NOT_FOUND, "not in sysfs for %s", disk);
 	}
 	/* SCSI's vendor is the INQUIRY vendor ("ATA", "SEAGATE"); elsewhere device/vendor is a PCI
@@ -220,7 +221,8 @@ static void read_identity(struct facts *f, const char *disk, bool has_device, bo
 	if (probe_read_string(f, "device.serial", "sysfs", false, path))
 		return;
 	snprintf(path, sizeof(path), SYSBLK "%s/serial", disk); /* virtio-blk */
-	if (probe_read_string(f, "device.serial", "sysfs", false, path))
+	if (probe_read_string(f, "device.serial", "sysfs", false, path) ||
+	    facts_unavailable(f, "device.serial", NULL, NULL))
 		return;
 	facts_set_unavailable(f, "device.serial", FACTS_NOT_FOUND, "not in sysfs for %s", disk);
 }

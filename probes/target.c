@@ -78,7 +78,7 @@ static int load_mounts(struct mountinfo *mi, struct fst_error *err)
 	if (rc < 0) {
 		char *p = path_resolve("/proc/self/mountinfo");
 
-		fst_error_set(err, FST_EXIT_USAGE, "cannot read %s: %s", p, strerror(-rc));
+		fst_error_set(err, FST_EXIT_USAGE, "cannot read %s: %s", p, path_strerror(-rc));
 		free(p);
 		return FST_EXIT_USAGE;
 	}

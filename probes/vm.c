@@ -1,5 +1,6 @@
 /* The writeback probe: vm.* from /proc/sys/vm (the successors of bdflush) and the device's
- * backing-device (bdi) limits as vm.bdi.* from sysfs. */
+ * backing-device (bdi) limits as vm.bdi.* from sysfs (a mounted btrfs replaces them with those of
+ * its own bdi: probes/btrfs.c). */
 #include "config.h"
 
 #include <dirent.h>
@@ -53,11 +54,34 @@ static char *bdi_dir(const char *disk)
 	return dir;
 }
 
+void probe_vm_read_bdi(struct facts *f, const char *dir)
+{
+	char *link = path_readlink("%s", dir);
+	int found = 0;
+
+	facts_remove(f, "vm.bdi");
+	for (size_t i = 0; i < sizeof(bdi_attrs) / sizeof(bdi_attrs[0]); i++) {
+		char path[512], key[128];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, bdi_attrs[i]);
+		snprintf(key, sizeof(key), "vm.bdi.%s", bdi_attrs[i]);
+		found += probe_read_int(f, key, 1, "sysfs", false, path);
+	}
+	if (!found) {
+		facts_set_unavailable(f, "vm.bdi", FACTS_NOT_FOUND, "%s has no readable attributes", dir);
+	} else {
+		const char *slash = strrchr(link ? link : dir, '/');
+
+		/* the bdi's own name: MAJ:MIN for a disk, btrfs-N for a btrfs filesystem */
+		facts_set_string(f, "vm.bdi.name", slash ? slash + 1 : link ? link : dir, "sysfs");
+	}
+	free(link);
+}
+
 static void read_bdi(struct facts *f)
 {
 	const char *disk = facts_get_string(f, "device.disk");
 	char *dir;
-	int found = 0;
 
 	if (!disk) {
 		if (!facts_has(f, "device.name"))
@@ -69,15 +93,7 @@ static void read_bdi(struct facts *f)
 		facts_set_unavailable(f, "vm.bdi", FACTS_NOT_FOUND, "no bdi in sysfs for %s", disk);
 		return;
 	}
-	for (size_t i = 0; i < sizeof(bdi_attrs) / sizeof(bdi_attrs[0]); i++) {
-		char path[512], key[128];
-
-		snprintf(path, sizeof(path), "%s/%s", dir, bdi_attrs[i]);
-		snprintf(key, sizeof(key), "vm.bdi.%s", bdi_attrs[i]);
-		found += probe_read_int(f, key, 1, "sysfs", false, path);
-	}
-	if (!found)
-		facts_set_unavailable(f, "vm.bdi", FACTS_NOT_FOUND, "%s has no readable attributes", dir);
+	probe_vm_read_bdi(f, dir);
 	free(dir);
 }
 

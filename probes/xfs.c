@@ -1,13 +1,20 @@
 /* XFS: how the filesystem was made, from its primary superblock read by fstune itself (libblkid
  * 2.38 reports XFS's sector size as BLOCK_SIZE and nothing of its geometry). The parsing and every
- * bounds check live in xfs_super.c, which the fuzzer exercises. */
+ * bounds check live in xfs_super.c, which the fuzzer exercises. A mounted XFS keeps its superblock
+ * in memory and writes the device's copy back only at unmount: what can change while it is mounted
+ * (imaxpct, by xfs_growfs -m) comes from the kernel's geometry instead. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <xfs/xfs.h>
 
 #include "lib/xalloc.h"
+#include "fstune/path.h"
 #include "fstune/probe.h"
 #include "probes/fs_common.h"
 #include "probes/registry.h"
@@ -43,6 +50,26 @@ static void set_values(const struct probe_target *t, struct facts *f, const stru
 		facts_set_string(f, "fs.uuid", sb->uuid, "xfs");
 }
 
+/* The geometry in use on a mounted XFS (XFS_IOC_FSGEOMETRY, no privilege needed): xfs_growfs -m
+ * changes imaxpct in memory at once and on the device only at unmount (tried: Linux 6.18, the
+ * device's copy still said 25 a minute after -m 50). Not under --sysroot: no live mount is asked. */
+static void set_mounted_geometry(const struct probe_target *t, struct facts *f)
+{
+	const char *dir = t->kind == TARGET_DIRECTORY ? t->path : t->mount_point;
+	struct xfs_fsop_geom geo;
+	int fd;
+
+	if (!t->is_mounted || !dir || path_is_sysroot())
+		return;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	memset(&geo, 0, sizeof(geo));
+	if (ioctl(fd, XFS_IOC_FSGEOMETRY, &geo) == 0 && geo.imaxpct <= 100)
+		facts_set_int(f, "fs.inode_max_pct", geo.imaxpct, "xfs");
+	close(fd);
+}
+
 static void xfs_collect(const struct probe_target *t, struct facts *f)
 {
 	const char *type = fs_type(t, f);
@@ -63,6 +90,7 @@ static void xfs_collect(const struct probe_target *t, struct facts *f)
 		fs_mark_unavailable(f, xfs_keys, FACTS_FAILED, reason);
 	} else {
 		set_values(t, f, &sb);
+		set_mounted_geometry(t, f);
 	}
 	free(buf);
 }

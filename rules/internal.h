@@ -82,9 +82,32 @@ bool rules_needs_met(const struct rule_file *rf, const struct facts *facts, json
 /* The dotted keys of `needs` missing from `facts`, as an array (empty when all present). */
 json_t *rules_missing_needs(const json_t *meta, const struct facts *facts);
 
-/* mkfs.c: merges the `mkfs` specs of reformat recommendations into one command per fs type, and
- * makes that command the `apply` of each of them. */
+/* mkfs.c: merges the `mkfs` specs of reformat recommendations into the one command for the device
+ * (an array of at most one entry), and makes it the `apply` of each of them. */
 json_t *rules_merge_mkfs(json_t *recs, const struct facts *facts);
+/* mkfs_choose.c: the one filesystem type of the report's reformat advice (NULL when there is none);
+ * each reformat recommendation of another type is spelled for it, or removed from `recs`, and said
+ * in `notes`. */
+const char *rules_mkfs_one_fs(json_t *recs, const struct facts *facts, json_t *notes);
+/* mkfs_keep.c: adds to the command's flags and values the label and UUID of the filesystem the
+ * facts describe, in `fs`'s spelling; *prefix is a command to run first on the device (NULL: none).
+ * What cannot be kept is said in `notes`. */
+void rules_mkfs_keep_identity(const char *fs, const struct facts *facts, json_t *flags, json_t *values,
+			      const char **prefix, json_t *notes);
+/* mkfs_keep.c: puts in front of `notes` what comes before the command (recommendations marked
+ * precedes_mkfs), that it destroys the data, and what keeps naming the filesystem. */
+void rules_mkfs_notes(const json_t *recs, const json_t *values, const struct facts *facts, json_t *notes);
+
+/* verify.c: a trial's verdict on one finished recommendation `rec`, from the trial facts `trial` (the
+ * facts' "trial" branch; NULL: none). A reformat recommendation (one with an mkfs spec) that a ranked
+ * candidate makes gets "verified": "confirmed" when that candidate ranked first (inside the noise of
+ * the best counts as first), "contradicted" when one ranked better; "verified_by" with the numbers
+ * and "verified_note" with the sentence the report shows. Any other is left as it is. */
+void rules_verify(json_t *rec, const json_t *trial);
+/* How well a recommendation's mkfs spec {"fs", "args"} matches a trial candidate's spec
+ * ("ext4:-b 4096"): -1 when the candidate does not make what it asks (another fs, or one of its
+ * options missing), else the number of the candidate's words beyond it (0: exact). */
+int rules_mkfs_match(const char *candidate_spec, const json_t *mkfs);
 
 /* Helpers. */
 json_t *rules_error_entry(const char *rule, const char *file, int line, const char *message);

@@ -21,10 +21,6 @@ struct proxy {
 	bool is_root;       /* the document root: its bookkeeping members are hidden */
 };
 
-static bool hidden_root_key(const char *k)
-{
-	return !strcmp(k, "sources") || !strcmp(k, "unavailable") || !strcmp(k, "schema");
-}
 
 void lua_host_push_json(lua_State *L, const json_t *node, bool is_root)
 {
@@ -62,7 +58,7 @@ static const json_t *proxy_child(const struct proxy *p, lua_State *L, int kidx)
 	if (json_is_object(p->node)) {
 		const char *k = lua_type(L, kidx) == LUA_TSTRING ? lua_tostring(L, kidx) : NULL;
 
-		if (!k || (p->is_root && hidden_root_key(k)))
+		if (!k || (p->is_root && facts_is_side_member(k)))
 			return NULL;
 		return json_object_get(p->node, k);
 	}
@@ -114,7 +110,7 @@ static int proxy_next(lua_State *L)
 				   : json_object_iter_next((json_t *)p->node,
 							   json_object_iter_at((json_t *)p->node,
 									       luaL_checkstring(L, 2)));
-	while (it && p->is_root && hidden_root_key(json_object_iter_key(it)))
+	while (it && p->is_root && facts_is_side_member(json_object_iter_key(it)))
 		it = json_object_iter_next((json_t *)p->node, it);
 	if (!it)
 		return 0;
@@ -344,6 +340,22 @@ static int f_is_blank(lua_State *L)
 	return 1;
 }
 
+/* zoned(): "host-managed" or "host-aware" when the device wants its zones written sequentially
+ * (device.zoned), else nil. No advice for a conventional filesystem suits such a disk (ext4 cannot
+ * be made on a host-managed one at all): the rules that propose mkfs, reserve, bigalloc or inode
+ * ratios stay silent there, and the zoned rule says what fits. */
+static int f_zoned(lua_State *L)
+{
+	const struct sandbox *sb = sandbox_of(L);
+	const char *z = sb->facts ? facts_get_string(sb->facts, "device.zoned") : NULL;
+
+	if (z && (!strcmp(z, "host-managed") || !strcmp(z, "host-aware")))
+		lua_pushstring(L, z);
+	else
+		lua_pushnil(L);
+	return 1;
+}
+
 /* is_freebsd(): the facts describe a FreeBSD target (host.target_os); the one test every rule
  * that advises only one of the two systems makes. */
 static int f_is_freebsd(lua_State *L)
@@ -538,6 +550,7 @@ void lua_host_open(lua_State *L)
 				       {"is_ext", f_is_ext},
 				       {"is_blank", f_is_blank},
 				       {"is_freebsd", f_is_freebsd},
+				       {"zoned", f_zoned},
 				       {"positive", f_positive},
 				       {"is_assumed", f_is_assumed},
 				       {"present", f_present},

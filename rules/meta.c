@@ -15,9 +15,9 @@
 static const char *const top_fields[] = {"id",    "title", "description", "sources", "settings",
 					 "needs", "uses",  "tests",       NULL};
 static const char *const vector_fields[] = {"name", "facts", "expect", NULL};
-static const char *const expect_fields[] = {"name",       "severity",   "setting",
-					    "recommended", "current",   "confidence",
-					    "disruption", NULL};
+static const char *const expect_fields[] = {"name",       "severity", "setting",   "recommended",
+					    "current",    "confidence", "disruption", "apply",
+					    "revert",     "host_wide",  "precedes_mkfs", NULL};
 
 static bool fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool fail(char *msg, size_t len, const char *fmt, ...)

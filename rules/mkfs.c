@@ -1,7 +1,9 @@
-/* Merges the mkfs specs of all reformat recommendations into one command per filesystem type:
- * comma-list options (mke2fs -E and -O, mkfs.xfs -d ...) are joined into one, because mke2fs keeps
- * only the last -E; for any other option the last recommendation wins, and the one it overrides is
- * named in "notes". A block size the facts imply is kept, and said so in "notes" too. */
+/* Merges the mkfs specs of all reformat recommendations into the one command for the device, of the
+ * one filesystem type chosen (mkfs_choose.c): comma-list options (mke2fs -E and -O, mkfs.xfs -d
+ * ...) are joined into one, because mke2fs keeps only the last -E; for any other option the last
+ * recommendation wins, and the one it overrides is named in "notes". A block size the facts imply
+ * is kept, and said so in "notes" too. The command also keeps the label and UUID of the filesystem
+ * it replaces (mkfs_keep.c); "args" holds only what the advice chose, which trial runs. */
 #include "config.h"
 
 #include <stdio.h>
@@ -55,13 +57,13 @@ static long long implied_block_size(const char *fs, const struct facts *facts)
 	return 0;
 }
 
-static json_t *merge_one(const char *fs, const json_t *recs, const struct facts *facts, const char *dev)
+/* The merged options of the reformat recommendations of `fs`: the flags in order of first use, and
+ * each flag's value. Overrides and a kept block size are said in `notes`. */
+static void merge_options(const char *fs, const json_t *recs, const struct facts *facts, json_t *flags,
+			  json_t *values, json_t *from, json_t *notes)
 {
-	json_t *flags = json_array(), *values = json_object(), *from = json_array(), *args = json_array();
+	json_t *who = json_object(), *rec;
 	size_t i, j;
-	json_t *rec, *f;
-	char *cmd = xstrdup(settings_mkfs_program(fs)), *full;
-	json_t *out, *notes = json_array(), *who = json_object();
 	long long bs;
 
 	json_array_foreach(recs, i, rec) {
@@ -103,27 +105,59 @@ static json_t *merge_one(const char *fs, const json_t *recs, const struct facts 
 							  "worked out for.", v));
 		free(v);
 	}
+	json_decref(who);
+}
+
+/* "PROGRAM FLAG VALUE... [-f] DEV", each value one quoted word; behind `prefix DEV && ` when given. */
+static char *command_of(const char *fs, const json_t *flags, const json_t *values, const char *prefix,
+			const struct facts *facts, const char *dev)
+{
+	char *cmd = prefix ? xasprintf("%s %s && %s", prefix, dev, settings_mkfs_program(fs))
+			   : xstrdup(settings_mkfs_program(fs)), *full;
+	size_t i;
+	json_t *f;
+
 	json_array_foreach(flags, i, f) {
 		const char *flag = json_string_value(f);
 		char *q = fst_shell_quote(json_string_value(json_object_get(values, flag)));
 		char *next = xasprintf("%s %s %s", cmd, flag, q);
 
-		json_array_append_new(args, json_string(flag));
-		json_array_append(args, json_object_get(values, flag));
 		free(cmd);
 		free(q);
 		cmd = next;
 	}
 	full = xasprintf("%s%s %s", cmd, settings_mkfs_force(fs, facts), dev);
-	out = json_pack("{s:s, s:o, s:s, s:o}", "fs", fs, "args", args, "command", full, "from", from);
+	free(cmd);
+	return full;
+}
+
+static json_t *merge_one(const char *fs, const json_t *recs, const struct facts *facts, const char *dev,
+			 json_t *notes)
+{
+	json_t *flags = json_array(), *values = json_object(), *from = json_array(), *args = json_array();
+	json_t *cmd_flags, *cmd_values, *out, *f;
+	const char *prefix;
+	char *command;
+	size_t i;
+
+	merge_options(fs, recs, facts, flags, values, from, notes);
+	json_array_foreach(flags, i, f) {
+		json_array_append(args, f);
+		json_array_append(args, json_object_get(values, json_string_value(f)));
+	}
+	cmd_flags = json_deep_copy(flags);
+	cmd_values = json_deep_copy(values);
+	rules_mkfs_keep_identity(fs, facts, cmd_flags, cmd_values, &prefix, notes);
+	command = command_of(fs, cmd_flags, cmd_values, prefix, facts, dev);
+	rules_mkfs_notes(recs, cmd_values, facts, notes);
+	out = json_pack("{s:s, s:o, s:s, s:o}", "fs", fs, "args", args, "command", command, "from", from);
 	if (json_array_size(notes))
 		json_object_set(out, "notes", notes);
-	json_decref(notes);
-	json_decref(who);
-	free(cmd);
-	free(full);
+	free(command);
 	json_decref(flags);
 	json_decref(values);
+	json_decref(cmd_flags);
+	json_decref(cmd_values);
 	return out;
 }
 
@@ -145,21 +179,16 @@ static void apply_merged(json_t *recs, const json_t *merged)
 
 json_t *rules_merge_mkfs(json_t *recs, const struct facts *facts)
 {
-	json_t *out = json_array(), *done = json_object();
-	char *dev = settings_device_word(facts);
-	size_t i;
-	json_t *rec;
+	json_t *out = json_array(), *notes = json_array();
+	const char *fs = rules_mkfs_one_fs(recs, facts, notes);
 
-	json_array_foreach(recs, i, rec) {
-		const char *fs = json_string_value(json_object_get(json_object_get(rec, "mkfs"), "fs"));
+	if (fs) {
+		char *dev = settings_device_word(facts);
 
-		if (!fs || json_object_get(done, fs))
-			continue;
-		json_object_set_new(done, fs, json_true());
-		json_array_append_new(out, merge_one(fs, recs, facts, dev));
+		json_array_append_new(out, merge_one(fs, recs, facts, dev, notes));
+		free(dev);
+		apply_merged(recs, out);
 	}
-	json_decref(done);
-	free(dev);
-	apply_merged(recs, out);
+	json_decref(notes);
 	return out;
 }

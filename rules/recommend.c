@@ -1,6 +1,7 @@
 /* From what a rule's check() returned to recommendations an admin can trust: fields and types
  * checked, values validated against the setting table, evidence values and sources added, the
- * confidence capped by the weakest source, and apply/revert/mkfs built by the engine only. */
+ * confidence capped by the weakest source, apply/revert/mkfs built by the engine only, and a trial's
+ * verdict where the facts hold one (verify.c). */
 #include "config.h"
 
 #include <stdarg.h>
@@ -15,7 +16,7 @@
 
 static const char *const rec_fields[] = {"name",     "setting",  "current",  "recommended",
 					 "severity", "confidence", "title", "rationale",
-					 "evidence", "sources",  "fs",       NULL};
+					 "evidence", "sources",  "fs",       "precedes_mkfs", NULL};
 static const char *const severities[] = {"info", "suggest", "warn", "critical", NULL};
 
 /* Caps by source class, weakest last (DESIGN.md "Recommendations"). `preset` sits between `user`
@@ -89,6 +90,9 @@ static bool check_fields(const json_t *raw, struct rec_error *e)
 		if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) > 4096)
 			return rec_fail(e, "field %s: a non-empty string is required", *f);
 	}
+	v = json_object_get(raw, "precedes_mkfs");
+	if (v && !json_is_boolean(v))
+		return rec_fail(e, "field precedes_mkfs: true or false is required");
 	v = json_object_get(raw, "evidence");
 	if (v && !(json_is_object(v) && json_object_size(v) == 0)) {
 		size_t i;
@@ -189,6 +193,8 @@ static bool build_setting(const struct setting *s, const json_t *raw, const stru
 		json_object_set_new(rec, "owners", c.owners);
 	if (c.mkfs)
 		json_object_set_new(rec, "mkfs", c.mkfs);
+	if (s->family->host_wide && json_is_true(facts_get(facts, "host.container")))
+		json_object_set_new(rec, "host_wide", json_true());
 	return true;
 }
 
@@ -235,6 +241,8 @@ static bool finish_one(const struct rule_file *rf, const json_t *raw, const stru
 	json_object_set_new(rec, "needs_reformat",
 			    json_boolean(!strcmp(json_string_value(json_object_get(rec, "disruption")),
 						 "reformat")));
+	if (json_is_true(json_object_get(raw, "precedes_mkfs")))
+		json_object_set_new(rec, "precedes_mkfs", json_true());
 	json_object_set(rec, "severity", json_object_get(raw, "severity"));
 	json_object_set(rec, "title", json_object_get(raw, "title"));
 	json_object_set(rec, "rationale", json_object_get(raw, "rationale"));
@@ -247,6 +255,7 @@ static bool finish_one(const struct rule_file *rf, const json_t *raw, const stru
 	if (!json_is_array(sources))
 		sources = json_object_get(meta, "sources");
 	json_object_set(rec, "sources", sources);
+	rules_verify(rec, facts_get(facts, "trial"));
 	return true;
 }
 

@@ -7,22 +7,29 @@ libfstune_rules_a_SOURCES = include/fstune/rules.h \
 	rules/meta.c rules/recommend.c \
 	rules/settings.c rules/settings_value.c rules/settings_forms.c rules/settings_facts.c \
 	rules/settings_owners.c \
-	rules/settings_sysctl.c rules/settings_sysfs.c rules/settings_mount.c rules/settings_ext.c \
+	rules/settings_sysctl.c rules/settings_sysfs.c rules/settings_bdi.c rules/settings_mount.c \
+	rules/settings_ext.c rules/settings_xfs.c \
 	rules/settings_mkfs.c rules/settings_freebsd.c rules/settings_systemd.c rules/settings_layout.c \
-	rules/mkfs.c \
+	rules/mkfs.c rules/mkfs_choose.c rules/mkfs_keep.c rules/verify.c \
 	rules/vectors.c
 libfstune_rules_a_CFLAGS = $(AM_CFLAGS) $(LUA_CFLAGS)
 
 # The shipped rules are listed once, in rules/ruleset.mk.
 dist_man_MANS += doc/fstune-rules.5
 
-check_PROGRAMS += tests/rules/rules_engine_test tests/rules/test_settings
+check_PROGRAMS += tests/rules/rules_engine_test tests/rules/test_settings tests/rules/test_mkfs \
+	tests/rules/test_verify
 tests_rules_rules_engine_test_SOURCES = tests/rules/engine_test.c
 tests_rules_rules_engine_test_LDADD = $(FSTUNE_LDADD)
 tests_rules_test_settings_SOURCES = tests/rules/test_settings.c
 tests_rules_test_settings_CFLAGS = $(AM_CFLAGS) $(LUA_CFLAGS)
 tests_rules_test_settings_LDADD = $(FSTUNE_LDADD)
-TESTS += tests/rules/test_settings tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh
+tests_rules_test_mkfs_SOURCES = tests/rules/test_mkfs.c
+tests_rules_test_mkfs_LDADD = $(FSTUNE_LDADD)
+tests_rules_test_verify_SOURCES = tests/rules/test_verify.c
+tests_rules_test_verify_LDADD = $(FSTUNE_LDADD)
+TESTS += tests/rules/test_settings tests/rules/test_mkfs tests/rules/test_verify tests/rules-engine.sh \
+	tests/rules-hostile.sh tests/rules-cli.sh
 EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh \
 	tests/rules/facts-server.json \
 	tests/rules/good/extra.lua tests/rules/good/queue.lua \

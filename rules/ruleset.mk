@@ -30,8 +30,10 @@ dist_rules_DATA += \
 # The advice run for real on loop devices: mkfs, offline and remount sequences as printed; the
 # durability advice too, and on captured sysfs trees and hand-written facts for the devices this
 # machine lacks (md, zoned, NVMe) and for the root filesystem.
-TESTS += tests/rules-servers.sh tests/advice-commands.sh tests/advice-durability.sh tests/advice-devices.sh
+TESTS += tests/rules-servers.sh tests/advice-commands.sh tests/advice-durability.sh tests/advice-devices.sh \
+	tests/advice-xfs.sh tests/advice-btrfs.sh tests/advice-reformat.sh
 EXTRA_DIST += tests/rules-servers.sh tests/advice-commands.sh tests/advice-durability.sh tests/advice-devices.sh \
+	tests/advice-xfs.sh tests/advice-btrfs.sh tests/advice-reformat.sh \
 	doc/rules-table.md \
 	tests/servers/nvme-database.json \
 	tests/servers/hdd-raid-fileserver.json \

@@ -95,6 +95,12 @@ static const struct setting table[] = {
 	 .help = "ext2/3/4 RAID stripe in filesystem blocks, 0 = none (tune2fs -E stripe_width=; "
 		 "read at the next mount)"},
 
+	/* XFS through xfs_growfs on the mounted filesystem (settings_xfs.c). */
+	{.name = "fs.xfs.imaxpct", .family = &setting_family_xfs_growfs, .type = ST_INT, .min = 0,
+	 .max = 100, .disruption = "online", .fact_key = "fs.inode_max_pct", .unit = UNITS_PERCENT,
+	 .key = "-m", .alt = "imaxpct",
+	 .help = "XFS: most of the space inodes may take, percent, 0 = no limit (xfs_growfs -m, mounted)"},
+
 	/* Mount options (settings_mount.c). */
 	{.name = "mount.option.noatime", .family = &setting_family_mount, .type = ST_BOOL,
 	 .disruption = "remount", .key = "noatime", .alt = "relatime",
@@ -158,13 +164,21 @@ static const struct setting table[] = {
 	 .min = 0, .max = 10000, .disruption = "runtime", .fact_key = "vm.vfs_cache_pressure",
 	 .key = "vm.vfs_cache_pressure", .help = "dentry/inode reclaim tendency (100 = fair)"},
 
-	/* Attributes of the whole disk in sysfs (settings_sysfs.c). */
-	{.name = "bdi.max_ratio", .family = &setting_family_sysfs, .type = ST_INT, .min = 0,
+	/* The backing device the filesystem writes and reads through: the disk's, or btrfs's own
+	 * (settings_bdi.c). */
+	{.name = "bdi.max_ratio", .family = &setting_family_bdi, .type = ST_INT, .min = 0,
 	 .max = 100, .disruption = "runtime", .fact_key = "vm.bdi.max_ratio",
 	 .key = "bdi/max_ratio", .help = "share of the dirty limit this device may use, percent"},
-	{.name = "bdi.strict_limit", .family = &setting_family_sysfs, .type = ST_BOOL,
+	{.name = "bdi.strict_limit", .family = &setting_family_bdi, .type = ST_BOOL,
 	 .disruption = "runtime", .fact_key = "vm.bdi.strict_limit", .key = "bdi/strict_limit",
 	 .help = "enforce max_ratio even below the global background limit"},
+	{.name = "bdi.read_ahead_kb", .family = &setting_family_bdi, .type = ST_INT, .min = 0,
+	 .max = 1048576, .disruption = "runtime", .fact_key = "vm.bdi.read_ahead_kb",
+	 .key = "bdi/read_ahead_kb",
+	 .help = "read-ahead in KiB of a btrfs filesystem's own bdi (renamed at each mount: no udev "
+		 "form)"},
+
+	/* Attributes of the whole disk in sysfs (settings_sysfs.c). */
 	{.name = "queue.scheduler", .family = &setting_family_sysfs, .type = ST_ENUM,
 	 .choices = sched_choices, .disruption = "runtime", .fact_key = "device.scheduler",
 	 .key = "queue/scheduler", .help = "I/O scheduler of the disk"},
@@ -285,6 +299,13 @@ bool rules_setting_read(const char *setting, const struct facts *facts, const js
 	const struct setting *s = settings_find(setting);
 
 	return s && s->family->read && s->family->read(s, facts, current, cmd, recorded);
+}
+
+bool rules_setting_host_wide(const char *setting)
+{
+	const struct setting *s = setting ? settings_find(setting) : NULL;
+
+	return s && s->family->host_wide;
 }
 
 bool rules_setting_mount_change(const char *setting, const json_t *value, char **on, char **off)

@@ -58,6 +58,17 @@ struct setting_family {
 	/* The current value from the facts when fact_key cannot give it (a mount option's presence
 	 * in the option lists). NULL: settings_value_of_fact. Returns a new reference or NULL. */
 	json_t *(*current)(const struct setting *s, const struct facts *facts);
+	/* The file fstune apply installs the persistent form in, and the only one undo gives back for
+	 * a setting of the family; when it is named NN-fstune.EXT, settings_place may choose a sibling
+	 * NN-fstune.EXT or zz-fstune.EXT instead. NULL: the family has none fstune installs. */
+	const char *persistent_file;
+	/* A fact besides the setting's own that its revert is built from and that applying it changes
+	 * (the ratio of a bytes sysctl, which writing the bytes zeroes): apply records its value before
+	 * the change, so that undo builds the same revert. NULL: none. */
+	const char *(*revert_fact)(const struct setting *s);
+	/* The setting is one for the whole host, which no namespace confines: a container changing it
+	 * changes it for every tenant (vm.* sysctls, a disk's attributes, a bdi). */
+	bool host_wide;
 };
 
 /* One row of the table. The builder parameters `key` and `alt` are the family's to read. */
@@ -116,6 +127,9 @@ bool settings_mkfs_flag_joins(const char *fs, const char *flag);
 const char *settings_mkfs_program(const char *fs);
 
 /* What the builders read from the facts to name the target (settings_facts.c). */
+/* The absolute path fact `key` as a shell word: its bytes quoted (a name that is not UTF-8 is
+ * escaped in the facts: facts_get_bytes), or `unnamed` when the facts lack it. malloc'd. */
+char *settings_path_word(const struct facts *facts, const char *key, const char *unnamed);
 /* The facts' mount point as a shell word, or "${MOUNTPOINT:?}". malloc'd. */
 char *settings_mount_word(const struct facts *facts);
 /* Whether the facts' filesystem is the root one, which cannot be unmounted to change it. */

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "lib/xalloc.h"
-#include "fstune/shell.h"
 #include "rules/settings_family.h"
 #include "rules/settings_forms.h"
 
@@ -140,7 +139,7 @@ static bool read_tune2fs(const struct setting *s, const struct facts *facts, con
 
 	if (!current || strcmp(s->key, "-r") || !dev || *dev != '/')
 		return false;
-	q = fst_shell_quote(dev);
+	q = settings_device_word(facts);
 	c = xasprintf("tune2fs -l %s | sed -n 's/^Reserved block count: *//p'", q);
 	free(q);
 	return settings_read_value(c, current, cmd, recorded);

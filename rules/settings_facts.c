@@ -16,18 +16,23 @@
 #include "rules/settings.h"
 #include "rules/settings_forms.h"
 
+char *settings_path_word(const struct facts *facts, const char *key, const char *unnamed)
+{
+	char *p = facts_get_bytes(facts, key), *w; /* the bytes the machine named it by, not their escape */
+
+	w = p && *p == '/' ? fst_shell_quote(p) : xstrdup(unnamed);
+	free(p);
+	return w;
+}
+
 char *settings_device_word(const struct facts *facts)
 {
-	const char *p = facts_get_string(facts, "device.path");
-
-	return p && *p == '/' ? fst_shell_quote(p) : xstrdup("\"${DEVICE:?}\"");
+	return settings_path_word(facts, "device.path", "\"${DEVICE:?}\"");
 }
 
 char *settings_mount_word(const struct facts *facts)
 {
-	const char *p = facts_get_string(facts, "fs.mount_point");
-
-	return p && *p == '/' ? fst_shell_quote(p) : xstrdup("\"${MOUNTPOINT:?}\"");
+	return settings_path_word(facts, "fs.mount_point", "\"${MOUNTPOINT:?}\"");
 }
 
 bool settings_is_root_mount(const struct facts *facts)

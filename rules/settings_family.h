@@ -10,6 +10,8 @@
 
 extern const struct setting_family setting_family_sysctl;          /* settings_sysctl.c */
 extern const struct setting_family setting_family_sysfs;           /* settings_sysfs.c */
+extern const struct setting_family setting_family_bdi;             /* settings_bdi.c */
+extern const struct setting_family setting_family_xfs_growfs;      /* settings_xfs.c */
 extern const struct setting_family setting_family_mount;           /* settings_mount.c */
 extern const struct setting_family setting_family_mount_data;      /* settings_mount.c */
 extern const struct setting_family setting_family_ext_feature;     /* settings_ext.c */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fstune/shell.h"
 #include "lib/xalloc.h"
 #include "rules/settings_forms.h"
 
@@ -60,8 +61,27 @@ json_t *settings_file_line(const char *kind, const char *path, const char *line)
 
 json_t *settings_fstab_change(const char *field, const char *value, const char *line)
 {
-	return json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", "/etc/fstab", field, value,
+	return json_pack("{s:s, s:s, s:s, s:s}", "kind", "fstab", "path", SETTINGS_FSTAB_FILE, field, value,
 			 "line", line);
+}
+
+void settings_echo_value(json_t *apply, json_t *revert, const json_t *value, const json_t *current,
+			 const char *qpath)
+{
+	const json_t *v[2] = {value, current};
+	json_t *arr[2] = {apply, revert};
+
+	for (size_t i = 0; i < 2; i++) {
+		char *text, *q;
+
+		if (!v[i])
+			continue;
+		text = settings_value_text(v[i]);
+		q = fst_shell_quote(text);
+		settings_add_cmd(arr[i], "echo %s > %s", q, qpath);
+		free(text);
+		free(q);
+	}
 }
 
 bool settings_read_value(char *cmd, const json_t *current, char **out_cmd, char **recorded)

@@ -1,7 +1,7 @@
 /* Mount options. The remountable ones (noatime, lazytime, commit, discard, barrier): `mount -o
- * remount` now, the option in the fstab entry to keep it, findmnt to read it back. The ext3/4 data
- * mode, which the kernel refuses on remount: unmount and mount, or for / the kernel command line
- * and a reboot. */
+ * remount` now, the option in the fstab entry to keep it, findmnt to read it back. The options a
+ * remount does not change: the ext3/4 data mode, which the kernel refuses on remount, and discard
+ * on XFS, which it ignores: unmount and mount, or for / the kernel command line and a reboot. */
 #include "config.h"
 
 #include <stdio.h>
@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "lib/xalloc.h"
-#include "fstune/shell.h"
 #include "rules/settings_family.h"
 #include "rules/settings_forms.h"
 
@@ -74,14 +73,66 @@ static char *option_off(const struct setting *s, const struct setting_ctx *c)
 	return off;
 }
 
-static void build_mount(const struct setting *s, struct setting_ctx *c)
+/* The word a remount sets option `opt` with. libmount merges the mount's current options into a
+ * remount's, so `remount,relatime` after noatime keeps noatime (util-linux 2.38, tried): `atime`
+ * drops it first. strictatime needs no help: the kernel clears noatime for it. */
+static const char *remount_word(const char *opt)
 {
-	char *mnt = settings_mount_word(c->facts), *on = option_on(s, c->value), *off = option_off(s, c);
+	return !strcmp(opt, "relatime") ? "atime,relatime" : opt;
+}
+
+/* Whether the filesystem ignores the option on remount. XFS takes discard only at mount:
+ * xfs_fs_reconfigure (fs/xfs/xfs_super.c) changes inode32/inode64 and ro/rw and returns 0 for the
+ * rest, so `remount,nodiscard` succeeds and changes nothing (tried: Linux 6.18). */
+static bool is_mount_only(const struct setting *s, const struct setting_ctx *c)
+{
+	return !strcmp(s->key, "discard") && c->fs && !strcmp(c->fs, "xfs");
+}
+
+/* An option only a new mount takes: unmount and mount with `on` instead of what `drop` names (the
+ * revert mounts it back as it was), and the fstab entry to keep it. The root filesystem cannot be
+ * unmounted: rootflags= on the kernel command line and the fstab entry together (the boot-time
+ * remount with fstab's options cannot change it), then a reboot; nothing to run now. `was` names
+ * what the entry had, for the words; NULL when unknown. */
+static void build_mount_anew(struct setting_ctx *c, const char *on, const char *const *drop, const char *was)
+{
 	const char *mp = facts_get_string(c->facts, "fs.mount_point");
 	char *line;
 
-	settings_add_cmd(c->apply, "mount -o remount,%s %s", on, mnt);
-	settings_add_cmd(c->revert, "mount -o remount,%s %s", off, mnt);
+	if (settings_is_root_mount(c->facts)) {
+		c->disruption = "reboot";
+		line = xasprintf("add rootflags=%s to the kernel command line (GRUB_CMDLINE_LINUX in "
+				 "/etc/default/grub, then update-grub, or grub2-mkconfig -o /boot/grub2/grub.cfg) "
+				 "and set %s in the options of the / entry of /etc/fstab%s%s%s; then reboot",
+				 on, on, was ? " (replacing " : "", was ? was : "", was ? ")" : "");
+		c->persistent = json_pack("{s:s, s:s, s:s, s:s}", "kind", "cmdline", "path",
+					  "/etc/default/grub", "option", on, "line", line);
+	} else {
+		settings_offline_wrap(c, c->apply, NULL, 0, NULL, drop, on);
+		settings_offline_wrap(c, c->revert, NULL, 0, NULL, NULL, NULL);
+		line = xasprintf("set %s in the options of the %s entry%s%s%s", on, mp ? mp : "filesystem's",
+				 was ? " (replacing " : "", was ? was : "", was ? ")" : "");
+		c->persistent = settings_fstab_change("option", on, line);
+	}
+	free(line);
+}
+
+static void build_mount(const struct setting *s, struct setting_ctx *c)
+{
+	static const char *const drop_discard[] = {"discard", "nodiscard", "discard=", NULL};
+	char *mnt, *on = option_on(s, c->value), *off = option_off(s, c), *line;
+	const char *mp = facts_get_string(c->facts, "fs.mount_point");
+
+	if (is_mount_only(s, c)) {
+		c->disruption = "offline";
+		build_mount_anew(c, on, drop_discard, c->current ? off : NULL);
+		free(on);
+		free(off);
+		return;
+	}
+	mnt = settings_mount_word(c->facts);
+	settings_add_cmd(c->apply, "mount -o remount,%s %s", remount_word(on), mnt);
+	settings_add_cmd(c->revert, "mount -o remount,%s %s", remount_word(off), mnt);
 	line = xasprintf("add %s to the options of the %s entry (remove %s%s if present)", on,
 			 mp ? mp : "filesystem's", off,
 			 !strcmp(off, "nobarrier") ? " or barrier=0" : ""); /* the same option, spelled twice */
@@ -126,7 +177,7 @@ static bool read_mount(const struct setting *s, const struct facts *facts, const
 	json_array_foreach(opts, i, o)
 		if (!json_is_string(o))
 			return false;
-	mnt = fst_shell_quote(mp);
+	mnt = settings_mount_word(facts);
 	*cmd = xasprintf("findmnt -rno %s --mountpoint %s", per_mount ? "VFS-OPTIONS" : "FS-OPTIONS", mnt);
 	*recorded = settings_list_text(opts); /* the same comma-joined list */
 	free(mnt);
@@ -168,47 +219,29 @@ const struct setting_family setting_family_mount = {
 	.read = read_mount,
 	.fact = mount_fact,
 	.current = mount_current,
+	.persistent_file = SETTINGS_FSTAB_FILE,
 };
 
 /* The ext3/4 journalling mode. The kernel refuses data= on remount ("Cannot change data mode on
- * remount"): unmount, mount with the new mode, and the fstab entry to keep it. Leaving
- * data=journal also drops what it implied as the kernel shows it (nodelalloc, nodioread_nolock),
- * or the new mount would keep delayed allocation off. The root filesystem cannot be unmounted:
- * rootflags= on the kernel command line and the fstab entry together (the boot-time remount with
- * fstab's options refuses a different mode), then a reboot; nothing to run now. */
+ * remount"). Leaving data=journal also drops what it implied as the kernel shows it (nodelalloc,
+ * nodioread_nolock), or the new mount would keep delayed allocation off. */
 static void build_mount_data(const struct setting *s, struct setting_ctx *c)
 {
 	static const char *const drop_journal[] = {"data=", "nodelalloc", "nodioread_nolock", NULL};
 	static const char *const drop_mode[] = {"data=", NULL};
-	const char *mp = facts_get_string(c->facts, "fs.mount_point");
-	char *v, *on, *cur, *line;
+	char *v, *on, *cur, *was;
 
 	if (!settings_is_ext_target(s, c))
 		return;
 	v = settings_value_text(c->value);
 	on = xasprintf("data=%s", v);
 	cur = c->current ? settings_value_text(c->current) : NULL;
-	if (settings_is_root_mount(c->facts)) {
-		c->disruption = "reboot";
-		line = xasprintf("add rootflags=%s to the kernel command line (GRUB_CMDLINE_LINUX in "
-				 "/etc/default/grub, then update-grub, or grub2-mkconfig -o /boot/grub2/grub.cfg) "
-				 "and set %s in the options of the / entry of /etc/fstab%s%s%s; then reboot",
-				 on, on, cur ? " (replacing data=" : "", cur ? cur : "", cur ? ")" : "");
-		c->persistent = json_pack("{s:s, s:s, s:s, s:s}", "kind", "cmdline", "path",
-					  "/etc/default/grub", "option", on, "line", line);
-	} else {
-		bool from_journal = cur && !strcmp(cur, "journal");
-
-		settings_offline_wrap(c, c->apply, NULL, 0, NULL, from_journal ? drop_journal : drop_mode, on);
-		settings_offline_wrap(c, c->revert, NULL, 0, NULL, NULL, NULL);
-		line = xasprintf("set %s in the options of the %s entry%s%s%s", on, mp ? mp : "filesystem's",
-				 cur ? " (replacing data=" : "", cur ? cur : "", cur ? ")" : "");
-		c->persistent = settings_fstab_change("option", on, line);
-	}
-	free(line);
+	was = cur ? xasprintf("data=%s", cur) : NULL;
+	build_mount_anew(c, on, cur && !strcmp(cur, "journal") ? drop_journal : drop_mode, was);
 	free(v);
 	free(on);
 	free(cur);
+	free(was);
 }
 
 const struct setting_family setting_family_mount_data = {

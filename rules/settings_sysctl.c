@@ -38,8 +38,17 @@ bool settings_read_sysctl(const struct setting *s, const struct facts *facts, co
 	return current && settings_read_value(xasprintf("sysctl -n %s", s->key), current, cmd, recorded);
 }
 
+/* The ratio of a bytes sysctl (or the bytes of a ratio), which the revert may set. */
+static const char *sysctl_revert_fact(const struct setting *s)
+{
+	return s->alt;
+}
+
 const struct setting_family setting_family_sysctl = {
 	.name = "sysctl",
 	.build = build_sysctl,
 	.read = settings_read_sysctl,
+	.persistent_file = SYSCTL_D_FILE,
+	.revert_fact = sysctl_revert_fact,
+	.host_wide = true,
 };

@@ -12,10 +12,6 @@
 #include "rules/settings_family.h"
 #include "rules/settings_forms.h"
 
-/* After 60-persistent-storage.rules and mdadm's 63-md-raid-arrays.rules, which set the ID_*, MD_*
- * and DM_* properties the rules match on. */
-#define UDEV_FILE "/etc/udev/rules.d/69-fstune.rules"
-
 /* Kernel device names as sysfs shows them; anything else could walk out of /sys/block. */
 static bool is_device_name(const char *s)
 {
@@ -41,7 +37,7 @@ static json_t *udev_form(const struct setting *s, const struct facts *facts, con
 	}
 	line = xasprintf("%s%sACTION==\"add|change\", SUBSYSTEM==\"block\", %s, ATTR{%s}=\"%s\"",
 			 comment ? comment : "", comment ? "\n" : "", match, s->key, v);
-	form = settings_file_line("udev", UDEV_FILE, line);
+	form = settings_file_line("udev", SETTINGS_UDEV_FILE, line);
 	free(comment);
 	free(match);
 	free(line);
@@ -51,7 +47,7 @@ static json_t *udev_form(const struct setting *s, const struct facts *facts, con
 static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 {
 	char *disk = settings_disk_name(c->facts);
-	char *v, *qv, *path, *qpath;
+	char *v, *path, *qpath;
 
 	if (disk && !is_device_name(disk)) {
 		snprintf(c->err, sizeof(c->err), "%s needs device.disk, a kernel device name, in the facts",
@@ -66,22 +62,13 @@ static void build_sysfs(const struct setting *s, struct setting_ctx *c)
 		free(disk);
 		return;
 	}
-	qv = fst_shell_quote(v);
 	/* No device named at all: the finding stands, the command fails until the admin names it. */
 	path = disk ? xasprintf("/sys/block/%s/%s", disk, s->key) : NULL;
 	qpath = path ? fst_shell_quote(path) : xasprintf("\"/sys/block/${DISK:?}/%s\"", s->key);
-	settings_add_cmd(c->apply, "echo %s > %s", qv, qpath);
-	if (c->current) {
-		char *cv = settings_value_text(c->current), *qcv = fst_shell_quote(cv);
-
-		settings_add_cmd(c->revert, "echo %s > %s", qcv, qpath);
-		free(cv);
-		free(qcv);
-	}
+	settings_echo_value(c->apply, c->revert, c->value, c->current, qpath);
 	c->persistent = udev_form(s, c->facts, disk, v);
 	free(disk);
 	free(v);
-	free(qv);
 	free(path);
 	free(qpath);
 }
@@ -113,4 +100,6 @@ const struct setting_family setting_family_sysfs = {
 	.name = "sysfs",
 	.build = build_sysfs,
 	.read = read_sysfs,
+	.persistent_file = SETTINGS_UDEV_FILE,
+	.host_wide = true,
 };

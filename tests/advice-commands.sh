@@ -2,14 +2,15 @@
 # The commands the report prints, run for real on loop devices: an XFS made without a stripe under
 # a RAID topology added to its saved facts (a new filesystem, never a mount option the kernel
 # refuses); inode advice for ext4 made with -i 1048576 and for a small ext4 facing millions of
-# small files (the merged mkfs command must be one mke2fs accepts); a strictatime mount (seen, and
+# small files (the merged mkfs command must be one mke2fs accepts; the first two keep the label and
+# the UUID, checked with blkid after the command ran); a strictatime mount (seen, and
 # reverted to strictatime); dir_index turned off and on with the printed apply and revert sequences
 # in order, the last-check time set back first so that tune2fs cannot pass by accident; the discard
-# and lazytime remount sequences.
+# and lazytime remount sequences; noatime on a relatime mount and back.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
-require_cmd jq mkfs.ext4 mkfs.xfs tune2fs e2fsck dumpe2fs
+require_cmd jq mkfs.ext4 mkfs.xfs tune2fs e2fsck dumpe2fs blkid
 
 report_facts() { # FACTS OUT [report options...]
 	local facts=$1 out=$2
@@ -34,8 +35,9 @@ run_cmds() {
 # 1. XFS made without a stripe, then described as sitting on an md RAID6.
 img=$TMP/xfs.img
 make_image "$img" 1G
-mkfs.xfs -q -f -d noalign "$img" >/dev/null || fail "mkfs.xfs failed"
+mkfs.xfs -q -f -L xfsdata -d noalign "$img" >/dev/null || fail "mkfs.xfs failed"
 dev=$(attach_loop "$img")
+identity=$(blkid -o value -s LABEL -s UUID "$dev" | paste -sd' ')
 mnt=$(mount_tmp "$dev")
 run_status 0 "$FSTUNE" probe "$mnt" --format json
 jq '.device += {transport: "md", rotational: true, physical_block_size: 4096, minimum_io_size: 524288,
@@ -53,7 +55,9 @@ if jq -r '.recommendations[] | select(.id | startswith("topology.")) | .rational
 	fail "XFS without stripe: the rationale still offers the mount option"
 fi
 cmd=$(jq -r '.mkfs[] | select(.fs == "xfs") | .command' "$r")
-[[ $cmd == *"-d su=524288,sw=6"* ]] || fail "XFS mkfs command: $cmd"
+uuid=$(blkid -o value -s UUID "$dev")
+[[ $cmd == *"-d su=524288,sw=6"* && $cmd == *"-L xfsdata"* && $cmd == *"-m uuid=$uuid"* ]] ||
+	fail "XFS mkfs command (the stripe, the label and UUID kept): $cmd"
 # What the rationale says: the kernel refuses the mount option on this filesystem.
 umount "$mnt"
 if mount -o sunit=1024,swidth=6144 "$dev" "$mnt" 2>/dev/null; then
@@ -64,12 +68,14 @@ fi
 bash -c "$cmd" >"$TMP/cmd.out" 2>&1 </dev/null || fail "'$cmd' failed: $(head -c 800 "$TMP/cmd.out")"
 mount -o sunit=1024,swidth=6144 "$dev" "$mnt" || fail "the new XFS does not take its stripe at mount"
 umount "$mnt"
+assert_eq "$(blkid -o value -s LABEL -s UUID "$dev" | paste -sd' ')" "$identity" "label and UUID after '$cmd'"
 
 # 2. ext4 made with -i 1048576 (1024 inodes on 1 GiB), facing 200,000 files of 500-3000 bytes.
 img=$TMP/ext-i.img
 make_image "$img" 1G
-mkfs.ext4 -q -F -i 1048576 "$img" || fail "mkfs.ext4 -i 1048576 failed"
+mkfs.ext4 -q -F -L data01 -i 1048576 "$img" || fail "mkfs.ext4 -i 1048576 failed"
 dev=$(attach_loop "$img")
+identity=$(blkid -o value -s LABEL -s UUID "$dev" | paste -sd' ')
 mnt=$(mount_tmp "$dev")
 run_status 0 "$FSTUNE" report "$mnt" --bench none --workload smallfiles --files 200000 --file-size 500-3000 \
 	--no-system-rules --format json
@@ -78,11 +84,17 @@ r=$TMP/ext-i.report
 [ "$(jq -r '[.recommendations[] | select(.id == "inodes.exhaustion")][0].severity' "$r")" = warn ] ||
 	fail "ext4 -i 1048576 for 200,000 files: want inodes.exhaustion at warn: $(jq -c '[.recommendations[].id]' "$r")"
 cmd=$(jq -r '.mkfs[] | select(.fs == "ext4") | .command' "$r")
-[ -n "$cmd" ] || fail "ext4 -i 1048576: no mkfs command"
+uuid=$(blkid -o value -s UUID "$dev")
+[[ $cmd == mkfs.ext4\ * && $cmd == *" -L data01 -U $uuid "* ]] || fail "the ext4 command does not keep them: $cmd"
+jq -e --arg p "Back up first: it destroys everything on $dev, the ext4 filesystem mounted on $mnt included" \
+	'any(.mkfs[0].notes[]; startswith($p))' "$r" >/dev/null || fail "no back-up note: $(jq -c .mkfs "$r")"
+jq -e --arg p "It keeps the label data01 and the UUID $uuid" 'any(.mkfs[0].notes[]; startswith($p))' "$r" \
+	>/dev/null || fail "no note of what it keeps: $(jq -c .mkfs "$r")"
 umount "$mnt"
 yes | bash -c "$cmd" >"$TMP/cmd.out" 2>&1 || fail "'$cmd' failed: $(head -c 800 "$TMP/cmd.out")"
 inodes=$(dumpe2fs -h "$dev" 2>/dev/null | sed -n 's/^Inode count: *//p')
 [ "$inodes" -ge 200000 ] || fail "'$cmd' made $inodes inodes, fewer than the 200,000 files"
+assert_eq "$(blkid -o value -s LABEL -s UUID "$dev" | paste -sd' ')" "$identity" "label and UUID after '$cmd'"
 
 # 3. A small ext4 facing millions of small files: they cannot fit (said first, warn), and the inode
 #    advice stays within what the capacity can use and mke2fs accepts.
@@ -183,4 +195,17 @@ run_cmds "$r" '.recommendations[] | select(.id == "mount.lazytime") | .apply[]'
 grep -q " $mnt .*lazytime" /proc/mounts || fail "the apply did not mount $mnt lazytime"
 run_cmds "$r" '.recommendations[] | select(.id == "mount.lazytime") | .revert[]'
 grep -q " $mnt .*lazytime" /proc/mounts && fail "the revert left $mnt mounted lazytime"
+
+# 7. noatime on a relatime mount (an observed read-mostly workload) and back: the revert must leave
+#    relatime, not the noatime that libmount keeps from the current options on `remount,relatime`.
+run_status 0 "$FSTUNE" probe "$mnt" --format json
+jq '.workload = {read_share: 0.97} | .sources["workload.read_share"] = "observe"' "$TMP/out" >"$TMP/ra.json"
+report_facts "$TMP/ra.json" "$TMP/ra.report"
+r=$TMP/ra.report
+vfs() { findmnt -rno VFS-OPTIONS --mountpoint "$mnt"; }
+[[ ,$(vfs), == *,relatime,* ]] || fail "not relatime to begin with: $(vfs)"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.noatime_read_mostly") | .apply[]'
+[[ ,$(vfs), == *,noatime,* ]] || fail "the apply left $mnt with $(vfs)"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.noatime_read_mostly") | .revert[]'
+[[ ,$(vfs), == *,relatime,* && ,$(vfs), != *,noatime,* ]] || fail "the revert left $mnt with $(vfs), not relatime"
 echo "ok"

@@ -82,12 +82,12 @@ run_status 2 "$FSTUNE" undo "$journal" --root "$TMP/other-root"
 grep -q "undo it with the same --root" "$TMP/err" || fail "another root: $(cat "$TMP/err")"
 run_status 0 "$FSTUNE" undo "$journal" --root "$ROOT"
 # a rule file that does not load is said, and the rest is planned
-run_status 0 "$FSTUNE" apply "${RULES[@]}" --rules-dir "$FSTUNE_SRCDIR/tests/rules/broken" --yes --dry-run "$TMP"
+run_status 0 "$FSTUNE" apply "${RULES[@]}" --rules-dir "$FSTUNE_SRCDIR/tests/rules/broken" --yes --host-wide --dry-run "$TMP"
 grep -q "rule error.*: what those rules would advise is not in this plan" "$TMP/err" ||
 	fail "a broken rule file: $(cat "$TMP/err")"
 # a --root on a read-only filesystem: refused (4) before any change, naming the cause
 mkdir "$TMP/ro"
-mount -t tmpfs -o ro,size=1m tmpfs "$TMP/ro" || fail "cannot mount a read-only tmpfs"
+mount -t tmpfs -o ro,size=1m,mode=0755 tmpfs "$TMP/ro" || fail "cannot mount a read-only tmpfs"
 on_exit "umount '$TMP/ro'"
 run_status 4 "$FSTUNE" apply "${RULES[@]}" --only applytest.expire --root "$TMP/ro" --yes "$TMP"
 grep -q "cannot create $TMP/ro/var: Read-only file system" "$TMP/err" || fail "read-only --root: $(cat "$TMP/err")"
@@ -104,5 +104,5 @@ for cmd in "apply ${RULES[*]} --yes $TMP" "undo --last"; do
 	grep -q "changes the running system .*: run it as root; --dry-run shows what it would do" "$TMP/err" ||
 		fail "$cmd as nobody: $(cat "$TMP/err")"
 done
-run_status 0 as_nobody "$FSTUNE" apply "${RULES[@]}" --yes --dry-run "$TMP"
+run_status 0 as_nobody "$FSTUNE" apply "${RULES[@]}" --yes --host-wide --dry-run "$TMP"
 echo ok

@@ -16,7 +16,7 @@ before_tree=$(tree_sum)
 # apply_paused N: apply stopped (state T) after its Nth change; its pid in $pid (a child of this shell,
 # so that `wait` gets its status).
 apply_paused() {
-	FSTUNE_TEST_PAUSE_AFTER_CHANGE=$1 "$FSTUNE" apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" \
+	FSTUNE_TEST_PAUSE_AFTER_CHANGE=$1 "$FSTUNE" apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --host-wide \
 		--live --yes "$mnt" >"$TMP/bg.out" 2>"$TMP/bg.err" &
 	local i
 	pid=$!

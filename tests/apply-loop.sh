@@ -16,17 +16,17 @@ before_tree=$(tree_sum)
 echo "before: $before_values"
 
 # --dry-run: the plan, nothing changed, no journal.
-run_status 0 "$FSTUNE" apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --live --dry-run "$mnt"
+run_status 0 "$FSTUNE" apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --live --host-wide --dry-run "$mnt"
 grep -q "would run: echo 128 > /sys/block/$disk/queue/read_ahead_kb" "$TMP/out" || fail "dry run: $(cat "$TMP/out")"
 assert_eq "$(values)" "$before_values" "values after --dry-run"
 [ ! -e "$ROOT/var" ] || fail "--dry-run wrote a journal"
 
 # Not on a terminal, without --yes: refused.
-run_status 4 "$FSTUNE" apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --live "$mnt" </dev/null
+run_status 4 "$FSTUNE" apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --live --host-wide "$mnt" </dev/null
 grep -q -- "--yes" "$TMP/err" || fail "no --yes hint: $(cat "$TMP/err")"
 
 # The real thing.
-run_status 0 "$FSTUNE" apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --live --yes --json "$mnt"
+run_status 0 "$FSTUNE" apply "${RULES[@]}" "${WORKLOAD[@]}" --only "$ONLY" --root "$ROOT" --live --host-wide --yes --json "$mnt"
 cp "$TMP/out" "$TMP/applied.json"
 after=$(values)
 echo "after:  $after"
@@ -71,7 +71,7 @@ assert_eq "$(tree_sum)" "$before_tree" "files after undo --root"
 
 # A value that does not take: read-ahead 130 KiB reads back 128 (whole pages). The run is rolled
 # back, the bdi limit it set first included, and the status is 3 naming the setting.
-run_status 3 "$FSTUNE" apply "${RULES[@]}" --only applytest.bdi_cap,applytest.odd_readahead --root "$ROOT" --live --yes "$mnt"
+run_status 3 "$FSTUNE" apply "${RULES[@]}" --only applytest.bdi_cap,applytest.odd_readahead --root "$ROOT" --live --host-wide --yes "$mnt"
 grep -q "queue.read_ahead_kb did not take: set to 130, it reads back 128" "$TMP/err" || fail "no reason: $(cat "$TMP/err")"
 assert_eq "$(values)" "$before_values" "values after a rolled-back run"
 assert_eq "$(tree_sum)" "$before_tree" "files after a rolled-back run"
@@ -80,7 +80,7 @@ run_status 0 "$FSTUNE" undo --last --root "$ROOT" --live
 grep -q "left to undo" "$TMP/out" || fail "a rolled-back run is left to undo: $(cat "$TMP/out")"
 
 # Someone changes a value after apply: undo refuses (4) naming it, changes nothing; --force undoes.
-run_status 0 "$FSTUNE" apply "${RULES[@]}" --only applytest.bdi_cap --root "$ROOT" --live --yes "$mnt"
+run_status 0 "$FSTUNE" apply "${RULES[@]}" --only applytest.bdi_cap --root "$ROOT" --live --host-wide --yes "$mnt"
 echo 70 >"/sys/block/$disk/bdi/max_ratio"
 run_status 4 "$FSTUNE" undo --last --root "$ROOT" --live
 grep -q "bdi.max_ratio is 70 now, not 60" "$TMP/err" || fail "refusal: $(cat "$TMP/err")"
@@ -93,7 +93,7 @@ assert_eq "$(tree_sum)" "$before_tree" "files after undo --force"
 # that their values are still current.
 run_status 0 "$FSTUNE" probe --json "$mnt"
 cp "$TMP/out" "$TMP/facts.json"
-run_status 0 "$FSTUNE" apply --facts "$TMP/facts.json" "${RULES[@]}" --only applytest.bdi_cap --root "$ROOT" --live --yes
+run_status 0 "$FSTUNE" apply --facts "$TMP/facts.json" "${RULES[@]}" --only applytest.bdi_cap --root "$ROOT" --live --host-wide --yes
 assert_eq "$(cat "/sys/block/$disk/bdi/max_ratio")" 60 "bdi.max_ratio from saved facts"
 run_status 0 "$FSTUNE" undo --last --root "$ROOT" --live
 assert_eq "$(values)" "$before_values" "values after undoing the saved facts' change"
@@ -102,16 +102,16 @@ assert_eq "$(values)" "$before_values" "values after undoing the saved facts' ch
 # changed; refused when it names another host.
 run_status 0 "$FSTUNE" report --bench none "${RULES[@]}" "${WORKLOAD[@]}" --json "$mnt"
 cp "$TMP/out" "$TMP/report.json"
-run_status 0 "$FSTUNE" apply --report "$TMP/report.json" --only readahead.lower_for_random --root "$ROOT" --live --yes
+run_status 0 "$FSTUNE" apply --report "$TMP/report.json" --only readahead.lower_for_random --root "$ROOT" --live --host-wide --yes
 assert_eq "$(cat "/sys/block/$disk/queue/read_ahead_kb")" 128 "read-ahead from the saved report"
 run_status 0 "$FSTUNE" undo --last --root "$ROOT" --live
 echo 512 >"/sys/block/$disk/queue/read_ahead_kb"
-run_status 4 "$FSTUNE" apply --report "$TMP/report.json" --only readahead.lower_for_random --root "$ROOT" --live --yes
+run_status 4 "$FSTUNE" apply --report "$TMP/report.json" --only readahead.lower_for_random --root "$ROOT" --live --host-wide --yes
 grep -q "queue.read_ahead_kb was 1024 when the report was made and is 512 now" "$TMP/err" || fail "stale: $(cat "$TMP/err")"
 assert_eq "$(cat "/sys/block/$disk/queue/read_ahead_kb")" 512 "a refused report changed the value"
 echo 1024 >"/sys/block/$disk/queue/read_ahead_kb"
 jq '.generated.host = "elsewhere.example"' "$TMP/report.json" >"$TMP/other.json"
-run_status 4 "$FSTUNE" apply --report "$TMP/other.json" --root "$ROOT" --live --yes
+run_status 4 "$FSTUNE" apply --report "$TMP/other.json" --root "$ROOT" --live --host-wide --yes
 grep -q "made on host elsewhere.example" "$TMP/err" || fail "another host: $(cat "$TMP/err")"
 assert_eq "$(values)" "$before_values" "values at the end"
 assert_eq "$(tree_sum)" "$before_tree" "files at the end"

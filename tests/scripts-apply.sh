@@ -83,7 +83,7 @@ scripts0=$(tree_sum "$scripts")
 
 # 1. Read-ahead changed since the report: apply stops before changing anything.
 echo 512 >"$ra"
-run_status 4 sh "$scripts/apply.sh" --yes --root "$root" --live
+run_status 4 sh "$scripts/apply.sh" --yes --root "$root" --live --host-wide
 grep -qF "queue.read_ahead_kb was '1024' when fstune probed it and is '512' now" "$TMP/err" ||
 	fail "the drift message: $(cat "$TMP/err")"
 grep -q -- "--force" "$TMP/err" || fail "the drift message does not say --force: $(cat "$TMP/err")"
@@ -93,7 +93,7 @@ grep -q -- "--force" "$TMP/err" || fail "the drift message does not say --force:
 [ "$(tree_sum "$scripts")" = "$scripts0" ] || fail "a refused apply left files beside the scripts"
 
 # --force goes on; revert puts back the value fstune probed (1024, not the 512 found by apply).
-run_status 0 sh "$scripts/apply.sh" --yes --root "$root" --live --force
+run_status 0 sh "$scripts/apply.sh" --yes --root "$root" --live --host-wide --force
 grep -q -- "--force: going on" "$TMP/out" || fail "--force: $(cat "$TMP/out" "$TMP/err")"
 [ "$(cat "$ra")" = 128 ] || fail "apply --force: read-ahead is $(cat "$ra"), want 128"
 run_status 0 sh "$scripts/revert.sh" --yes --root "$root" --live
@@ -102,7 +102,7 @@ run_status 0 sh "$scripts/revert.sh" --yes --root "$root" --live
 [ "$(tree_sum "$root")" = "$root0" ] || fail "revert after --force: the root differs"
 
 # 2. The values as probed: apply changes them and installs the rule file under the root.
-run_status 0 sh "$scripts/apply.sh" --yes --root "$root" --live
+run_status 0 sh "$scripts/apply.sh" --yes --root "$root" --live --host-wide
 [ "$(cat "$ra")" = 128 ] || fail "apply: read-ahead is $(cat "$ra"), want 128"
 [[ ,$(vfs_options), == *,noatime,* ]] || fail "apply: the mount options are $(vfs_options), want noatime"
 rules=$root/etc/udev/rules.d/69-fstune.rules
@@ -128,7 +128,7 @@ run_status 0 sh "$scripts/revert.sh" --yes --root "$root" --live
 [ "$(tree_sum "$scripts")" = "$scripts0" ] || fail "revert left files beside the scripts: $(find "$scripts" | sort)"
 
 # 3. No --yes and no answer: the runtime step runs, the remount is skipped.
-run_status 0 sh "$scripts/apply.sh" --root "$root" --live </dev/null
+run_status 0 sh "$scripts/apply.sh" --root "$root" --live --host-wide </dev/null
 [ "$(cat "$ra")" = 128 ] || fail "apply without --yes: read-ahead is $(cat "$ra"), want 128"
 [ "$(vfs_options)" = "$opts0" ] || fail "apply without --yes or an answer remounted: $(vfs_options)"
 grep -q "skipped" "$TMP/out" || fail "apply without --yes: the skipped remount is not said: $(cat "$TMP/out")"

@@ -1,14 +1,16 @@
 # Unit tests of the core, and the shared shell helpers. Other areas list their tests in their own
 # fragments.
-EXTRA_DIST += tests/lib/common.sh tests/lib/ui-loop.sh tests/unit/check.h
-check_PROGRAMS += tests/unit/test_facts tests/unit/test_units tests/unit/test_path
-TESTS += tests/unit/test_facts tests/unit/test_units tests/unit/test_path
+EXTRA_DIST += tests/lib/common.sh tests/lib/ui-loop.sh tests/unit/check.h tests/unit/report_session.h
+check_PROGRAMS += tests/unit/test_facts tests/unit/test_units tests/unit/test_path tests/unit/test_utf8
+TESTS += tests/unit/test_facts tests/unit/test_units tests/unit/test_path tests/unit/test_utf8
 tests_unit_test_facts_SOURCES = tests/unit/test_facts.c
 tests_unit_test_facts_LDADD = $(FSTUNE_LDADD)
 tests_unit_test_units_SOURCES = tests/unit/test_units.c
 tests_unit_test_units_LDADD = $(FSTUNE_LDADD)
 tests_unit_test_path_SOURCES = tests/unit/test_path.c
 tests_unit_test_path_LDADD = $(FSTUNE_LDADD)
+tests_unit_test_utf8_SOURCES = tests/unit/test_utf8.c
+tests_unit_test_utf8_LDADD = $(FSTUNE_LDADD)
 
 # build.sh's dependency step (reads build.sh and configure.ac from the source tree).
 TESTS += tests/build-deps.sh
@@ -28,3 +30,10 @@ facts-table: tests/tools/gen-facts-table
 	tests/tools/gen-facts-table '$(abs_top_srcdir)/doc/facts.md' >'$(abs_top_srcdir)/doc/facts.md.tmp' && \
 	mv '$(abs_top_srcdir)/doc/facts.md.tmp' '$(abs_top_srcdir)/doc/facts.md'
 .PHONY: facts-table
+
+# The facts mutator: 2,000 deterministic mutations of the fixtures' facts files through the reader, the
+# renderers, the rules, every report writer and the scripts (tests/fuzz/mutate_facts.c).
+check_PROGRAMS += tests/fuzz/mutate-facts
+TESTS += tests/fuzz/mutate-facts
+tests_fuzz_mutate_facts_SOURCES = tests/fuzz/mutate_facts.c
+tests_fuzz_mutate_facts_LDADD = $(FSTUNE_LDADD)

@@ -50,18 +50,22 @@ ui_detected_to_advice() {
 	tmux_wait "${1:-Advice:}"
 }
 
-# ui_save_json FILE: on any step after Workload, saves the JSON report to FILE.
-ui_save_json() {
+# ui_save FORMAT FILE: on any step after Workload, saves the report in FORMAT (text, markdown, json,
+# openmetrics: the Save screen's row) to FILE.
+ui_save() {
 	tmux_keys s 2>/dev/null || true
 	tmux_wait "Save:"
-	tmux_select "$CURSOR" "json"
+	tmux_select "$CURSOR" "$1 "
 	tmux_keys Enter
 	tmux_wait "Save the report as"
 	tmux_keys C-u
-	tmux_type "$1"
+	tmux_type "$2"
 	tmux_keys Enter
-	tmux_wait "saved the json report"
+	tmux_wait "saved the $1 report"
 }
+
+# ui_save_json FILE: on any step after Workload, saves the JSON report to FILE.
+ui_save_json() { ui_save json "$1"; }
 
 # ui_save_scripts DIR: on any step after Workload, writes the apply and revert scripts into DIR.
 ui_save_scripts() {
@@ -94,13 +98,15 @@ ui_compare_scripts_with_report() {
 	done
 }
 
-# ui_compare_with_report WIZARD_JSON: the facts of the saved report, given to `fstune report
-# --facts`, give the same document. The documented normalization: the "generated" block (time,
-# host, target or facts file) is the only part that differs between two runs on the same facts.
+# ui_compare_with_report WIZARD_JSON [REPORT_OPTIONS...]: the facts of the saved report, given to
+# `fstune report --facts` (with the options the wizard had), give the same document. The documented
+# normalization: the "generated" block (time, host, target or facts file) is the only part that
+# differs between two runs on the same facts.
 ui_compare_with_report() {
 	local saved=$1
+	shift
 	jq '.facts' "$saved" >"$TMP/saved-facts.json" || fail "the saved report is not JSON"
-	run_status 0 "$FSTUNE" report --no-system-rules --format json --facts "$TMP/saved-facts.json"
+	run_status 0 "$FSTUNE" report --no-system-rules "$@" --format json --facts "$TMP/saved-facts.json"
 	jq -S 'del(.generated)' "$saved" >"$TMP/a.json"
 	jq -S 'del(.generated)' "$TMP/out" >"$TMP/b.json"
 	diff -u "$TMP/a.json" "$TMP/b.json" >&2 || fail "the wizard's JSON differs from fstune report --facts"

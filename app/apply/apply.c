@@ -10,6 +10,7 @@
 #include "app/apply/apply.h"
 #include "fstune/bench.h"
 #include "lib/xalloc.h"
+#include "fstune/utf8.h"
 
 static void set_state(json_t *c, const char *state)
 {
@@ -79,13 +80,14 @@ static int change_step(json_t *c, struct journal *j, const struct facts *facts, 
 
 	json_object_set_new(c, "files", files);
 	if (note) {
-		json_object_set_new(c, "note", json_string(note));
+		json_object_set_new(c, "note", fst_json_text(note));
 		apply_log(log, "  note: %s", note);
 		free(note);
 	}
 	if (status != FST_EXIT_OK)
 		return FST_EXIT_PARTIAL;
 	json_object_set_new(c, "live", json_boolean(env->is_live));
+	apply_record_before(c, facts);
 	set_state(c, "pending");
 	if (journal_save(j, err) != FST_EXIT_OK)
 		return FST_EXIT_PARTIAL;
@@ -106,7 +108,7 @@ static int change_step(json_t *c, struct journal *j, const struct facts *facts, 
 }
 
 /* Takes back what this run changed, last first, without the checks of undo: it made them itself. */
-static void rollback(struct journal *j, const struct apply_env *env, FILE *log)
+static void rollback(struct journal *j, const struct facts *facts, const struct apply_env *env, FILE *log)
 {
 	json_t *changes = json_object_get(j->doc, "changes");
 
@@ -118,9 +120,9 @@ static void rollback(struct journal *j, const struct apply_env *env, FILE *log)
 		if (strcmp(state, "done") && strcmp(state, "failed") && strcmp(state, "pending"))
 			continue;
 		apply_log(log, "rolling back %s", json_string_value(json_object_get(c, "setting")));
-		if (undo_change(c, env, log, &e) != FST_EXIT_OK)
+		if (undo_change(c, facts, env, log, &e) != FST_EXIT_OK)
 			apply_log(log, "  rollback of %s failed: %s (the journal keeps it: fstune undo %s)",
-				  json_string_value(json_object_get(c, "setting")), e.msg, j->path);
+				  json_string_value(json_object_get(c, "setting")), e.msg, j->shown);
 		else
 			set_state(c, "rolled-back");
 		journal_save(j, NULL);
@@ -154,8 +156,36 @@ static void dry_run(json_t *plan, const struct facts *facts, const struct apply_
 	}
 }
 
-int apply_run(json_t *plan, json_t *run, const struct facts *facts, const struct apply_env *env,
-	      const char *jdir, FILE *log, char **journal_path, struct fst_error *err)
+/* Before anything is changed: every file the plan edits can be read, and its directory resolved (or
+ * made) inside the root. A path that cannot refuses the whole run, so nothing is half done. */
+static int preflight(const json_t *plan, const struct facts *facts, const struct apply_env *env, struct fst_error *err)
+{
+	size_t i, k;
+	json_t *c, *f;
+
+	json_array_foreach(plan, i, c) {
+		json_t *files = NULL;
+		char *note = NULL;
+		int status = persist_prepare(c, facts, env->root, &files, &note, err);
+
+		json_array_foreach(files, k, f) {
+			const char *path = json_string_value(json_object_get(f, "path"));
+			char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+
+			if (status == FST_EXIT_OK)
+				status = files_check_dirs(env->root, *dir ? dir : "/", err);
+			free(dir);
+		}
+		json_decref(files);
+		free(note);
+		if (status != FST_EXIT_OK)
+			return FST_EXIT_REFUSED;
+	}
+	return FST_EXIT_OK;
+}
+
+int apply_run(json_t *plan, json_t *run, const struct facts *facts, const struct apply_env *env, FILE *log,
+	      char **journal_path, struct fst_error *err)
 {
 	long pause = apply_test_pause_after();
 	struct journal *j;
@@ -169,13 +199,17 @@ int apply_run(json_t *plan, json_t *run, const struct facts *facts, const struct
 		json_decref(run);
 		return FST_EXIT_OK;
 	}
+	if (preflight(plan, facts, env, err) != FST_EXIT_OK) {
+		json_decref(run);
+		return err->status = FST_EXIT_REFUSED; /* nothing was changed, no journal written */
+	}
 	bench_stop_install();
-	if (!(j = journal_create(jdir, run, err))) {
+	if (!(j = journal_create(env->root, run, err))) {
 		err->status = FST_EXIT_REFUSED;
 		return FST_EXIT_REFUSED; /* nothing was changed: no change without its journal */
 	}
-	*journal_path = xstrdup(j->path);
-	apply_log(log, "journal: %s", j->path);
+	*journal_path = xstrdup(j->shown);
+	apply_log(log, "journal: %s", j->shown);
 	changes = json_object_get(j->doc, "changes");
 	json_array_foreach(plan, i, c) {
 		if (*bench_stop_flag())
@@ -187,7 +221,7 @@ int apply_run(json_t *plan, json_t *run, const struct facts *facts, const struct
 		status = change_step(c, j, facts, env, log, err);
 		if (status != FST_EXIT_OK) {
 			apply_log(log, "%s; rolling back this run", err->msg);
-			rollback(j, env, log);
+			rollback(j, facts, env, log);
 			json_object_set_new(json_object_get(j->doc, "run"), "state", json_string("rolled-back"));
 		}
 		apply_hold_signals(status != FST_EXIT_OK);
@@ -206,7 +240,7 @@ int apply_run(json_t *plan, json_t *run, const struct facts *facts, const struct
 	apply_hold_signals(false);
 	if (status == FST_EXIT_OK && *bench_stop_flag()) {
 		apply_log(log, "stopped by signal %d between changes; the journal holds what was done: "
-			  "fstune undo %s", (int)*bench_stop_flag(), j->path);
+			  "fstune undo %s", (int)*bench_stop_flag(), j->shown);
 		status = 128 + *bench_stop_flag();
 	}
 	journal_free(j);

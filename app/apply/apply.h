@@ -48,6 +48,12 @@ int apply_class_parse(const char *arg, unsigned *mask, struct fst_error *err);
 int apply_plan_build(const json_t *recs, const json_t *only, unsigned classes, json_t **plan, json_t **shown,
 		     struct fst_error *err);
 
+/* Inside a container (`facts`, probed now, say host.container), a change of a host-wide setting
+ * (rules_setting_host_wide: a vm.* sysctl, a disk's attribute, a bdi) changes the host for every
+ * tenant: FST_EXIT_REFUSED with err naming each, unless `allowed` (--host-wide: the admin owns the
+ * host). FST_EXIT_OK otherwise. */
+int apply_plan_check_host_wide(const json_t *plan, const struct facts *facts, bool allowed, struct fst_error *err);
+
 /* For a saved report or facts file: each change's "old" against what the facts probed now say.
  * FST_EXIT_REFUSED with err naming every setting whose value changed since; a change whose value the
  * report did not know takes the probed one. */
@@ -64,22 +70,41 @@ bool apply_value_equal(const json_t *a, const json_t *b);
 /* A value as text for messages ("128", "true", "\"none\"", "unknown" for NULL). Caller frees. */
 char *apply_value_text(const json_t *v);
 
-/* ---- files.c: files under --root, written atomically ---- */
+/* ---- files.c: files under --root, resolved inside it as a chroot would, written atomically ----
+ *
+ * `root` is the --root directory (NULL: the host's /); `path` is absolute as on the target system
+ * ("/etc/fstab"). A path that cannot be resolved inside the root (a loop of links, a file where a
+ * directory should be, a kernel without openat2) is refused with FST_EXIT_REFUSED naming it. */
 
-/* `path` (absolute) under `root` (NULL: as is). Caller frees. */
+/* `path` as the host names it under `root`, for messages. Caller frees. */
 char *files_rooted(const char *root, const char *path);
-/* Reads a whole file: 1 with *out (NUL-terminated, caller frees), 0 when it does not exist, -1 with
- * err (FST_EXIT_REFUSED: not a regular file, not text, unreadable). */
-int files_read(const char *path, char **out, struct fst_error *err);
+/* Reads a whole regular file of at most 4 MiB: 1 with *out (NUL-terminated, caller frees), 0 when it
+ * does not exist, -1 with err (FST_EXIT_REFUSED: not a regular file, not text, unreadable). */
+int files_read(const char *root, const char *path, char **out, struct fst_error *err);
+/* The same, and the file must be owned by the user running fstune and not writable by group or
+ * others (files_check_owner, naming it as `what`): else -1 with FST_EXIT_REFUSED. */
+int files_read_owned(const char *root, const char *path, char **out, const char *what, struct fst_error *err);
 /* Writes `content` to `path` atomically (a temporary beside it, fsync'd, renamed, the directory
- * fsync'd), keeping an existing file's mode; `mode` for a new file. FST_EXIT_OK or FST_EXIT_PARTIAL
- * with err. */
-int files_write(const char *path, const char *content, mode_t mode, struct fst_error *err);
-/* Creates the missing directories of `dir`, appending each created one (deepest last) to `created`
- * (may be NULL). FST_EXIT_OK or FST_EXIT_PARTIAL with err. */
-int files_mkdirs(const char *dir, json_t *created, struct fst_error *err);
-/* fsyncs the directory holding `path`. */
-int files_sync_dir(const char *path);
+ * fsync'd), keeping an existing file's mode; `mode` for a new file. A final symbolic link is
+ * followed inside the root, a non-regular file refused. FST_EXIT_OK, FST_EXIT_PARTIAL (a failed
+ * write) or FST_EXIT_REFUSED with err. */
+int files_write(const char *root, const char *path, const char *content, mode_t mode, struct fst_error *err);
+/* Creates the missing directories of `dir`, appending each created one (as on the target system,
+ * deepest last) to `created` (may be NULL). FST_EXIT_OK, FST_EXIT_PARTIAL or FST_EXIT_REFUSED. */
+int files_mkdirs(const char *root, const char *dir, json_t *created, struct fst_error *err);
+/* Whether files_mkdirs could make `dir`: each part that exists resolves inside the root as a
+ * directory (not a dangling link, not a file). Creates nothing. FST_EXIT_OK or FST_EXIT_REFUSED. */
+int files_check_dirs(const char *root, const char *dir, struct fst_error *err);
+/* Removes the file (or, `is_dir`, the empty directory: one that is not empty stays) `path`; absent
+ * already is done. The directory holding it is fsync'd. FST_EXIT_OK or an error status with err. */
+int files_remove(const char *root, const char *path, bool is_dir, struct fst_error *err);
+/* The directory `dir` open for reading (a descriptor), or -1: err's status is FST_EXIT_OK when it
+ * does not exist, FST_EXIT_REFUSED when it cannot be opened inside the root. */
+int files_open_dir(const char *root, const char *dir, struct fst_error *err);
+/* Whether what `fd` has open (a journal, its directory, --root DIR: `what`, named `name` in the
+ * message) is owned by the user running fstune and not writable by group or others. FST_EXIT_OK,
+ * or FST_EXIT_REFUSED saying what is wrong and how to check. */
+int files_check_owner(int fd, const char *what, const char *name, struct fst_error *err);
 /* crc32c of `s` as 8 hex digits (static storage until the next call). */
 const char *files_crc(const char *s, size_t len);
 
@@ -109,29 +134,44 @@ int apply_sh(const char *cmd, char **output);
 /* ---- journal.c ---- */
 
 struct journal {
-	char *path;  /* the journal file */
+	char *root;  /* the --root the path is resolved in (files_*); NULL: the host's / */
+	char *path;  /* the journal file, as on that root */
+	char *shown; /* the path as the host names it, for messages */
 	json_t *doc; /* {"schema", "run": {...}, "changes": [...]} */
 	char *text;  /* the text as read (journal_load) or last written; for line numbers */
 };
 
-/* $root/var/lib/fstune/journal. Caller frees. */
-char *journal_dir(const char *root);
-/* Creates a new journal in `dir` (created if missing), named <time>-<host>.json, with `run` (taken)
- * as its run record, and writes it. NULL with err. */
-struct journal *journal_create(const char *dir, json_t *run, struct fst_error *err);
+/* The journal directory, as on the target system: /var/lib/fstune/journal (under --root, resolved
+ * inside it by the files_* functions). */
+#define JOURNAL_DIR "/var/lib/fstune/journal"
+/* A text field of a journal record that may hold bytes from the machine (an fstab's content, a
+ * mount point): set as it is when valid UTF-8, else escaped (fstune/utf8.h) with the field's name in
+ * the record's "escaped" array; NULL sets null. */
+void journal_set_bytes(json_t *rec, const char *field, const char *bytes);
+/* The bytes of such a field, escaping undone (caller frees); NULL when it is null or not a string. */
+char *journal_get_bytes(const json_t *rec, const char *field);
+/* Creates a new journal in JOURNAL_DIR under `root` (created if missing), named <time>-<host>.json,
+ * with `run` (taken) as its run record, and writes it. NULL with err. */
+struct journal *journal_create(const char *root, json_t *run, struct fst_error *err);
+/* The checksum of a record ("crc32c:" and 8 hex digits): of its canonical form (keys sorted,
+ * compact), "sum" left out. It finds hand edits, not forgeries: anyone can compute it. Caller frees. */
+char *journal_record_sum(const json_t *rec);
 /* Writes the journal again (checksums recomputed, atomically, fsync'd with its directory). */
 int journal_save(struct journal *j, struct fst_error *err);
-/* Reads and checks a journal: JSON syntax, schema, each record against its checksum and its fields.
- * NULL with err (FST_EXIT_USAGE) naming the file and the line of what is wrong. */
-struct journal *journal_load(const char *path, struct fst_error *err);
+/* Reads and checks the journal `path` under `root`: the file and the directory holding it owned by
+ * the user running fstune and not writable by group or others (else FST_EXIT_REFUSED, saying so);
+ * then JSON syntax, schema, each record against its checksum and its fields (else FST_EXIT_USAGE
+ * naming the file and the line of what is wrong). NULL with err. */
+struct journal *journal_load(const char *root, const char *path, struct fst_error *err);
 void journal_free(struct journal *j);
-/* The journal files of `dir` (*.json), oldest first by name: a new array of paths (empty when the
- * directory does not exist). */
-json_t *journal_list(const char *dir);
-/* Takes the lock of the journal directory (creating both), so that two runs of apply or undo never
- * interleave their changes. Returns a descriptor to close when done (that releases it), or -1 with
- * err (FST_EXIT_REFUSED: held by another run). */
-int journal_lock(const char *dir, struct fst_error *err);
+/* The journal files (*.json) of JOURNAL_DIR under `root`, oldest first by name: a new array of
+ * paths as on that root (empty when the directory does not exist). */
+json_t *journal_list(const char *root);
+/* Takes the lock of the journal directory under `root` (creating both; the directory checked as
+ * journal_load checks it), so that two runs of apply or undo never interleave their changes. Returns
+ * a descriptor to close when done (that releases it), or -1 with err (FST_EXIT_REFUSED: held by
+ * another run, or the directory cannot be used). */
+int journal_lock(const char *root, struct fst_error *err);
 /* The line of the file where the run record (index < 0) or change `index` starts; 0 if unknown. */
 int journal_line(const struct journal *j, long index);
 /* "2026-12-01T07:42:00.123Z" now. Static storage until the next call. */
@@ -141,17 +181,42 @@ const char *journal_host(void);
 
 /* ---- apply.c, undo.c: the engines ---- */
 
-/* Applies a plan (taken) with a journal in `jdir`: each change journaled first, then applied, its
+/* Applies a plan (taken) with a journal under env->root: each change journaled first, then applied, its
  * persistent form installed, verified; a failure rolls back this run. `run` (taken) holds the run's
  * record fields. Progress on `log`. Returns FST_EXIT_OK, FST_EXIT_PARTIAL (rolled back; err names the
  * setting), or 128+n after a signal between changes (journal consistent; the caller re-raises).
  * *journal_path (caller frees) names the journal written, NULL when none. */
-int apply_run(json_t *plan, json_t *run, const struct facts *facts, const struct apply_env *env,
-	      const char *jdir, FILE *log, char **journal_path, struct fst_error *err);
+int apply_run(json_t *plan, json_t *run, const struct facts *facts, const struct apply_env *env, FILE *log,
+	      char **journal_path, struct fst_error *err);
 
-/* Reverts one change: its revert commands when it changed the running system and `env` is live, then
+/* Reverts one change: when it changed the running system and `env` is live, the revert commands the
+ * setting table builds from the change's setting and values for `facts` (undo_revert_commands), then
  * its files. FST_EXIT_OK or FST_EXIT_PARTIAL with err. */
-int undo_change(json_t *change, const struct apply_env *env, FILE *log, struct fst_error *err);
+int undo_change(json_t *change, const struct facts *facts, const struct apply_env *env, FILE *log,
+		struct fst_error *err);
+
+/* ---- trust.c: what undo takes from a journal ---- */
+
+/* What names the filesystem and device the facts describe, for the run record ("identity"): the
+ * UUID and mount point (the disk's kernel name where there is no UUID). A new object. */
+json_t *apply_identity(const struct facts *facts);
+/* Whether the target probed now (`now`) is the filesystem and device the run's `identity` names.
+ * NULL, or what differs (in buf). */
+const char *undo_identity_problem(const json_t *identity, const struct facts *now, char *buf, size_t len);
+
+/* Records in change `c` the values of the facts its revert is built from and the change alters
+ * ("before": the setting's own fact, a bytes sysctl's ratio), as `facts` hold them before it. */
+void apply_record_before(json_t *c, const struct facts *facts);
+/* Whether change `c` asks only what apply could have done: a setting of the table in a class apply
+ * runs, an old value of the setting's type, a new one in its range, "before" values only of the
+ * facts it alters and of their types, files only where the setting's persistent form goes. NULL,
+ * or why not (in buf). */
+const char *undo_change_problem(const json_t *c, char *buf, size_t len);
+/* The commands that take change `c` back, built by the setting table (never taken from the
+ * journal) from its setting, old and new values and `facts` (the running system's, probed again;
+ * NULL: none) with the change's "before" values over them. *cmds: a new array. FST_EXIT_OK, or
+ * FST_EXIT_REFUSED with err when the table cannot build them for these facts. */
+int undo_revert_commands(const json_t *c, const struct facts *facts, json_t **cmds, struct fst_error *err);
 
 /* Undoes a journal: checks first that every value and file is still what apply left (unless
  * `force`), then reverts the changes last first, verifies the old values, and records the undo in the

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,24 @@ int apply_cli_option(struct apply_cli *ac, int opt, int base, const char *value,
 	return 1;
 }
 
+/* --root DIR itself (not its parents: one under /tmp is fine) owned by the user who runs fstune and
+ * not writable by others, who could otherwise swap what apply writes or undo reads. Said here. */
+static int check_root_owner(const char *dir)
+{
+	struct fst_error err = FST_ERROR_INIT;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), status;
+
+	if (fd < 0)
+		status = fst_error_set(&err, FST_EXIT_REFUSED, "--root %s: %s", dir, strerror(errno));
+	else
+		status = files_check_owner(fd, "--root", dir, &err);
+	if (fd >= 0)
+		close(fd);
+	if (status != FST_EXIT_OK)
+		fst_error_print(&err);
+	return status;
+}
+
 int apply_cli_check(struct apply_cli *ac, const struct cli_common *c, const char *command)
 {
 	struct stat st;
@@ -44,6 +63,8 @@ int apply_cli_check(struct apply_cli *ac, const struct cli_common *c, const char
 		ac->root_real = realpath(ac->root_given, NULL);
 		if (!ac->root_real)
 			return cli_usage_error(command, "--root %s: %s", ac->root_given, strerror(errno));
+		if (!ac->is_read_only && check_root_owner(ac->root_real) != FST_EXIT_OK)
+			return FST_EXIT_REFUSED;
 	}
 	ac->env.root = ac->root_real && strcmp(ac->root_real, "/") ? ac->root_real : NULL;
 	ac->env.is_live = !ac->env.root || ac->has_live;

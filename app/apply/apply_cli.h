@@ -10,6 +10,7 @@ struct apply_cli {
 	char *root_given;     /* --root as given */
 	char *root_real;      /* its absolute path (apply_cli_check) */
 	bool has_live;        /* --live given */
+	bool is_read_only;    /* history: --root is only read, so its owner is not checked */
 };
 
 /* Long options; `base`, base + 1 and base + 2 are the command's option values for them. */

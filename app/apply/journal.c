@@ -16,18 +16,51 @@
 #include <unistd.h>
 
 #include "app/apply/apply.h"
+#include "fstune/utf8.h"
 #include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 
 #define JOURNAL_SCHEMA "fstune.journal/1"
-#define JOURNAL_SUBDIR "/var/lib/fstune/journal"
 
 static const char *const change_states[] = {"planned", "pending", "done", "failed", "rolled-back", "undone", NULL};
 static const char *const run_states[] = {"running", "done", "rolled-back", "interrupted", NULL};
 
-char *journal_dir(const char *root)
+void journal_set_bytes(json_t *rec, const char *field, const char *bytes)
 {
-	return files_rooted(root, JOURNAL_SUBDIR);
+	json_t *list = json_object_get(rec, "escaped");
+
+	for (size_t i = json_array_size(list); i-- > 0;)
+		if (!strcmp(json_string_value(json_array_get(list, i)), field))
+			json_array_remove(list, i);
+	if (!bytes) {
+		json_object_set_new(rec, field, json_null());
+	} else if (fst_utf8_is_valid(bytes, strlen(bytes))) {
+		json_object_set_new(rec, field, json_string(bytes));
+	} else {
+		char *e = fst_utf8_escape(bytes);
+
+		json_object_set_new(rec, field, json_string(e));
+		if (!list)
+			json_object_set_new(rec, "escaped", list = json_array());
+		json_array_append_new(list, json_string(field));
+		free(e);
+	}
+	if (list && json_array_size(list) == 0)
+		json_object_del(rec, "escaped");
+}
+
+char *journal_get_bytes(const json_t *rec, const char *field)
+{
+	const char *s = json_string_value(json_object_get(rec, field));
+	size_t i;
+	json_t *e;
+
+	if (!s)
+		return NULL;
+	json_array_foreach(json_object_get(rec, "escaped"), i, e)
+		if (json_is_string(e) && !strcmp(json_string_value(e), field))
+			return fst_utf8_unescape(s);
+	return xstrdup(s);
 }
 
 const char *journal_now(void)
@@ -52,8 +85,7 @@ const char *journal_host(void)
 	return host;
 }
 
-/* The checksum of a record: crc32c of its canonical form (keys sorted, compact), "sum" left out. */
-static char *record_sum(const json_t *rec)
+char *journal_record_sum(const json_t *rec)
 {
 	json_t *copy = json_copy((json_t *)rec);
 	char *text, *sum;
@@ -68,7 +100,7 @@ static char *record_sum(const json_t *rec)
 
 static void seal(json_t *rec)
 {
-	char *sum = record_sum(rec);
+	char *sum = journal_record_sum(rec);
 
 	json_object_del(rec, "sum"); /* last again, after fields added since */
 	json_object_set_new(rec, "sum", json_string(sum));
@@ -104,7 +136,7 @@ static char *render(json_t *doc)
 int journal_save(struct journal *j, struct fst_error *err)
 {
 	char *text = render(j->doc);
-	int status = files_write(j->path, text, 0644, err);
+	int status = files_write(j->root, j->path, text, 0644, err);
 
 	free(j->text);
 	j->text = text;
@@ -122,28 +154,54 @@ static char *name_safe(const char *s)
 	return out;
 }
 
-struct journal *journal_create(const char *dir, json_t *run, struct fst_error *err)
+/* A journal of `root` at `path` (as on the target system). */
+static struct journal *journal_new(const char *root, const char *path)
+{
+	struct journal *j = xcalloc(1, sizeof(*j));
+
+	j->root = root ? xstrdup(root) : NULL;
+	j->path = xstrdup(path);
+	j->shown = files_rooted(root, path);
+	return j;
+}
+
+/* Whether the journal directory holds `name` already. */
+static bool journal_exists(const char *root, const char *name)
+{
+	struct fst_error e = FST_ERROR_INIT;
+	int dfd = files_open_dir(root, JOURNAL_DIR, &e);
+	struct stat st;
+	bool found = dfd >= 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+
+	if (dfd >= 0)
+		close(dfd);
+	return found;
+}
+
+struct journal *journal_create(const char *root, json_t *run, struct fst_error *err)
 {
 	struct journal *j;
-	char stamp[32], *host = name_safe(journal_host());
+	char stamp[32], *host = name_safe(journal_host()), *name, *path;
 	time_t now = time(NULL);
 	struct tm tm;
-	struct stat st;
 
-	if (files_mkdirs(dir, NULL, err) != FST_EXIT_OK) {
+	if (files_mkdirs(root, JOURNAL_DIR, NULL, err) != FST_EXIT_OK) {
 		json_decref(run);
 		free(host);
 		return NULL;
 	}
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-	j = xcalloc(1, sizeof(*j));
-	j->path = xasprintf("%s/%s-%s.json", dir, stamp, host);
+	name = xasprintf("%s-%s.json", stamp, host);
 	/* a second run within the same second: its own file, sorting after the first */
-	for (int k = 2; lstat(j->path, &st) == 0 && k < 1000; k++) {
-		free(j->path);
-		j->path = xasprintf("%s/%s-%s~%d.json", dir, stamp, host, k);
+	for (int k = 2; journal_exists(root, name) && k < 1000; k++) {
+		free(name);
+		name = xasprintf("%s-%s~%d.json", stamp, host, k);
 	}
+	path = xasprintf("%s/%s", JOURNAL_DIR, name);
+	j = journal_new(root, path);
+	free(path);
+	free(name);
 	free(host);
 	j->doc = json_pack("{s:s, s:o, s:[]}", "schema", JOURNAL_SCHEMA, "run", run, "changes");
 	if (journal_save(j, err) != FST_EXIT_OK) {
@@ -157,7 +215,9 @@ void journal_free(struct journal *j)
 {
 	if (!j)
 		return;
+	free(j->root);
 	free(j->path);
+	free(j->shown);
 	free(j->text);
 	json_decref(j->doc);
 	free(j);
@@ -297,51 +357,72 @@ static bool record_ok(const struct journal *j, const json_t *rec, long index, st
 	const char *what = index < 0 ? "the run record" : "a change";
 	const char *sum = json_string_value(json_object_get(rec, "sum"));
 	const char *problem = index < 0 ? run_problem(rec) : json_is_object(rec) ? change_problem(rec) : "not an object";
-	char *want = json_is_object(rec) ? record_sum(rec) : NULL;
+	char *want = json_is_object(rec) ? journal_record_sum(rec) : NULL;
 	bool ok = false;
 
 	if (!json_is_object(rec))
-		fst_error_set(err, FST_EXIT_USAGE, "%s line %d: %s: %s", j->path, journal_line(j, index), what, problem);
+		fst_error_set(err, FST_EXIT_USAGE, "%s line %d: %s: %s", j->shown, journal_line(j, index), what, problem);
 	else if (!sum || strcmp(sum, want))
 		fst_error_set(err, FST_EXIT_USAGE,
 			      "%s line %d: %s%s%s does not match its checksum: the journal was edited by hand, and "
 			      "fstune will not undo from it (restore the file from a backup, or undo by hand with "
-			      "the \"revert\" commands it lists)", j->path, journal_line(j, index), what,
+			      "the \"revert\" commands it lists)", j->shown, journal_line(j, index), what,
 			      index < 0 ? "" : " of ", index < 0 ? "" : json_string_value(json_object_get(rec, "id")) ?
 			      json_string_value(json_object_get(rec, "id")) : "?");
 	else if (problem)
-		fst_error_set(err, FST_EXIT_USAGE, "%s line %d: %s: %s", j->path, journal_line(j, index), what, problem);
+		fst_error_set(err, FST_EXIT_USAGE, "%s line %d: %s: %s", j->shown, journal_line(j, index), what, problem);
 	else
 		ok = true;
 	free(want);
 	return ok;
 }
 
-struct journal *journal_load(const char *path, struct fst_error *err)
+/* The journal directory holding `path`, owned by the user running fstune and not writable by others:
+ * a journal is read only from there. */
+static int check_journal_dir(const char *root, const char *path, struct fst_error *err)
 {
-	struct journal *j = xcalloc(1, sizeof(*j));
+	const char *slash = strrchr(path, '/');
+	char *dir = slash && slash != path ? xstrndup(path, (size_t)(slash - path)) : xstrdup("/");
+	char *shown = files_rooted(root, dir);
+	int fd = files_open_dir(root, dir, err), status;
+
+	status = fd < 0 ? FST_EXIT_REFUSED : files_check_owner(fd, "the journal directory", shown, err);
+	if (fd >= 0)
+		close(fd);
+	free(shown);
+	free(dir);
+	return status;
+}
+
+struct journal *journal_load(const char *root, const char *path, struct fst_error *err)
+{
+	struct journal *j = journal_new(root, path);
 	json_error_t jerr;
 	json_t *changes, *c;
 	size_t i;
 	int rc;
 
-	j->path = xstrdup(path);
-	rc = files_read(path, &j->text, err);
+	if (check_journal_dir(root, path, err) != FST_EXIT_OK) {
+		journal_free(j);
+		return NULL;
+	}
+	rc = files_read_owned(root, path, &j->text, "the journal", err);
 	if (rc <= 0) {
 		if (rc == 0)
-			fst_error_set(err, FST_EXIT_USAGE, "%s: no such journal (fstune history lists them)", path);
-		err->status = FST_EXIT_USAGE;
+			fst_error_set(err, FST_EXIT_USAGE, "%s: no such journal (fstune history lists them)", j->shown);
+		else if (err->status != FST_EXIT_REFUSED)
+			err->status = FST_EXIT_USAGE;
 		journal_free(j);
 		return NULL;
 	}
 	j->doc = json_loads(j->text, JSON_REJECT_DUPLICATES, &jerr);
 	if (!j->doc) {
-		fst_error_set(err, FST_EXIT_USAGE, "%s line %d: not a journal: %s", path, jerr.line, jerr.text);
+		fst_error_set(err, FST_EXIT_USAGE, "%s line %d: not a journal: %s", j->shown, jerr.line, jerr.text);
 		goto bad;
 	}
 	if (!json_is_object(j->doc) ||
 	    !is_one_of(json_string_value(json_object_get(j->doc, "schema")), (const char *const[]){JOURNAL_SCHEMA, NULL})) {
-		fst_error_set(err, FST_EXIT_USAGE, "%s line %d: not a %s document", path,
+		fst_error_set(err, FST_EXIT_USAGE, "%s line %d: not a %s document", j->shown,
 			      json_is_object(j->doc) ? line_of(j->text, "schema", -1) : 1, JOURNAL_SCHEMA);
 		goto bad;
 	}
@@ -349,7 +430,7 @@ struct journal *journal_load(const char *path, struct fst_error *err)
 		goto bad;
 	changes = json_object_get(j->doc, "changes");
 	if (!json_is_array(changes)) {
-		fst_error_set(err, FST_EXIT_USAGE, "%s line %d: \"changes\" must be an array", path,
+		fst_error_set(err, FST_EXIT_USAGE, "%s line %d: \"changes\" must be an array", j->shown,
 			      line_of(j->text, "changes", -1));
 		goto bad;
 	}
@@ -367,31 +448,36 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-json_t *journal_list(const char *dir)
+json_t *journal_list(const char *root)
 {
+	struct fst_error e = FST_ERROR_INIT;
 	json_t *out = json_array();
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	int dfd = files_open_dir(root, JOURNAL_DIR, &e);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *de;
 	char **names = NULL;
 	size_t n = 0;
 
-	if (!d)
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
 		return out;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
 
-		if (e->d_name[0] == '.' || len < 6 || strcmp(e->d_name + len - 5, ".json"))
+		if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json"))
 			continue;
 		names = xrealloc(names, (n + 1) * sizeof(*names));
-		names[n++] = xstrdup(e->d_name);
+		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s", dir, names[i]);
+		char *p = xasprintf("%s/%s", JOURNAL_DIR, names[i]);
 
-		json_array_append_new(out, json_string(p));
+		json_array_append_new(out, fst_json_text(p));
 		free(p);
 		free(names[i]);
 	}
@@ -406,26 +492,29 @@ bool journal_is_undone(const struct journal *j)
 	return is_one_of(json_string_value(json_object_get(undo, "state")), (const char *const[]){"undone", NULL});
 }
 
-int journal_lock(const char *dir, struct fst_error *err)
+int journal_lock(const char *root, struct fst_error *err)
 {
-	char *path;
-	int fd;
+	char *shown = files_rooted(root, JOURNAL_DIR "/.lock"), *dir = files_rooted(root, JOURNAL_DIR);
+	int dfd = -1, fd = -1;
 
-	if (files_mkdirs(dir, NULL, err) != FST_EXIT_OK) {
+	if (files_mkdirs(root, JOURNAL_DIR, NULL, err) == FST_EXIT_OK && (dfd = files_open_dir(root, JOURNAL_DIR, err)) >= 0 &&
+	    files_check_owner(dfd, "the journal directory", dir, err) == FST_EXIT_OK) {
+		fd = openat(dfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			fst_error_set(err, FST_EXIT_REFUSED, "cannot open %s: %s", shown, strerror(errno));
+		} else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			fst_error_set(err, FST_EXIT_REFUSED, "another fstune apply or undo is running (it holds %s): "
+				      "wait for it, then run this again", shown);
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0)
 		err->status = FST_EXIT_REFUSED; /* before any change: nothing was done (read-only, full) */
-		return -1;
-	}
-	path = xasprintf("%s/.lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		fst_error_set(err, FST_EXIT_REFUSED, "cannot open %s: %s", path, strerror(errno));
-	} else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		fst_error_set(err, FST_EXIT_REFUSED, "another fstune apply or undo is running (it holds %s): "
-			      "wait for it, then run this again", path);
-		close(fd);
-		fd = -1;
-	}
-	free(path);
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	free(shown);
 	return fd;
 }
 

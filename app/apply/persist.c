@@ -257,45 +257,64 @@ int persist_prepare(const json_t *change, const struct facts *facts, const char 
 	const char *kind = json_string_value(json_object_get(p, "kind"));
 	const char *path = json_string_value(json_object_get(p, "path"));
 	const char *line = json_string_value(json_object_get(p, "line"));
-	char *full, *prev = NULL, *next = NULL;
+	char *prev = NULL, *next = NULL;
 	int rc;
 
 	*files = json_array();
 	*note = NULL;
 	if (!json_is_object(p))
 		return FST_EXIT_OK;
+	/* a unit that sets it again at each mount (btrfs's bdi, renamed then): the admin's to install */
+	if (kind && !strcmp(kind, "systemd.service") && path) {
+		*note = xasprintf("holds until the filesystem is mounted again: to keep it, install %s as the report "
+				  "shows and enable it", path);
+		return FST_EXIT_OK;
+	}
 	if (!kind || !path || path[0] != '/' || !line ||
 	    (strcmp(kind, "sysctl.d") && strcmp(kind, "udev") && strcmp(kind, "fstab")))
 		return fst_error_set(err, FST_EXIT_REFUSED, "%s: fstune does not install a persistent form of kind %s",
 				     json_string_value(json_object_get(change, "setting")), kind ? kind : "(none)");
-	full = files_rooted(root, path);
-	rc = files_read(full, &prev, err);
-	free(full);
+	rc = files_read(root, path, &prev, err);
 	if (rc < 0)
 		return FST_EXIT_REFUSED;
 	if (!strcmp(kind, "fstab")) {
-		const char *mnt = facts_get_string(facts, "fs.mount_point");
+		char *mnt = facts_get_bytes(facts, "fs.mount_point"); /* fstab holds the bytes */
 		char *on = NULL, *off = NULL;
 
 		if (mnt && rules_setting_mount_change(json_string_value(json_object_get(change, "setting")),
 						      json_object_get(change, "new"), &on, &off))
 			next = edit_fstab(prev, mnt, on, off);
 		if (!next)
-			*note = xasprintf("no entry of %s mounts %s: %s holds until it is mounted again; %s",
-					  path, mnt ? mnt : "the filesystem", on ? on : "the option", line);
+			*note = xasprintf("no entry of %s mounts %s: %s holds until it is mounted again; %s", path,
+					  mnt ? facts_get_string(facts, "fs.mount_point") : "the filesystem",
+					  on ? on : "the option", line);
 		free(on);
 		free(off);
+		free(mnt);
 	} else {
 		next = edit_lines(kind, prev, line);
 	}
-	if (next && (!prev || strcmp(prev, next)))
-		json_array_append_new(*files, json_pack("{s:s, s:s?, s:s}", "path", path, "previous", prev,
-							"written", next));
+	if (next && (!prev || strcmp(prev, next))) {
+		json_t *f = json_pack("{s:s}", "path", path);
+
+		/* an fstab may hold a mount point's bytes that are not UTF-8: kept escaped, and listed */
+		journal_set_bytes(f, "previous", prev);
+		journal_set_bytes(f, "written", next);
+		json_array_append_new(*files, f);
+	}
 	if (next && json_array_size(*files) == 0)
 		*note = xasprintf("%s already holds the persistent form", path);
 	free(prev);
 	free(next);
 	return FST_EXIT_OK;
+}
+
+/* Whether `dir` is a directory above `path` ("/etc/udev" above "/etc/udev/rules.d/69-fstune.rules"). */
+static bool is_above(const char *dir, const char *path)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	return n > 1 && dir[0] == '/' && path && strlen(path) > n && !strncmp(dir, path, n) && path[n] == '/';
 }
 
 int persist_install(json_t *files, const char *root, struct fst_error *err)
@@ -304,18 +323,18 @@ int persist_install(json_t *files, const char *root, struct fst_error *err)
 	json_t *f;
 
 	json_array_foreach(files, i, f) {
-		char *full = files_rooted(root, json_string_value(json_object_get(f, "path")));
-		char *dir = xstrndup(full, (size_t)(strrchr(full, '/') - full));
+		const char *path = json_string_value(json_object_get(f, "path"));
+		char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path)), *written = journal_get_bytes(f, "written");
 		json_t *created = json_array();
-		int status = files_mkdirs(dir, created, err);
+		int status = files_mkdirs(root, dir, created, err);
 
 		if (json_array_size(created))
 			json_object_set(f, "dirs_created", created);
 		json_decref(created);
 		if (status == FST_EXIT_OK)
-			status = files_write(full, json_string_value(json_object_get(f, "written")), 0644, err);
+			status = files_write(root, path, written, 0644, err);
 		free(dir);
-		free(full);
+		free(written);
 		if (status != FST_EXIT_OK)
 			return status;
 	}
@@ -328,23 +347,18 @@ int persist_restore(const json_t *files, const char *root, struct fst_error *err
 
 	for (size_t i = json_array_size(files); i-- > 0;) {
 		const json_t *f = json_array_get(files, i), *dirs = json_object_get(f, "dirs_created");
-		const char *prev = json_string_value(json_object_get(f, "previous"));
-		char *full = files_rooted(root, json_string_value(json_object_get(f, "path")));
+		const char *path = json_string_value(json_object_get(f, "path"));
+		char *prev = journal_get_bytes(f, "previous");
 
-		if (prev) {
-			if (files_write(full, prev, 0644, err) != FST_EXIT_OK)
-				status = FST_EXIT_PARTIAL;
-		} else if (unlink(full) != 0 && errno != ENOENT) {
-			status = fst_error_set(err, FST_EXIT_PARTIAL, "cannot remove %s: %s", full, strerror(errno));
-		} else {
-			files_sync_dir(full);
-		}
-		free(full);
-		for (size_t k = json_array_size(dirs); k-- > 0;) {
-			/* a directory apply made goes only when empty: something else may have moved in */
-			if (rmdir(json_string_value(json_array_get(dirs, k))) == 0)
-				files_sync_dir(json_string_value(json_array_get(dirs, k)));
-		}
+		if (prev ? files_write(root, path, prev, 0644, err) != FST_EXIT_OK
+			 : files_remove(root, path, false, err) != FST_EXIT_OK)
+			status = FST_EXIT_PARTIAL;
+		free(prev);
+		/* a directory apply made goes only when empty (something else may have moved in), and only
+		 * one above the file: the journal names nothing else to remove */
+		for (size_t k = json_array_size(dirs); k-- > 0;)
+			if (is_above(json_string_value(json_array_get(dirs, k)), path))
+				files_remove(root, json_string_value(json_array_get(dirs, k)), true, NULL);
 	}
 	return status;
 }

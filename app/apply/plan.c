@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app/apply/apply.h"
+#include "fstune/rules.h"
 #include "lib/xalloc.h"
 
 static const struct {
@@ -199,6 +200,28 @@ int apply_plan_build(const json_t *recs, const json_t *only, unsigned mask, json
 	if (len)
 		return fst_error_set(err, FST_EXIT_REFUSED, "refusing to apply: %s. Nothing was changed; --only "
 				     "selects the others", refused);
+	return FST_EXIT_OK;
+}
+
+int apply_plan_check_host_wide(const json_t *plan, const struct facts *facts, bool allowed, struct fst_error *err)
+{
+	char refused[768] = "";
+	size_t i, len = 0;
+	json_t *c;
+
+	if (allowed || !json_is_true(facts_get(facts, "host.container")))
+		return FST_EXIT_OK;
+	json_array_foreach(plan, i, c) {
+		const char *setting = json_string_value(json_object_get(c, "setting"));
+
+		if (rules_setting_host_wide(setting) && len < sizeof refused)
+			len += (size_t)snprintf(refused + len, sizeof refused - len, "%s%s (%s)", len ? ", " : "", setting,
+						json_string_value(json_object_get(c, "id")));
+	}
+	if (len)
+		return fst_error_set(err, FST_EXIT_REFUSED, "refusing to apply from inside a container what the whole "
+				     "host shares: %s would change it for every tenant of the host. Nothing was changed; "
+				     "--host-wide applies them if you own the host, --only selects the others", refused);
 	return FST_EXIT_OK;
 }
 

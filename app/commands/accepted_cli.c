@@ -14,7 +14,6 @@ int accepted_cli_option(struct accepted_cli *c, int opt, int base, const char *a
 			cli_usage_error(command, "%s", err.msg);
 			return -1;
 		}
-		c->has_accept = true;
 		return 1;
 	}
 	if (opt == base + 1) {
@@ -22,4 +21,12 @@ int accepted_cli_option(struct accepted_cli *c, int opt, int base, const char *a
 		return 1;
 	}
 	return 0;
+}
+
+int accepted_cli_load(struct accepted_cli *c, bool no_system, struct fst_error *err)
+{
+	bool must_exist = true;
+	const char *path = c->file ? c->file : accepted_default_path(no_system, &must_exist);
+
+	return path ? accepted_load_file(c->accepted, path, !must_exist, err) : FST_EXIT_OK;
 }

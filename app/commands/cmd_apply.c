@@ -19,6 +19,7 @@
 #include "fstune/status.h"
 #include "fstune/workload.h"
 #include "lib/xalloc.h"
+#include "fstune/utf8.h"
 
 enum {
 	OPT_ONLY = CLI_OPT_COMMAND_BASE,
@@ -45,6 +46,9 @@ static const char usage_text[] =
 	"  --only ID,...                only these recommendations (ids as the report shows them)\n"
 	"  --class runtime,online,remount  only these classes (default: all three)\n"
 	"  --yes                        no confirmation prompt (needed when not on a terminal)\n"
+	"  --host-wide                  inside a container: make the changes the whole host shares\n"
+	"                               too (vm.* sysctls, the disk's queue and bdi: every tenant's);\n"
+	"                               without it they are refused (status 4)\n"
 	"  --rules-dir DIR              also load the rule files in DIR, last (repeatable)\n"
 	"  --no-system-rules            do not load /etc/fstune/rules.d\n"
 	APPLY_CLI_HELP
@@ -59,6 +63,7 @@ struct apply_args {
 	json_t *only;      /* array of ids, or NULL */
 	unsigned classes;
 	bool is_yes;
+	bool is_host_wide; /* --host-wide: the admin owns the host the container runs on */
 	struct rules_options ro; /* --rules-dir, --no-system-rules */
 };
 
@@ -81,7 +86,7 @@ static int own_option(void *arg, int opt, const char *value)
 		if (!a->only)
 			a->only = json_array();
 		for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save))
-			json_array_append_new(a->only, json_string(w));
+			json_array_append_new(a->only, fst_json_text(w));
 		free(copy);
 		break;
 	}
@@ -104,6 +109,7 @@ static int parse_args(int argc, char **argv, struct apply_args *a)
 		{"only", required_argument, NULL, OPT_ONLY},
 		{"class", required_argument, NULL, OPT_CLASS},
 		CLI_FLAG("yes", struct apply_args, is_yes),
+		CLI_FLAG("host-wide", struct apply_args, is_host_wide),
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
 		{NULL, 0, NULL, 0},
 	};
@@ -240,14 +246,22 @@ static void show_not_run(const json_t *shown, FILE *log)
 			  json_string_value(json_object_get(e, "disruption")), json_string_value(json_object_get(e, "why")));
 }
 
-static json_t *run_record(const struct apply_args *a, const char *target)
+/* The run's record; the paths are bytes from the machine and the command line (journal_set_bytes). */
+static json_t *run_record(const struct apply_args *a, const char *target, const struct facts *facts)
 {
 	const char *kind = a->report ? "report" : a->facts ? "facts" : "probe";
+	json_t *run = json_pack("{s:s, s:s, s:s}", "host", journal_host(), "started", journal_now(), "fstune",
+				PACKAGE_VERSION);
+	json_t *from = json_pack("{s:s}", "kind", kind);
 
-	return json_pack("{s:s, s:s, s:s, s:s?, s:{s:s, s:s?}, s:s?, s:b, s:s}", "host", journal_host(), "started",
-			 journal_now(), "fstune", PACKAGE_VERSION, "target", target, "from", "kind", kind, "path",
-			 a->report ? a->report : a->facts, "root", a->ac.env.root, "live", a->ac.env.is_live, "state",
-			 "running");
+	journal_set_bytes(run, "target", target);
+	journal_set_bytes(from, "path", a->report ? a->report : a->facts);
+	json_object_set_new(run, "from", from);
+	journal_set_bytes(run, "root", a->ac.env.root);
+	json_object_set_new(run, "identity", apply_identity(facts));
+	json_object_set_new(run, "live", json_boolean(a->ac.env.is_live));
+	json_object_set_new(run, "state", json_string("running"));
+	return run;
 }
 
 /* Everything between the arguments and the engine: the recommendations, the facts the changes act
@@ -282,6 +296,9 @@ static int prepare(struct apply_args *a, json_t **plan, json_t **shown, struct f
 		*facts = s->facts;
 		s->facts = facts_new(); /* the facts outlive the session */
 	}
+	/* --root DIR alone writes files under DIR for another system, and changes nothing here */
+	if (status == FST_EXIT_OK)
+		status = apply_plan_check_host_wide(*plan, *facts, a->is_host_wide || !a->ac.env.is_live, err);
 	*target = t ? realpath(t, NULL) : NULL;
 	if (!*target && t)
 		*target = xstrdup(t);
@@ -328,7 +345,7 @@ int cmd_apply(int argc, char **argv)
 	struct fst_error err = FST_ERROR_INIT;
 	json_t *plan = NULL, *shown = NULL;
 	struct facts *facts = NULL;
-	char *target = NULL, *journal = NULL, *jdir = NULL;
+	char *target = NULL, *journal = NULL;
 	FILE *log;
 	int status = parse_args(argc, argv, &a);
 
@@ -345,11 +362,10 @@ int cmd_apply(int argc, char **argv)
 	else if (status == FST_EXIT_OK) {
 		int lock = -1;
 
-		jdir = journal_dir(a.ac.env.root);
-		if (!a.ac.env.is_dry_run && (lock = journal_lock(jdir, &err)) < 0)
+		if (!a.ac.env.is_dry_run && (lock = journal_lock(a.ac.env.root, &err)) < 0)
 			status = err.status;
 		else
-			status = apply_run(plan, run_record(&a, target), facts, &a.ac.env, jdir, log, &journal, &err);
+			status = apply_run(plan, run_record(&a, target, facts), facts, &a.ac.env, log, &journal, &err);
 		if (lock >= 0)
 			close(lock);
 	}
@@ -368,7 +384,6 @@ int cmd_apply(int argc, char **argv)
 	rules_cli_free(&a.ro);
 	free(target);
 	free(journal);
-	free(jdir);
 	apply_cli_free(&a.ac);
 	if (status >= 128)
 		bench_stop_reraise();

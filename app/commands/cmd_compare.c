@@ -12,6 +12,7 @@
 #include "lib/xalloc.h"
 #include "fstune/error.h"
 #include "fstune/status.h"
+#include "fstune/utf8.h"
 
 enum {
 	OPT_FAIL_ON = CLI_OPT_COMMAND_BASE,
@@ -155,7 +156,7 @@ static json_t *reports_block(const struct input *in, size_t n)
 		if (is_unique(in, n, fields[i]))
 			label = fields[i];
 	for (i = 0; i < n; i++) {
-		json_t *r = json_pack("{s:s}", "file", in[i].file);
+		json_t *r = json_pack("{s:o}", "file", fst_json_text(in[i].file));
 
 		if (label)
 			json_object_set_new(r, "label", json_string(label(&in[i])));
@@ -347,7 +348,7 @@ static void flatten(const json_t *obj, const char *prefix, json_t *keys)
 	json_object_foreach((json_t *)obj, k, v) {
 		char *key;
 
-		if (!*prefix && (!strcmp(k, "schema") || !strcmp(k, "sources") || !strcmp(k, "unavailable")))
+		if (!*prefix && facts_is_side_member(k))
 			continue;
 		key = *prefix ? xasprintf("%s.%s", prefix, k) : xstrdup(k);
 		if (json_is_object(v))
@@ -450,21 +451,18 @@ static int render(const json_t *model, enum cli_format format, FILE *out)
 static int load_inputs(struct compare_args *a, struct input *in)
 {
 	struct fst_error err = FST_ERROR_INIT;
-	bool must_exist = true;
-	const char *path = a->acc.file ? a->acc.file : accepted_default_path(true, &must_exist);
 
-	if (path) {
-		if (accepted_load_file(a->acc.accepted, path, false, &err) != FST_EXIT_OK) {
-			fst_error_print(&err);
-			return FST_EXIT_USAGE;
-		}
+	/* not this machine's /etc/fstune/accepted.conf: each report carries the marks of its own host's */
+	if (accepted_cli_load(&a->acc, true, &err) != FST_EXIT_OK) {
+		fst_error_print(&err);
+		return FST_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < a->n_files; i++) {
 		if (input_load(&in[i], a->files[i], &err) != FST_EXIT_OK) {
 			fst_error_print(&err);
 			return FST_EXIT_USAGE;
 		}
-		if (a->acc.has_accept || path)
+		if (!accepted_is_empty(a->acc.accepted))
 			accepted_mark(a->acc.accepted, in[i].recs, in[i].facts);
 	}
 	return FST_EXIT_OK;

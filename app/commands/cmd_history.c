@@ -10,6 +10,7 @@
 #include "app/commands/cmd_apply.h"
 #include "fstune/status.h"
 #include "lib/xalloc.h"
+#include "fstune/utf8.h"
 
 enum {
 	OPT_ROOT = CLI_OPT_COMMAND_BASE,
@@ -28,15 +29,19 @@ static const char usage_text[] =
 
 /* One journal as history shows it: {"journal", "started", "host", "target", "state", "undone",
  * "undone_at", "changes": [{"id", "setting", "old", "new", "state"}]}, or {"journal", "error"}. */
-static json_t *summary(const char *path)
+static json_t *summary(const char *root, const char *path)
 {
 	struct fst_error err = FST_ERROR_INIT;
-	struct journal *j = journal_load(path, &err);
+	struct journal *j = journal_load(root, path, &err);
+	char *shown = files_rooted(root, path);
 	json_t *run, *undo, *changes, *out, *c;
 	size_t i;
 
-	if (!j)
-		return json_pack("{s:s, s:s}", "journal", path, "error", err.msg);
+	if (!j) {
+		out = json_pack("{s:o, s:o}", "journal", fst_json_text(shown), "error", fst_json_text(err.msg));
+		free(shown);
+		return out;
+	}
 	run = json_object_get(j->doc, "run");
 	undo = json_object_get(run, "undo");
 	changes = json_array();
@@ -44,11 +49,12 @@ static json_t *summary(const char *path)
 		json_array_append_new(changes, json_pack("{s:O, s:O, s:O?, s:O?, s:O}", "id", json_object_get(c, "id"),
 							 "setting", json_object_get(c, "setting"), "old", json_object_get(c, "old"),
 							 "new", json_object_get(c, "new"), "state", json_object_get(c, "state")));
-	out = json_pack("{s:s, s:O?, s:O?, s:O?, s:O?, s:b, s:O?, s:o}", "journal", path, "started",
+	out = json_pack("{s:o, s:O?, s:O?, s:O?, s:O?, s:b, s:O?, s:o}", "journal", fst_json_text(shown), "started",
 			json_object_get(run, "started"), "host", json_object_get(run, "host"), "target",
 			json_object_get(run, "target"), "state", json_object_get(run, "state"), "undone",
 			journal_is_undone(j), "undone_at", json_object_get(undo, "time"), "changes", changes);
 	journal_free(j);
+	free(shown);
 	return out;
 }
 
@@ -114,10 +120,9 @@ int cmd_history(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct cli_common common = {0};
-	struct apply_cli ac = {0};
+	struct apply_cli ac = {.is_read_only = true};
 	struct cli_output *out;
 	json_t *paths, *list, *p;
-	char *dir;
 	size_t i;
 	int status = cli_parse(argc, argv, &common,
 			       &(struct cli_parser){.opts = opts, .usage = usage_text, .own = own_option, .arg = &ac});
@@ -130,11 +135,10 @@ int cmd_history(int argc, char **argv)
 		apply_cli_free(&ac);
 		return status != FST_EXIT_OK ? status : FST_EXIT_USAGE;
 	}
-	dir = journal_dir(ac.env.root);
-	paths = journal_list(dir);
+	paths = journal_list(ac.env.root);
 	list = json_array();
 	json_array_foreach(paths, i, p)
-		json_array_append_new(list, summary(json_string_value(p)));
+		json_array_append_new(list, summary(ac.env.root, json_string_value(p)));
 	if (common.format == CLI_FORMAT_JSON) {
 		json_dumpf(list, cli_output_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', cli_output_stream(out));
@@ -144,7 +148,6 @@ int cmd_history(int argc, char **argv)
 	status = cli_output_close(out, true);
 	json_decref(paths);
 	json_decref(list);
-	free(dir);
 	apply_cli_free(&ac);
 	return status;
 }

@@ -249,40 +249,8 @@ static bool is_live(const struct report_args *a)
 	return !a->common.quiet && isatty(STDERR_FILENO);
 }
 
-/* Marks the findings the admin accepted (the file, then --accept) and lists the stale entries. */
-static int accepted_step(struct report_args *a, struct session *s, struct fst_error *err)
-{
-	bool must_exist = true;
-	const char *path = a->acc.file ? a->acc.file : accepted_default_path(a->ro.no_system_rules, &must_exist);
-	json_t *rules, *stale;
-
-	if (path && accepted_load_file(a->acc.accepted, path, !must_exist, err) != FST_EXIT_OK)
-		return FST_EXIT_USAGE;
-	if (accepted_is_empty(a->acc.accepted))
-		return FST_EXIT_OK;
-	accepted_mark(a->acc.accepted, s->result.recommendations, s->facts->doc);
-	rules = rules_describe(s->rules);
-	stale = accepted_stale(a->acc.accepted, rules);
-	json_decref(rules);
-	if (json_array_size(stale) > 0) {
-		s->accepted_stale = stale;
-		if (!a->common.quiet) {
-			size_t i;
-			json_t *e;
-
-			json_array_foreach(stale, i, e)
-				fprintf(stderr, "fstune: note: accepted finding %s (%s) is stale: %s\n",
-					json_string_value(json_object_get(e, "id")), json_string_value(json_object_get(e, "by")),
-					json_string_value(json_object_get(e, "reason")));
-		}
-	} else {
-		json_decref(stale);
-	}
-	return FST_EXIT_OK;
-}
-
-/* Builds the session through the pipeline, then marks the accepted findings. Returns as
- * session_run does. */
+/* Builds the session through the pipeline, the accepted findings read first (a bad entry is said
+ * before anything is measured). Returns as session_run does. */
 static int make_session(struct report_args *a, struct session **out, struct fst_error *err)
 {
 	struct workload_hooks hooks = {0};
@@ -300,11 +268,15 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 		.bench_none_why = "--bench none was given",
 		.bench_cfg = &a->cfg,
 		.rules = &a->ro,
+		.accepted = a->acc.accepted,
 		.say = say,
 		.arg = a,
 	};
 	int status;
 
+	*out = NULL;
+	if (accepted_cli_load(&a->acc, a->ro.no_system_rules, err) != FST_EXIT_OK)
+		return FST_EXIT_USAGE;
 	if (is_live(a)) {
 		hooks.sample_progress = sample_progress;
 		hooks.observe_tick = observe_tick;
@@ -313,11 +285,6 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 	a->cfg.stop = NULL; /* bench_stop_flag(), set by the pipeline's handlers */
 	status = session_run(&plan, out, err);
 	progress_clear();
-	if (*out && accepted_step(a, *out, err) != FST_EXIT_OK) {
-		session_free(*out);
-		*out = NULL;
-		return FST_EXIT_USAGE;
-	}
 	return status;
 }
 

@@ -68,34 +68,52 @@ static int parse_args(int argc, char **argv, struct undo_args *a)
 
 /* The newest journal of the directory not undone yet. A damaged one on the way is an error: it may
  * be the run the admin means. */
-static struct journal *find_last(const char *dir, struct fst_error *err)
+static struct journal *find_last(const char *root, struct fst_error *err)
 {
-	json_t *list = journal_list(dir);
+	json_t *list = journal_list(root);
 	struct journal *j = NULL;
 
 	for (size_t i = json_array_size(list); i-- > 0;) {
-		if (!(j = journal_load(json_string_value(json_array_get(list, i)), err)))
+		if (!(j = journal_load(root, json_string_value(json_array_get(list, i)), err)))
 			break;
 		if (journal_has_undoable(j))
 			break;
 		journal_free(j);
 		j = NULL;
 	}
-	if (!j && err->status == FST_EXIT_OK)
+	if (!j && err->status == FST_EXIT_OK) {
+		char *dir = files_rooted(root, JOURNAL_DIR);
+
 		fst_error_set(err, FST_EXIT_OK, "no journal in %s is left to undo", dir);
+		free(dir);
+	}
 	json_decref(list);
 	return j;
+}
+
+/* `path` made absolute against the current directory. Caller frees. */
+static char *absolute_path(const char *path)
+{
+	char cwd[4096];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+		return xstrdup(path);
+	return xasprintf("%s/%s", cwd, path);
 }
 
 /* The journal was made with the same --root: its files are there, and the values are this system's. */
 static int check_root(const struct journal *j, const struct apply_env *env, struct fst_error *err)
 {
-	const char *root = json_string_value(json_object_get(json_object_get(j->doc, "run"), "root"));
+	const json_t *run = json_object_get(j->doc, "run");
+	char *root = journal_get_bytes(run, "root");
+	int status = FST_EXIT_OK;
 
 	if ((root && (!env->root || strcmp(root, env->root))) || (!root && env->root))
-		return fst_error_set(err, FST_EXIT_USAGE, "%s was made %s%s; undo it with the same --root", j->path,
-				     root ? "with --root " : "without --root", root ? root : "");
-	return FST_EXIT_OK;
+		status = fst_error_set(err, FST_EXIT_USAGE, "%s was made %s%s; undo it with the same --root", j->shown,
+				       root ? "with --root " : "without --root",
+				       root ? json_string_value(json_object_get(run, "root")) : "");
+	free(root);
+	return status;
 }
 
 int cmd_undo(int argc, char **argv)
@@ -103,33 +121,32 @@ int cmd_undo(int argc, char **argv)
 	struct undo_args a = {0};
 	struct fst_error err = FST_ERROR_INIT;
 	struct journal *j = NULL;
-	char *dir = NULL;
+	char *given = NULL;
 	FILE *log;
 	int lock = -1, status = parse_args(argc, argv, &a);
 
 	log = a.common.quiet ? NULL : a.common.format == CLI_FORMAT_JSON ? stderr : stdout;
+	if (status == FST_EXIT_OK && !a.ac.env.is_dry_run && (lock = journal_lock(a.ac.env.root, &err)) < 0)
+		status = err.status;
 	if (status == FST_EXIT_OK) {
-		dir = journal_dir(a.ac.env.root);
-		if (!a.ac.env.is_dry_run && (lock = journal_lock(dir, &err)) < 0)
-			status = err.status;
-	}
-	if (status == FST_EXIT_OK) {
-		j = a.is_last ? find_last(dir, &err) : journal_load(a.journal, &err);
+		/* a JOURNAL named on the command line is the host's path, as apply printed it */
+		given = a.journal ? absolute_path(a.journal) : NULL;
+		j = a.is_last ? find_last(a.ac.env.root, &err) : journal_load(NULL, given, &err);
 		status = j ? check_root(j, &a.ac.env, &err) : err.status;
 	}
 	if (status == FST_EXIT_OK && !j) {
 		apply_log(log, "%s", err.msg);
 	} else if (status == FST_EXIT_OK && journal_is_undone(j)) {
-		apply_log(log, "%s was undone already (%s)", j->path,
+		apply_log(log, "%s was undone already (%s)", j->shown,
 			  json_string_value(json_object_get(json_object_get(json_object_get(j->doc, "run"), "undo"), "time")));
 	} else if (status == FST_EXIT_OK && !journal_has_undoable(j)) {
-		apply_log(log, "%s holds nothing to undo (its run was rolled back)", j->path);
+		apply_log(log, "%s holds nothing to undo (its run was rolled back)", j->shown);
 	} else if (status == FST_EXIT_OK) {
 		a.ac.env.target = json_string_value(json_object_get(json_object_get(j->doc, "run"), "target"));
-		apply_log(log, "%s %s", a.ac.env.is_dry_run ? "would undo" : "undoing", j->path);
+		apply_log(log, "%s %s", a.ac.env.is_dry_run ? "would undo" : "undoing", j->shown);
 		status = undo_journal(j, &a.ac.env, a.is_force, log, &err);
 		if (status == FST_EXIT_OK && !a.ac.env.is_dry_run)
-			apply_log(log, "undone: %s", j->path);
+			apply_log(log, "undone: %s", j->shown);
 	}
 	if (status != FST_EXIT_OK && err.msg[0]) /* a usage error or refusal of the flags is said already */
 		fst_error_print(&err);
@@ -145,7 +162,7 @@ int cmd_undo(int argc, char **argv)
 	if (lock >= 0)
 		close(lock);
 	journal_free(j);
-	free(dir);
+	free(given);
 	apply_cli_free(&a.ac);
 	return status;
 }

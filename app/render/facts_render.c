@@ -123,12 +123,6 @@ static char *unavailable_text(const json_t *entry)
 					json_string_value(json_object_get(entry, "reason")));
 }
 
-static bool is_meta(const char *name)
-{
-	return strcmp(name, "schema") == 0 || strcmp(name, "sources") == 0 ||
-	       strcmp(name, "unavailable") == 0;
-}
-
 /* Unavailable entries of branch number `b` named `name` ("device" itself, "device.model", ...). */
 static void add_unavailable(struct rows *r, const json_t *unavail, size_t b, const char *name)
 {
@@ -166,7 +160,7 @@ static void collect(const struct facts *f, struct rows *r, struct branches *b)
 	json_t *v;
 
 	json_object_foreach((json_t *)doc, k, v)
-		if (!is_meta(k) && json_is_object(v))
+		if (!facts_is_side_member(k) && json_is_object(v))
 			add_branch(b, k, strlen(k));
 	if (json_is_object(unavail))
 		json_object_foreach((json_t *)unavail, k, v)

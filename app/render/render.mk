@@ -1,7 +1,8 @@
 # The renderers: facts, reports in every format, benchmark tables, comparisons and trial results.
 # They only render: nothing here probes or decides.
 libfstune_app_a_SOURCES += app/render/facts_render.c app/render/facts_render.h \
-	app/render/report_render.h app/render/report_common.c app/render/report_examined.c \
+	app/render/report_render.h app/render/report_common.c app/render/report_model.h \
+	app/render/report_build.h app/render/report_model.c app/render/report_rec.c app/render/report_examined.c \
 	app/render/report_text.c app/render/report_markdown.c app/render/report_json.c \
 	app/render/report_openmetrics.c app/render/report_owners.c app/render/bench_table.c app/render/bench_table.h \
 	app/render/compare.h app/render/compare_render.c app/render/trial_out.c \

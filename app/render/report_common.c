@@ -1,5 +1,5 @@
-/* What the three report writers share: the disruption groups and their order, the formatting of
- * values, evidence and commands, and the summary of what was examined. */
+/* What the report writers share: the disruption groups and their order, the formatting of values,
+ * the headline, wrapping. */
 #include "config.h"
 
 #include <errno.h>
@@ -10,7 +10,6 @@
 
 #include "app/render/facts_render.h"
 #include "app/render/report_render.h"
-#include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 #include "fstune/units.h"
 
@@ -29,73 +28,16 @@ const struct report_group report_groups[] = {
 };
 const size_t report_n_groups = sizeof(report_groups) / sizeof(report_groups[0]);
 
-static bool group_is_known(const char *disruption)
+size_t report_group_index(const char *disruption)
 {
+	size_t other = 0;
+
 	for (size_t i = 0; i < report_n_groups; i++)
-		if (report_groups[i].disruption && disruption &&
-		    strcmp(report_groups[i].disruption, disruption) == 0)
-			return true;
-	return false;
-}
-
-static const char *rec_str(const json_t *rec, const char *field)
-{
-	return json_string_value(json_object_get(rec, field));
-}
-
-/* Most severe first, then by id; qsort is not stable, so the id decides every tie. */
-static int rec_cmp(const void *a, const void *b)
-{
-	const json_t *ra = *(const json_t *const *)a, *rb = *(const json_t *const *)b;
-	int sa = session_severity_rank(rec_str(ra, "severity"));
-	int sb = session_severity_rank(rec_str(rb, "severity"));
-	const char *ia = rec_str(ra, "id"), *ib = rec_str(rb, "id");
-
-	if (sa != sb)
-		return sb - sa;
-	return strcmp(ia ? ia : "", ib ? ib : "");
-}
-
-json_t *report_group_members(const struct session *s, const struct report_group *g)
-{
-	size_t n = json_array_size(s->result.recommendations), k = 0, i;
-	json_t **v = xcalloc(n ? n : 1, sizeof(*v));
-	json_t *rec, *out = json_array();
-
-	json_array_foreach(s->result.recommendations, i, rec) {
-		const char *d = rec_str(rec, "disruption");
-		bool in = g->disruption ? d && strcmp(d, g->disruption) == 0 : !group_is_known(d);
-
-		if (in)
-			v[k++] = rec;
-	}
-	qsort(v, k, sizeof(*v), rec_cmp);
-	for (i = 0; i < k; i++)
-		json_array_append(out, v[i]);
-	free(v);
-	return out;
-}
-
-void report_groups_write(const struct session *s, const struct report_group_writer *w, FILE *out)
-{
-	for (size_t g = 0; g < report_n_groups; g++) {
-		json_t *members = report_group_members(s, &report_groups[g]);
-		size_t i;
-		const json_t *e;
-
-		if (json_array_size(members)) {
-			w->head(out, &report_groups[g]);
-			if (report_groups[g].disruption && strcmp(report_groups[g].disruption, "reformat") == 0)
-				json_array_foreach(s->result.mkfs, i, e)
-					if (json_string_value(json_object_get(e, "command")))
-						w->mkfs(out, json_string_value(json_object_get(e, "fs")),
-							json_string_value(json_object_get(e, "command")),
-							json_object_get(e, "notes"));
-			json_array_foreach(members, i, e)
-				w->rec(s, e, out);
-		}
-		json_decref(members);
-	}
+		if (!report_groups[i].disruption)
+			other = i;
+		else if (disruption && strcmp(report_groups[i].disruption, disruption) == 0)
+			return i;
+	return other;
 }
 
 const char *report_severity_label(const char *severity)
@@ -174,85 +116,6 @@ char *report_fact_value(const char *key, const json_t *v)
 	return v ? facts_render_value(key, v) : xstrdup("(not set)");
 }
 
-/* One entry: what the engine attached ({"key", "value", "source"} or {"key", "value": null,
- * "status", "reason"}), else what the facts say of the key. */
-static void emit_evidence(const struct session *s, const char *key, const json_t *item,
-			  void (*fn)(const struct report_evidence *, void *), void *arg)
-{
-	struct report_evidence ev = {.key = key};
-	const json_t *v = item ? json_object_get(item, "value") : NULL;
-	const char *status = item ? json_string_value(json_object_get(item, "status")) : NULL;
-	const char *reason = item ? json_string_value(json_object_get(item, "reason")) : NULL;
-	enum facts_status st;
-	char *unav = NULL;
-
-	if (json_is_null(v))
-		v = NULL;
-	if (!v && !status)
-		v = facts_get(s->facts, key);
-	ev.source = item ? json_string_value(json_object_get(item, "source")) : NULL;
-	if (!ev.source)
-		ev.source = facts_source(s->facts, key);
-	if (v) {
-		char *from = xasprintf("%s_from", key);
-
-		ev.value = report_fact_value(key, v);
-		ev.origin = facts_get_string(s->facts, from);
-		free(from);
-	} else if (status && facts_status_parse(status, &st)) {
-		ev.unavailable = unav = facts_render_unavailable(facts_status_name(st), reason);
-	} else if (!status && facts_unavailable(s->facts, key, &st, &reason)) {
-		ev.unavailable = unav = facts_render_unavailable(facts_status_name(st), reason);
-	} else {
-		ev.unavailable = "not in the facts";
-	}
-	fn(&ev, arg);
-	free(ev.value);
-	free(unav);
-}
-
-void report_evidence_foreach(const struct session *s, const json_t *rec,
-			     void (*fn)(const struct report_evidence *ev, void *arg), void *arg)
-{
-	const json_t *evid = json_object_get(rec, "evidence"), *item;
-	size_t i;
-
-	json_array_foreach(evid, i, item) {
-		if (json_is_string(item))
-			emit_evidence(s, json_string_value(item), NULL, fn, arg);
-		else if (json_is_object(item) && rec_str(item, "key"))
-			emit_evidence(s, rec_str(item, "key"), item, fn, arg);
-	}
-}
-
-void report_commands_foreach(const json_t *v, void (*fn)(const char *label, const char *cmd, void *arg),
-			     void *arg)
-{
-	const json_t *item;
-	const char *label;
-	size_t i;
-
-	if (json_is_string(v)) {
-		fn(NULL, json_string_value(v), arg);
-	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, item)
-			if (json_is_string(item))
-				fn(NULL, json_string_value(item), arg);
-	} else if (json_is_object(v)) {
-		json_object_foreach((json_t *)v, label, item) {
-			if (json_is_string(item))
-				fn(label, json_string_value(item), arg);
-			else if (json_is_array(item)) {
-				const json_t *c;
-
-				json_array_foreach(item, i, c)
-					if (json_is_string(c))
-						fn(label, json_string_value(c), arg);
-			}
-		}
-	}
-}
-
 char *report_headline(const struct session *s)
 {
 	enum facts_status st;
@@ -260,7 +123,9 @@ char *report_headline(const struct session *s)
 
 	if (session_no_rule_ran(s)) {
 		const json_t *e = json_array_get(s->result.errors, 0);
-		const char *file = rec_str(e, "file"), *msg = rec_str(e, "message"), *fix = rec_str(e, "fix");
+		const char *file = json_string_value(json_object_get(e, "file"));
+		const char *msg = json_string_value(json_object_get(e, "message"));
+		const char *fix = json_string_value(json_object_get(e, "fix"));
 
 		return xasprintf("No advice: no rule could be evaluated, so nothing was judged. %s: %s.%s%s",
 				 file ? file : "?", msg ? msg : "?", fix ? " To fix it, run: " : "",
@@ -272,30 +137,6 @@ char *report_headline(const struct session *s)
 		return xasprintf("No filesystem found: %s. Nothing about a filesystem could be judged; "
 				 "only host-wide rules ran.", reason && *reason ? reason : "no signature");
 	return NULL;
-}
-
-bool report_not_evaluated_is_shown(const struct session *s, const json_t *entry)
-{
-	const json_t *missing = json_object_get(entry, "missing"), *k;
-	size_t i;
-
-	if (s->is_verbose || !json_array_size(missing) || session_facts_are_hand_written(s))
-		return true;
-	json_array_foreach(missing, i, k)
-		if (!facts_schema_is_hand_written_only(json_string_value(k) ? json_string_value(k) : ""))
-			return true;
-	return false;
-}
-
-size_t report_not_evaluated_hidden(const struct session *s)
-{
-	size_t i, n = 0;
-	const json_t *e;
-
-	json_array_foreach(s->result.not_evaluated, i, e)
-		if (!report_not_evaluated_is_shown(s, e))
-			n++;
-	return n;
 }
 
 char *report_generated_line(void)
@@ -422,16 +263,6 @@ void report_wrap_list(FILE *out, const char *first, const char *text, int indent
 void report_wrap(FILE *out, const char *text, int indent, int width)
 {
 	report_wrap_hanging(out, NULL, text, indent, width);
-}
-
-char *report_accepted_text(const json_t *mark)
-{
-	const char *why = json_string_value(json_object_get(mark, "why"));
-	const char *by = json_string_value(json_object_get(mark, "by"));
-	const char *cond = json_string_value(json_object_get(mark, "condition"));
-
-	return xasprintf("%s (%s%s%s)", why ? why : "no reason given", by ? by : "?", cond ? ", where " : "",
-			 cond ? cond : "");
 }
 
 int report_finish(FILE *out)

@@ -1,5 +1,5 @@
-/* The "what was examined" part of a report: the input, host, device, filesystem, writeback settings,
- * workload, what was measured, and every fact that could not be found, as labelled lines. */
+/* The "what was examined" part of the report model: the input, host, device, filesystem, writeback
+ * settings, workload, what was measured, and every fact that could not be found, as labelled lines. */
 #include "config.h"
 
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app/render/facts_render.h"
+#include "app/render/report_build.h"
 #include "app/render/report_render.h"
 #include "lib/xalloc.h"
 #include "fstune/bench.h"
@@ -415,7 +416,7 @@ static void measured_skipped(const struct session *s, emit_fn fn, void *arg)
 /* The "parameters used" block of the run that produced the bench.* facts. */
 static void measured_parameters(const struct session *s, emit_fn fn, void *arg)
 {
-	const json_t *params = s->bench_params ? s->bench_params : facts_get(s->facts, "bench.parameters");
+	const json_t *params = facts_get(s->facts, "bench.parameters");
 	const char *name;
 	json_t *v;
 	struct line l;
@@ -517,15 +518,22 @@ static void examined_unknown(const struct session *s, emit_fn fn, void *arg)
 	json_decref(groups);
 }
 
-void report_examined_foreach(const struct session *s,
-			     void (*fn)(const char *label, const char *text, void *arg), void *arg)
+static void add_line(const char *label, const char *text, void *arg)
 {
-	examined_input(s, fn, arg);
-	examined_host(s, fn, arg);
-	examined_device(s, fn, arg);
-	examined_fs(s, fn, arg);
-	examined_writeback(s, fn, arg);
-	examined_workload(s, fn, arg);
-	examined_measured(s, fn, arg);
-	examined_unknown(s, fn, arg);
+	struct report_model *m = arg;
+
+	m->examined = report_vec_grow(m->examined, m->n_examined, sizeof(*m->examined));
+	m->examined[m->n_examined++] = (struct report_line){xstrdup(label), xstrdup(text)};
+}
+
+void report_examined_build(struct report_model *m, const struct session *s)
+{
+	examined_input(s, add_line, m);
+	examined_host(s, add_line, m);
+	examined_device(s, add_line, m);
+	examined_fs(s, add_line, m);
+	examined_writeback(s, add_line, m);
+	examined_workload(s, add_line, m);
+	examined_measured(s, add_line, m);
+	examined_unknown(s, add_line, m);
 }

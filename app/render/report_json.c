@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "app/render/report_render.h"
+#include "fstune/utf8.h"
 
 #define REPORT_SCHEMA "fstune.report/1"
 
@@ -25,9 +26,9 @@ static json_t *generated_block(const struct session *s)
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	g = json_pack("{s:s, s:s, s:s}", "version", PACKAGE_VERSION, "time", when, "host", host);
 	if (s->origin == SESSION_FROM_FILE)
-		json_object_set_new(g, "facts_file", json_string(s->facts_path));
+		json_object_set_new(g, "facts_file", fst_json_text(s->facts_path));
 	else if (s->target && s->target->path)
-		json_object_set_new(g, "target", json_string(s->target->path));
+		json_object_set_new(g, "target", fst_json_text(s->target->path));
 	return g;
 }
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/session/accepted.h"
 #include "app/render/bench_table.h"
 #include "app/render/facts_render.h"
+#include "app/render/report_model.h"
 #include "app/render/report_render.h"
 
 /* Text inside a table cell or a line of prose: pipes and the characters that start emphasis or
@@ -30,21 +30,8 @@ static void md_code(FILE *out, const char *s)
 	fprintf(out, "%s%s%s", fence, s, close);
 }
 
-static void examined_row(const char *label, const char *text, void *arg)
+static void evidence_row(FILE *out, const struct report_evidence *ev)
 {
-	FILE *out = arg;
-
-	fputs("| ", out);
-	md_text(out, label);
-	fputs(" | ", out);
-	md_text(out, text);
-	fputs(" |\n", out);
-}
-
-static void evidence_row(const struct report_evidence *ev, void *arg)
-{
-	FILE *out = arg;
-
 	fputs("| ", out);
 	md_code(out, ev->key);
 	fputs(" | ", out);
@@ -58,293 +45,253 @@ static void evidence_row(const struct report_evidence *ev, void *arg)
 	fputs(" |\n", out);
 }
 
-struct cmd_ctx {
-	FILE *out;
-	const char *title;      /* "Apply", "Revert": written before the first command, never alone */
-	const char *last_label;
-	bool is_open;
-	bool has_title;
-};
-
-static void command_line(const char *label, const char *cmd, void *arg)
+/* "**Apply**", then a fenced block per run of commands of one label, the label above it. */
+static void commands(FILE *out, const char *title, const struct report_command *v, size_t n)
 {
-	struct cmd_ctx *c = arg;
+	for (size_t i = 0; i < n; i++) {
+		const char *label = v[i].label, *last = i ? v[i - 1].label : NULL;
+		bool is_new = !i || (label ? !last || strcmp(label, last) : last != NULL);
 
-	if (!c->has_title) {
-		fprintf(c->out, "\n**%s**\n\n", c->title);
-		c->has_title = true;
+		if (!i)
+			fprintf(out, "\n**%s**\n\n", title);
+		else if (is_new)
+			fputs("```\n", out);
+		if (is_new) {
+			if (label)
+				fprintf(out, "%s:\n", label);
+			fputs("```sh\n", out);
+		}
+		fprintf(out, "%s\n", v[i].text);
 	}
-	if (c->is_open && (label ? !c->last_label || strcmp(label, c->last_label) : c->last_label != NULL)) {
-		fputs("```\n", c->out);
-		c->is_open = false;
-	}
-	if (!c->is_open) {
-		if (label)
-			fprintf(c->out, "%s:\n", label);
-		fputs("```sh\n", c->out);
-		c->is_open = true;
-	}
-	c->last_label = label;
-	fprintf(c->out, "%s\n", cmd);
-}
-
-static void commands(FILE *out, const char *title, const json_t *v)
-{
-	struct cmd_ctx c = {out, title, NULL, false, false};
-
-	report_commands_foreach(v, command_line, &c);
-	if (c.is_open)
+	if (n)
 		fputs("```\n", out);
 }
 
-/* The persistent form the engine built: {"kind": "udev", "path": "...", "line": "..."}. */
-static void persistent(FILE *out, const json_t *p)
+static void persistent(FILE *out, const struct report_persistent *p)
 {
-	const char *kind = json_string_value(json_object_get(p, "kind"));
-	const char *path = json_string_value(json_object_get(p, "path"));
-	const char *line = json_string_value(json_object_get(p, "line"));
-
-	if (!line)
+	if (!p->line)
 		return;
 	fputs("\n**Persistent**", out);
-	if (kind || path) {
+	if (p->kind || p->path) {
 		fputs(" (", out);
-		md_text(out, kind ? kind : "");
-		fputs(kind && path ? ", " : "", out);
-		if (path)
-			md_code(out, path);
+		md_text(out, p->kind ? p->kind : "");
+		fputs(p->kind && p->path ? ", " : "", out);
+		if (p->path)
+			md_code(out, p->path);
 		fputs(")", out);
 	}
-	fprintf(out, "\n\n```\n%s\n```\n", line);
+	fprintf(out, "\n\n```\n%s\n```\n", p->line);
 }
 
-/* A list item of the "Managed elsewhere" block or of the leftovers, under `heading` once. */
-struct owner_ctx {
-	FILE *out;
-	const char *heading;
-	bool is_started;
-};
-
-static void owner_item(const char *text, void *arg)
+/* A list under `heading`, when it has items: "Managed elsewhere", the leftovers, the sources. */
+static void list(FILE *out, const char *heading, char *const *items, size_t n)
 {
-	struct owner_ctx *c = arg;
-
-	if (!c->is_started)
-		fputs(c->heading, c->out);
-	c->is_started = true;
-	fputs("- ", c->out);
-	md_text(c->out, text);
-	fputc('\n', c->out);
+	if (n)
+		fputs(heading, out);
+	for (size_t i = 0; i < n; i++) {
+		fputs("- ", out);
+		md_text(out, items[i]);
+		fputc('\n', out);
+	}
 }
 
-static void write_recommendation(const struct session *s, const json_t *rec, FILE *out)
+static void write_setting(FILE *out, const struct report_rec *r)
 {
-	const char *setting = json_string_value(json_object_get(rec, "setting"));
-	const char *title = json_string_value(json_object_get(rec, "title"));
-	const char *id = json_string_value(json_object_get(rec, "id"));
-	const char *rationale = json_string_value(json_object_get(rec, "rationale"));
-	const char *verified = json_string_value(json_object_get(rec, "verified"));
-	const json_t *conf = json_object_get(rec, "confidence"), *src = json_object_get(rec, "sources"), *item;
-	size_t i;
-
-	fprintf(out, "#### %s: ", report_severity_label(json_string_value(json_object_get(rec, "severity"))));
-	md_text(out, title ? title : id);
-	fputs("\n\n", out);
-	fputs("- id: ", out);
-	md_code(out, id ? id : "?");
+	if (!r->setting)
+		return;
+	fputs("- setting: ", out);
+	md_code(out, r->setting);
+	fputs(": ", out);
+	if (r->current_text) {
+		md_code(out, r->current_text);
+		fputs(" → ", out);
+	}
+	md_code(out, r->recommended_text);
 	fputc('\n', out);
-	if (accepted_is_marked(rec)) {
-		char *line = report_accepted_text(json_object_get(rec, "accepted"));
+}
 
+/* The list under the heading: id, acceptance, setting, the host-wide mark, confidence, the trial's
+ * verdict. */
+static void write_facets(FILE *out, const struct report_rec *r)
+{
+	fputs("- id: ", out);
+	md_code(out, r->id ? r->id : "?");
+	fputc('\n', out);
+	if (r->accepted) {
 		fputs("- **accepted**: ", out);
-		md_text(out, line);
+		md_text(out, r->accepted);
 		fputc('\n', out);
-		free(line);
 	}
-	if (setting) {
-		const json_t *cur = json_object_get(rec, "current");
-		char *r = report_setting_value(setting, json_object_get(rec, "recommended"));
-
-		fputs("- setting: ", out);
-		md_code(out, setting);
-		if (cur) {
-			char *c = report_setting_value(setting, cur);
-
-			fputs(": ", out);
-			md_code(out, c);
-			fputs(" → ", out);
-			free(c);
-		} else {
-			fputs(": ", out);
-		}
-		md_code(out, r);
+	write_setting(out, r);
+	if (r->host_wide) {
+		fputs("- **host-wide**: ", out);
+		md_text(out, r->host_wide);
 		fputc('\n', out);
-		free(r);
 	}
-	if (json_is_number(conf)) {
-		const char *capped = json_string_value(json_object_get(rec, "confidence_capped_by"));
-
-		fprintf(out, "- confidence: %.2f", json_number_value(conf));
-		if (capped) {
+	if (r->has_confidence) {
+		fprintf(out, "- confidence: %.2f", r->confidence);
+		if (r->confidence_capped_by) {
 			fputs(" (capped by the source of ", out);
-			md_code(out, capped);
+			md_code(out, r->confidence_capped_by);
 			fputc(')', out);
 		}
 		fputc('\n', out);
 	}
-	if (verified)
-		fprintf(out, "- trial: %s (%s)\n", verified,
-			json_string_value(json_object_get(rec, "verified_note")) ?
-			json_string_value(json_object_get(rec, "verified_note")) : "no numbers");
-	if (rationale && *rationale) {
+	if (r->verified.word)
+		fprintf(out, "- trial: %s (%s)\n", r->verified.word,
+			r->verified.note ? r->verified.note : "no numbers");
+}
+
+static void write_recommendation(FILE *out, const struct report_rec *r)
+{
+	fprintf(out, "#### %s: ", report_severity_label(r->severity));
+	md_text(out, r->title ? r->title : r->id);
+	fputs("\n\n", out);
+	write_facets(out, r);
+	if (r->rationale && *r->rationale) {
 		fputc('\n', out);
-		md_text(out, rationale);
+		md_text(out, r->rationale);
 		fputc('\n', out);
 	}
-	if (json_object_get(rec, "evidence")) {
+	if (r->has_evidence)
 		fputs("\n| fact | value | source |\n|---|---|---|\n", out);
-		report_evidence_foreach(s, rec, evidence_row, out);
-	}
-	report_owner_lines_foreach(rec, owner_item, &(struct owner_ctx){out, "\n**Managed elsewhere**\n\n", false});
-	commands(out, "Apply", json_object_get(rec, "apply"));
-	persistent(out, json_object_get(rec, "persistent"));
-	commands(out, "Revert", json_object_get(rec, "revert"));
-	if (json_array_size(src)) {
-		fputs("\nSources:\n\n", out);
-		json_array_foreach(src, i, item)
-			if (json_is_string(item)) {
-				fputs("- ", out);
-				md_text(out, json_string_value(item));
-				fputc('\n', out);
+	for (size_t i = 0; i < r->n_evidence; i++)
+		evidence_row(out, &r->evidence[i]);
+	list(out, "\n**Managed elsewhere**\n\n", r->managed, r->n_managed);
+	commands(out, "Apply", r->apply, r->n_apply);
+	persistent(out, &r->persistent);
+	commands(out, "Revert", r->revert, r->n_revert);
+	list(out, "\nSources:\n\n", r->sources, r->n_sources);
+	fputc('\n', out);
+}
+
+static void write_groups(FILE *out, const struct report_model *m)
+{
+	size_t g, i, j;
+
+	fprintf(out, "## Recommendations (%zu)\n\n", m->n_recs);
+	if (m->n_recs == 0 && !m->headline)
+		fputs("Nothing to change: no rule found anything to recommend on these facts.\n\n", out);
+	for (g = 0; g < m->n_groups; g++) {
+		const struct report_rec_group *rg = &m->groups[g];
+
+		if (!rg->n)
+			continue;
+		fprintf(out, "### %s\n\n%s\n\n", rg->def->title, rg->def->blurb);
+		for (i = 0; rg->def->disruption && !strcmp(rg->def->disruption, "reformat") && i < m->n_mkfs; i++) {
+			fprintf(out, "The one command for all of them:\n\n```sh\n%s\n```\n\n", m->mkfs[i].command);
+			for (j = 0; j < m->mkfs[i].n_notes; j++) {
+				md_text(out, m->mkfs[i].notes[j]);
+				fputs("\n\n", out);
 			}
+		}
+		for (i = 0; i < rg->n; i++)
+			write_recommendation(out, rg->recs[i]);
+	}
+}
+
+static void write_not_evaluated(FILE *out, const struct report_model *m)
+{
+	if (m->n_not_evaluated == m->n_not_evaluated_hidden)
+		return;
+	fputs("## Rules not evaluated\n\n| rule | why |\n|---|---|\n", out);
+	for (size_t i = 0; i < m->n_not_evaluated; i++) {
+		if (!m->not_evaluated[i].is_shown)
+			continue;
+		fputs("| ", out);
+		md_code(out, m->not_evaluated[i].rule ? m->not_evaluated[i].rule : "?");
+		fputs(" | ", out);
+		md_text(out, m->not_evaluated[i].reason);
+		fputs(" |\n", out);
 	}
 	fputc('\n', out);
 }
 
-static void group_head(FILE *out, const struct report_group *g)
+static void write_stale(FILE *out, const struct report_model *m)
 {
-	fprintf(out, "### %s\n\n%s\n\n", g->title, g->blurb);
-}
-
-static void group_mkfs(FILE *out, const char *fs, const char *command, const json_t *notes)
-{
-	size_t j;
-	const json_t *note;
-
-	(void)fs;
-	fprintf(out, "The one command for all of them:\n\n```sh\n%s\n```\n\n", command);
-	json_array_foreach(notes, j, note)
-		if (json_is_string(note)) {
-			md_text(out, json_string_value(note));
-			fputs("\n\n", out);
-		}
-}
-
-static void write_groups(const struct session *s, bool has_headline, FILE *out)
-{
-	size_t total = json_array_size(s->result.recommendations);
-
-	fprintf(out, "## Recommendations (%zu)\n\n", total);
-	if (total == 0 && !has_headline)
-		fputs("Nothing to change: no rule found anything to recommend on these facts.\n\n", out);
-	report_groups_write(s, &(struct report_group_writer){group_head, group_mkfs, write_recommendation}, out);
-}
-
-static void write_leftovers(const struct session *s, FILE *out)
-{
-	struct owner_ctx c = {out, "## Leftovers\n\n", false};
-
-	report_leftovers_foreach(s, owner_item, &c);
-	if (c.is_started)
+	if (!m->n_stale)
+		return;
+	fputs("## Accepted findings that are stale\n\n", out);
+	for (size_t i = 0; i < m->n_stale; i++) {
+		fputs("- ", out);
+		md_code(out, m->stale[i].id ? m->stale[i].id : "?");
+		fputs(" (", out);
+		md_text(out, m->stale[i].by);
+		fputs("): ", out);
+		md_text(out, m->stale[i].reason);
 		fputc('\n', out);
+	}
+	fputc('\n', out);
 }
 
-static void write_tail(const struct session *s, FILE *out)
+static void write_errors(FILE *out, const struct report_model *m)
 {
 	size_t i;
-	const json_t *e;
 
-	if (json_array_size(s->result.not_evaluated) > report_not_evaluated_hidden(s)) {
-		fputs("## Rules not evaluated\n\n| rule | why |\n|---|---|\n", out);
-		json_array_foreach(s->result.not_evaluated, i, e) {
-			if (!report_not_evaluated_is_shown(s, e))
-				continue;
-			fputs("| ", out);
-			md_code(out, json_string_value(json_object_get(e, "rule")) ? json_string_value(json_object_get(e, "rule")) : "?");
-			fputs(" | ", out);
-			md_text(out, json_string_value(json_object_get(e, "reason")));
-			fputs(" |\n", out);
-		}
-		fputc('\n', out);
-	}
-	write_leftovers(s, out);
-	if (json_array_size(s->accepted_stale)) {
-		fputs("## Accepted findings that are stale\n\n", out);
-		json_array_foreach(s->accepted_stale, i, e) {
-			fputs("- ", out);
-			md_code(out, json_string_value(json_object_get(e, "id")));
-			fputs(" (", out);
-			md_text(out, json_string_value(json_object_get(e, "by")));
-			fputs("): ", out);
-			md_text(out, json_string_value(json_object_get(e, "reason")));
-			fputc('\n', out);
-		}
-		fputc('\n', out);
-	}
-	if (json_array_size(s->result.notices)) {
+	if (m->n_notices) {
 		fputs("## Rule files replaced\n\n", out);
-		json_array_foreach(s->result.notices, i, e) {
+		for (i = 0; i < m->n_notices; i++) {
 			fputs("- ", out);
-			md_code(out, json_string_value(json_object_get(e, "file")) ? json_string_value(json_object_get(e, "file")) : "?");
+			md_code(out, m->notices[i].file ? m->notices[i].file : "?");
 			fputs(" replaces ", out);
-			md_code(out, json_string_value(json_object_get(e, "replaces")) ? json_string_value(json_object_get(e, "replaces")) : "?");
+			md_code(out, m->notices[i].replaces ? m->notices[i].replaces : "?");
 			fputc('\n', out);
 		}
 		fputc('\n', out);
 	}
-	if (json_array_size(s->result.errors)) {
-		fputs("## Rule errors\n\n| file | line | message |\n|---|---|---|\n", out);
-		json_array_foreach(s->result.errors, i, e) {
-			json_int_t line = json_integer_value(json_object_get(e, "line"));
-
-			fputs("| ", out);
-			md_code(out, json_string_value(json_object_get(e, "file")) ? json_string_value(json_object_get(e, "file")) : "?");
-			if (line > 0)
-				fprintf(out, " | %" JSON_INTEGER_FORMAT " | ", line);
-			else
-				fputs(" | | ", out);
-			md_text(out, json_string_value(json_object_get(e, "message")));
-			fputs(" |\n", out);
-		}
-		fputc('\n', out);
+	if (!m->n_errors)
+		return;
+	fputs("## Rule errors\n\n| file | line | message |\n|---|---|---|\n", out);
+	for (i = 0; i < m->n_errors; i++) {
+		fputs("| ", out);
+		md_code(out, m->errors[i].file ? m->errors[i].file : "?");
+		if (m->errors[i].line > 0)
+			fprintf(out, " | %lld | ", m->errors[i].line);
+		else
+			fputs(" | | ", out);
+		md_text(out, m->errors[i].message);
+		fputs(" |\n", out);
 	}
+	fputc('\n', out);
 }
 
 int report_write_markdown(const struct session *s, FILE *out)
 {
-	char *gen = report_generated_line(), *headline = report_headline(s);
+	struct report_model *m = report_model_new(s);
+	char *gen = report_generated_line();
 
 	fputs("# fstune report\n\n", out);
 	fputs("_Generated by ", out);
 	md_text(out, gen);
 	fputs("_\n\n", out);
 	free(gen);
-	if (headline) {
+	if (m->headline) {
 		fputs("**", out);
-		md_text(out, headline);
+		md_text(out, m->headline);
 		fputs("**\n\n", out);
 	}
 	fputs("## What was examined\n\n| | |\n|---|---|\n", out);
-	report_examined_foreach(s, examined_row, out);
+	for (size_t i = 0; i < m->n_examined; i++) {
+		fputs("| ", out);
+		md_text(out, m->examined[i].label);
+		fputs(" | ", out);
+		md_text(out, m->examined[i].text);
+		fputs(" |\n", out);
+	}
 	fputc('\n', out);
 	if (bench_table_has_rows(s->facts)) {
 		fputs("## Benchmark results\n\n", out);
 		bench_table_write(out, s->facts, true, false);
 		fputc('\n', out);
 	}
-	write_groups(s, headline != NULL, out);
-	write_tail(s, out);
-	free(headline);
+	write_groups(out, m);
+	write_not_evaluated(out, m);
+	list(out, "## Leftovers\n\n", m->leftovers, m->n_leftovers);
+	if (m->n_leftovers)
+		fputc('\n', out);
+	write_stale(out, m);
+	write_errors(out, m);
+	report_model_free(m);
 	/* Every fact, folded away: a ticket then carries the whole evidence. */
 	fputs("<details><summary>All facts</summary>\n\n", out);
 	facts_render_markdown(out, s->facts, true);

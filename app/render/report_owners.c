@@ -1,11 +1,12 @@
 /* The report's sentences on who else manages a setting (the facts owners.<setting>, copied into
  * each recommendation by the engine) and on where the persistent form was placed, and the
- * leftovers that manage nothing any more; shared by the text, Markdown and JSON writers. */
+ * leftovers that manage nothing any more: for the report model and the JSON writer. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/render/report_build.h"
 #include "app/render/report_render.h"
 #include "lib/xalloc.h"
 
@@ -64,20 +65,23 @@ char *report_owner_text(const json_t *owner)
 	return out;
 }
 
-void report_owner_lines_foreach(const json_t *rec, void (*fn)(const char *text, void *arg), void *arg)
+char **report_managed_lines(const json_t *rec, size_t *n)
 {
 	const json_t *owners = json_object_get(rec, "owners"), *e;
 	const json_t *placement = json_object_get(json_object_get(rec, "persistent"), "placement");
+	char **out = NULL;
 	size_t i;
 
+	*n = 0;
 	json_array_foreach(owners, i, e) {
-		char *text = report_owner_text(e);
-
-		fn(text, arg);
-		free(text);
+		out = report_vec_grow(out, *n, sizeof(*out));
+		out[(*n)++] = report_owner_text(e);
 	}
-	if (str(placement, "note"))
-		fn(str(placement, "note"), arg);
+	if (str(placement, "note")) {
+		out = report_vec_grow(out, *n, sizeof(*out));
+		out[(*n)++] = xstrdup(str(placement, "note"));
+	}
+	return out;
 }
 
 /* Calls fn on each owner under `node` (a subtree of owners, keyed by setting-name parts) that
@@ -102,28 +106,29 @@ static void leftovers_in(const json_t *node, const char *prefix, void (*fn)(cons
 	}
 }
 
-struct text_ctx {
-	void (*fn)(const char *text, void *arg);
-	void *arg;
+struct lines {
+	char **v;
+	size_t n;
 };
 
 static void leftover_text(const char *setting, const json_t *owner, void *arg)
 {
-	struct text_ctx *c = arg;
-	char *text = report_owner_text(owner);
+	struct lines *l = arg;
 
 	(void)setting;
-	c->fn(text, c->arg);
-	free(text);
+	l->v = report_vec_grow(l->v, l->n, sizeof(*l->v));
+	l->v[l->n++] = report_owner_text(owner);
 }
 
-void report_leftovers_foreach(const struct session *s, void (*fn)(const char *text, void *arg), void *arg)
+char **report_leftover_lines(const struct session *s, size_t *n)
 {
-	struct text_ctx c = {fn, arg};
+	struct lines l = {NULL, 0};
 	const json_t *owners = facts_get(s->facts, "owners");
 
 	if (json_is_object(owners))
-		leftovers_in(owners, "", leftover_text, &c);
+		leftovers_in(owners, "", leftover_text, &l);
+	*n = l.n;
+	return l.v;
 }
 
 static void leftover_json(const char *setting, const json_t *owner, void *arg)

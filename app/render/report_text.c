@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/session/accepted.h"
 #include "app/render/bench_table.h"
+#include "app/render/report_model.h"
 #include "app/render/report_render.h"
 #include "lib/xalloc.h"
 
@@ -21,18 +21,8 @@ static void underline(FILE *out, const char *title, char c)
 	fputc('\n', out);
 }
 
-static void examined_line(const char *label, const char *text, void *arg)
+static void evidence_line(FILE *out, const struct report_evidence *ev)
 {
-	FILE *out = arg;
-	char first[64];
-
-	snprintf(first, sizeof(first), "  %-11s ", label);
-	report_wrap_list(out, first, text, 14, WIDTH);
-}
-
-static void evidence_line(const struct report_evidence *ev, void *arg)
-{
-	FILE *out = arg;
 	char *first = xasprintf("      %s%s ", ev->key, ev->value ? " =" : ":");
 	char *text = ev->value ? xasprintf("%s [%s%s%s]", ev->value, ev->source ? ev->source : "source not recorded",
 					   ev->origin ? "; " : "", ev->origin ? ev->origin : "")
@@ -43,292 +33,233 @@ static void evidence_line(const struct report_evidence *ev, void *arg)
 	free(text);
 }
 
-struct cmd_ctx {
-	FILE *out;
-	const char *what;       /* "Apply", "Revert" */
-	const char *last_label; /* consecutive commands of one label share one heading */
-	bool is_started;
-};
-
-static void command_line(const char *label, const char *cmd, void *arg)
+/* "Apply:" or "Apply (label):" above the commands, once for consecutive commands of one label. */
+static void write_commands(FILE *out, const char *what, const struct report_command *v, size_t n)
 {
-	struct cmd_ctx *c = arg;
-	bool same = c->is_started && (label && c->last_label ? strcmp(label, c->last_label) == 0
-							    : label == c->last_label);
+	for (size_t i = 0; i < n; i++) {
+		const char *label = v[i].label, *last = i ? v[i - 1].label : NULL;
+		bool same = i && (label && last ? strcmp(label, last) == 0 : label == last);
 
-	if (!same) {
-		if (label)
-			fprintf(c->out, "    %s (%s):\n", c->what, label);
-		else
-			fprintf(c->out, "    %s:\n", c->what);
+		if (!same && label)
+			fprintf(out, "    %s (%s):\n", what, label);
+		else if (!same)
+			fprintf(out, "    %s:\n", what);
+		fprintf(out, "        %s\n", v[i].text);
 	}
-	fprintf(c->out, "        %s\n", cmd);
-	c->last_label = label;
-	c->is_started = true;
 }
 
-/* The persistent form the engine built: {"kind": "udev", "path": "...", "line": "..."}. */
-static void write_persistent(const json_t *p, FILE *out)
+static void write_persistent(FILE *out, const struct report_persistent *p)
 {
-	const char *kind = json_string_value(json_object_get(p, "kind"));
-	const char *path = json_string_value(json_object_get(p, "path"));
-	const char *line = json_string_value(json_object_get(p, "line"));
+	const char *line = p->line;
 
 	if (!line)
 		return;
-	fprintf(out, "    Persistent (%s%s%s):\n", kind ? kind : "", kind && path ? ", " : "",
-		path ? path : "");
+	fprintf(out, "    Persistent (%s%s%s):\n", p->kind ? p->kind : "", p->kind && p->path ? ", " : "",
+		p->path ? p->path : "");
 	/* A udev rule may come with a comment line above it: every line indented alike. */
 	for (const char *nl; (nl = strchr(line, '\n')); line = nl + 1)
 		fprintf(out, "        %.*s\n", (int)(nl - line), line);
 	fprintf(out, "        %s\n", line);
 }
 
-static void owner_line(const char *text, void *arg)
+static void write_setting(FILE *out, const struct report_rec *r)
 {
-	report_wrap_hanging(arg, "      ", text, 8, WIDTH);
+	if (!r->setting)
+		return;
+	if (r->current_text)
+		fprintf(out, "    %s: %s -> %s\n", r->setting, r->current_text, r->recommended_text);
+	else
+		fprintf(out, "    %s: %s\n", r->setting, r->recommended_text);
 }
 
-static void write_recommendation(const struct session *s, const json_t *rec, FILE *out)
+static void write_confidence(FILE *out, const struct report_rec *r)
 {
-	const char *setting = json_string_value(json_object_get(rec, "setting"));
-	const json_t *conf = json_object_get(rec, "confidence");
-	const char *rationale = json_string_value(json_object_get(rec, "rationale"));
-	const char *verified = json_string_value(json_object_get(rec, "verified"));
-	const json_t *src = json_object_get(rec, "sources"), *item;
-	struct cmd_ctx cc = {out, "Apply", NULL, false};
+	if (!r->has_confidence)
+		return;
+	fprintf(out, "    confidence %.2f", r->confidence);
+	if (r->confidence_capped_by)
+		fprintf(out, " (capped by the source of %s)", r->confidence_capped_by);
+	if (r->verified.word)
+		fprintf(out, ", trial: %s (%s)", r->verified.word, r->verified.note ? r->verified.note : "no numbers");
+	fputc('\n', out);
+}
+
+static void write_recommendation(FILE *out, const struct report_rec *r)
+{
 	size_t i;
 
-	fprintf(out, "[%s] %s\n    %s\n", report_severity_label(json_string_value(json_object_get(rec, "severity"))),
-		json_string_value(json_object_get(rec, "title")) ? json_string_value(json_object_get(rec, "title")) : "",
-		json_string_value(json_object_get(rec, "id")) ? json_string_value(json_object_get(rec, "id")) : "?");
-	if (accepted_is_marked(rec)) {
-		char *line = report_accepted_text(json_object_get(rec, "accepted"));
-
-		report_wrap_hanging(out, "    Accepted: ", line, 14, WIDTH);
-		free(line);
-	}
-	if (setting) {
-		const json_t *cur = json_object_get(rec, "current");
-		char *r = report_setting_value(setting, json_object_get(rec, "recommended"));
-
-		if (cur) {
-			char *c = report_setting_value(setting, cur);
-
-			fprintf(out, "    %s: %s -> %s\n", setting, c, r);
-			free(c);
-		} else {
-			fprintf(out, "    %s: %s\n", setting, r);
-		}
-		free(r);
-	}
-	if (json_is_number(conf)) {
-		const char *capped = json_string_value(json_object_get(rec, "confidence_capped_by"));
-
-		fprintf(out, "    confidence %.2f", json_number_value(conf));
-		if (capped)
-			fprintf(out, " (capped by the source of %s)", capped);
-		if (verified)
-			fprintf(out, ", trial: %s (%s)", verified,
-				json_string_value(json_object_get(rec, "verified_note")) ?
-				json_string_value(json_object_get(rec, "verified_note")) : "no numbers");
+	fprintf(out, "[%s] %s\n    %s\n", report_severity_label(r->severity), r->title ? r->title : "",
+		r->id ? r->id : "?");
+	if (r->accepted)
+		report_wrap_hanging(out, "    Accepted: ", r->accepted, 14, WIDTH);
+	write_setting(out, r);
+	if (r->host_wide)
+		report_wrap_hanging(out, "    Host-wide: ", r->host_wide, 15, WIDTH);
+	write_confidence(out, r);
+	if (r->rationale && *r->rationale) {
 		fputc('\n', out);
+		report_wrap(out, r->rationale, 4, WIDTH);
 	}
-	if (rationale && *rationale) {
-		fputc('\n', out);
-		report_wrap(out, rationale, 4, WIDTH);
-	}
-	if (json_object_get(rec, "evidence")) {
+	if (r->has_evidence)
 		fprintf(out, "    Evidence:\n");
-		report_evidence_foreach(s, rec, evidence_line, out);
-	}
-	if (json_array_size(json_object_get(rec, "owners")) ||
-	    json_object_get(json_object_get(rec, "persistent"), "placement")) {
+	for (i = 0; i < r->n_evidence; i++)
+		evidence_line(out, &r->evidence[i]);
+	if (r->n_managed)
 		fprintf(out, "    Managed elsewhere:\n");
-		report_owner_lines_foreach(rec, owner_line, out);
-	}
-	report_commands_foreach(json_object_get(rec, "apply"), command_line, &cc);
-	write_persistent(json_object_get(rec, "persistent"), out);
-	cc = (struct cmd_ctx){out, "Revert", NULL, false};
-	report_commands_foreach(json_object_get(rec, "revert"), command_line, &cc);
-	if (json_array_size(src)) {
+	for (i = 0; i < r->n_managed; i++)
+		report_wrap_hanging(out, "      ", r->managed[i], 8, WIDTH);
+	write_commands(out, "Apply", r->apply, r->n_apply);
+	write_persistent(out, &r->persistent);
+	write_commands(out, "Revert", r->revert, r->n_revert);
+	if (r->n_sources)
 		fprintf(out, "    Sources:\n");
-		json_array_foreach(src, i, item)
-			if (json_is_string(item))
-				report_wrap_hanging(out, "      ", json_string_value(item), 8, WIDTH);
-	}
+	for (i = 0; i < r->n_sources; i++)
+		report_wrap_hanging(out, "      ", r->sources[i], 8, WIDTH);
 	fputc('\n', out);
 }
 
-static void group_head(FILE *out, const struct report_group *g)
+static void write_group(FILE *out, const struct report_model *m, const struct report_rec_group *g)
 {
-	underline(out, g->title, '-');
-	report_wrap(out, g->blurb, 0, WIDTH);
+	size_t i, j;
+
+	underline(out, g->def->title, '-');
+	report_wrap(out, g->def->blurb, 0, WIDTH);
 	fputc('\n', out);
+	if (g->def->disruption && strcmp(g->def->disruption, "reformat") == 0)
+		for (i = 0; i < m->n_mkfs; i++) {
+			fprintf(out, "  The one %s command for all of them:\n      %s\n",
+				m->mkfs[i].fs ? m->mkfs[i].fs : "mkfs", m->mkfs[i].command);
+			for (j = 0; j < m->mkfs[i].n_notes; j++)
+				report_wrap_hanging(out, "      ", m->mkfs[i].notes[j], 8, WIDTH);
+			fputc('\n', out);
+		}
+	for (i = 0; i < g->n; i++)
+		write_recommendation(out, g->recs[i]);
 }
 
-static void group_mkfs(FILE *out, const char *fs, const char *command, const json_t *notes)
+static void write_groups(FILE *out, const struct report_model *m)
 {
-	size_t j;
-	const json_t *note;
-
-	fprintf(out, "  The one %s command for all of them:\n      %s\n", fs ? fs : "mkfs", command);
-	json_array_foreach(notes, j, note)
-		if (json_is_string(note))
-			report_wrap_hanging(out, "      ", json_string_value(note), 8, WIDTH);
-	fputc('\n', out);
-}
-
-static void write_groups(const struct session *s, bool has_headline, FILE *out)
-{
-	size_t total = json_array_size(s->result.recommendations);
-	int sev;
-
+	static const char *const names[] = {"info", "suggest", "warn", "critical"};
 	const char *sep = " (";
 
-	fprintf(out, "Recommendations: %zu", total);
-	for (sev = 3; sev >= 0 && total; sev--) {
-		static const char *const names[] = {"info", "suggest", "warn", "critical"};
-		size_t n = session_count_severity_at_least(s, names[sev]) -
-			   (sev < 3 ? session_count_severity_at_least(s, names[sev + 1]) : 0);
-
-		if (n) {
-			fprintf(out, "%s%zu %s", sep, n, names[sev]);
+	fprintf(out, "Recommendations: %zu", m->n_recs);
+	for (int sev = 3; sev >= 0 && m->n_recs; sev--)
+		if (m->severity_count[sev]) {
+			fprintf(out, "%s%zu %s", sep, m->severity_count[sev], names[sev]);
 			sep = ", ";
 		}
-	}
-	if (total)
+	if (m->n_recs)
 		fputc(')', out);
 	fputs("\n\n", out);
-	if (total == 0 && !has_headline)
+	if (m->n_recs == 0 && !m->headline)
 		fputs("  Nothing to change: no rule found anything to recommend on these facts.\n\n", out);
-	report_groups_write(s, &(struct report_group_writer){group_head, group_mkfs, write_recommendation}, out);
+	for (size_t g = 0; g < m->n_groups; g++)
+		if (m->groups[g].n)
+			write_group(out, m, &m->groups[g]);
 }
 
-static void write_not_evaluated(const struct session *s, FILE *out)
+static void write_not_evaluated(FILE *out, const struct report_model *m)
 {
-	size_t i;
-	const json_t *e;
-
-	if (json_array_size(s->result.not_evaluated) == report_not_evaluated_hidden(s))
+	if (m->n_not_evaluated == m->n_not_evaluated_hidden)
 		return;
 	underline(out, "Rules not evaluated", '-');
-	json_array_foreach(s->result.not_evaluated, i, e) {
-		const char *rule = json_string_value(json_object_get(e, "rule"));
-		const char *reason = json_string_value(json_object_get(e, "reason"));
+	for (size_t i = 0; i < m->n_not_evaluated; i++) {
+		const struct report_not_evaluated *e = &m->not_evaluated[i];
 		char *first;
 
-		if (!report_not_evaluated_is_shown(s, e))
+		if (!e->is_shown)
 			continue;
-		first = xasprintf("  %s: ", rule ? rule : "?");
-
-		report_wrap_hanging(out, first, reason ? reason : "no reason given", 4, WIDTH);
+		first = xasprintf("  %s: ", e->rule ? e->rule : "?");
+		report_wrap_hanging(out, first, e->reason ? e->reason : "no reason given", 4, WIDTH);
 		free(first);
 	}
 	fputc('\n', out);
 }
 
-struct leftover_ctx {
-	FILE *out;
-	bool is_started;
-};
-
-static void leftover_line(const char *text, void *arg)
+static void write_leftovers(FILE *out, const struct report_model *m)
 {
-	struct leftover_ctx *c = arg;
-
-	if (!c->is_started)
-		underline(c->out, "Leftovers", '-');
-	c->is_started = true;
-	report_wrap_hanging(c->out, "  ", text, 4, WIDTH);
+	if (!m->n_leftovers)
+		return;
+	underline(out, "Leftovers", '-');
+	for (size_t i = 0; i < m->n_leftovers; i++)
+		report_wrap_hanging(out, "  ", m->leftovers[i], 4, WIDTH);
+	fputc('\n', out);
 }
 
-static void write_leftovers(const struct session *s, FILE *out)
+static void write_stale(FILE *out, const struct report_model *m)
 {
-	struct leftover_ctx c = {out, false};
-
-	report_leftovers_foreach(s, leftover_line, &c);
-	if (c.is_started)
-		fputc('\n', out);
-}
-
-static void write_stale(const struct session *s, FILE *out)
-{
-	size_t i;
-	const json_t *e;
-
-	if (!json_array_size(s->accepted_stale))
+	if (!m->n_stale)
 		return;
 	fputs("Accepted findings that are stale\n", out);
-	json_array_foreach(s->accepted_stale, i, e) {
-		char *first = xasprintf("  %s (%s): ", json_string_value(json_object_get(e, "id")),
-					json_string_value(json_object_get(e, "by")));
+	for (size_t i = 0; i < m->n_stale; i++) {
+		const struct report_stale *e = &m->stale[i];
+		char *first = xasprintf("  %s (%s): ", e->id ? e->id : "?", e->by ? e->by : "?");
 
-		report_wrap_hanging(out, first, json_string_value(json_object_get(e, "reason")), 6, WIDTH);
+		report_wrap_hanging(out, first, e->reason ? e->reason : "", 6, WIDTH);
 		free(first);
 	}
 	fputc('\n', out);
 }
 
-static void write_errors(const struct session *s, FILE *out)
+static void write_errors(FILE *out, const struct report_model *m)
 {
 	size_t i;
-	const json_t *e;
 
-	if (json_array_size(s->result.notices)) {
+	if (m->n_notices) {
 		underline(out, "Rule files replaced", '-');
-		json_array_foreach(s->result.notices, i, e) {
-			const char *file = json_string_value(json_object_get(e, "file"));
-			const char *rep = json_string_value(json_object_get(e, "replaces"));
-			const char *rule = json_string_value(json_object_get(e, "rule"));
+		for (i = 0; i < m->n_notices; i++) {
+			const struct report_notice *e = &m->notices[i];
 
-			fprintf(out, "  %s: %s replaces %s\n", rule ? rule : "?", file ? file : "?", rep ? rep : "?");
+			fprintf(out, "  %s: %s replaces %s\n", e->rule ? e->rule : "?", e->file ? e->file : "?",
+				e->replaces ? e->replaces : "?");
 		}
 		fputc('\n', out);
 	}
-	if (!json_array_size(s->result.errors))
+	if (!m->n_errors)
 		return;
 	underline(out, "Rule errors", '-');
-	json_array_foreach(s->result.errors, i, e) {
-		const char *file = json_string_value(json_object_get(e, "file"));
-		const char *msg = json_string_value(json_object_get(e, "message"));
-		const char *fix = json_string_value(json_object_get(e, "fix"));
-		json_int_t line = json_integer_value(json_object_get(e, "line"));
+	for (i = 0; i < m->n_errors; i++) {
+		const struct report_rule_error *e = &m->errors[i];
 
-		if (line > 0)
-			fprintf(out, "  %s:%" JSON_INTEGER_FORMAT ": %s\n", file ? file : "?", line, msg ? msg : "?");
+		if (e->line > 0)
+			fprintf(out, "  %s:%lld: %s\n", e->file ? e->file : "?", e->line, e->message ? e->message : "?");
 		else
-			fprintf(out, "  %s: %s\n", file ? file : "?", msg ? msg : "?");
-		if (fix)
-			fprintf(out, "    to fix: %s\n", fix);
+			fprintf(out, "  %s: %s\n", e->file ? e->file : "?", e->message ? e->message : "?");
+		if (e->fix)
+			fprintf(out, "    to fix: %s\n", e->fix);
 	}
 	fputc('\n', out);
 }
 
 int report_write_text(const struct session *s, FILE *out)
 {
-	char *gen = report_generated_line(), *headline = report_headline(s);
+	struct report_model *m = report_model_new(s);
+	char *gen = report_generated_line();
+	char first[64];
 
 	underline(out, "fstune report", '=');
 	fprintf(out, "Generated by %s\n\n", gen);
 	free(gen);
-	if (headline) {
-		report_wrap(out, headline, 0, WIDTH);
+	if (m->headline) {
+		report_wrap(out, m->headline, 0, WIDTH);
 		fputc('\n', out);
 	}
 	fputs("What was examined\n", out);
-	report_examined_foreach(s, examined_line, out);
+	for (size_t i = 0; i < m->n_examined; i++) {
+		snprintf(first, sizeof(first), "  %-11s ", m->examined[i].label);
+		report_wrap_list(out, first, m->examined[i].text, 14, WIDTH);
+	}
 	fputc('\n', out);
 	if (bench_table_has_rows(s->facts)) {
 		underline(out, "Benchmark results", '-');
 		bench_table_write(out, s->facts, false, false);
 		fputc('\n', out);
 	}
-	write_groups(s, headline != NULL, out);
-	write_not_evaluated(s, out);
-	write_leftovers(s, out);
-	write_stale(s, out);
-	write_errors(s, out);
-	free(headline);
+	write_groups(out, m);
+	write_not_evaluated(out, m);
+	write_leftovers(out, m);
+	write_stale(out, m);
+	write_errors(out, m);
+	report_model_free(m);
 	return report_finish(out);
 }

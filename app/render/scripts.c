@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app/cli.h"
+#include "app/render/report_model.h"
 #include "app/render/report_render.h"
 #include "app/render/scripts.h"
 #include "lib/xalloc.h"
@@ -94,6 +95,14 @@ static const char sh_helpers_tail[] =
 
 static const char sh_apply_helpers[] =
 	"\n"
+	"# refuse_host_wide STEPS: inside a container, steps that change what the whole host shares run\n"
+	"# only with --host-wide (the admin owns the host); without it the script stops before any change.\n"
+	"refuse_host_wide() {\n"
+	"\tis_live && [ \"$host_wide\" != 1 ] || return 0\n"
+	"\tdie 4 \"inside a container, $1 would change the whole host for every tenant: pass --host-wide\" \\\n"
+	"\t\t\"if you own the host\"\n"
+	"}\n"
+	"\n"
 	"# check SETTING RECORDED NOW: counts a value that changed since fstune probed it.\n"
 	"drifted=0\n"
 	"check() {\n"
@@ -150,14 +159,28 @@ static const char sh_apply_helpers[] =
 	"}\n"
 	"\n"
 	"# show_fstab MOUNTPOINT ON OFF: the change of the fstab entry that keeps options ON (dropping\n"
-	"# those OFF names; \"name=\" stands for every value), as a diff. Nothing is written.\n"
+	"# those OFF names; \"name=\" stands for every value), as a diff. Nothing is written. The\n"
+	"# values reach awk through its environment, which, unlike -v, takes backslashes as they are;\n"
+	"# fstab's octal escapes (\\040 for a space) are undone, bytes compared as bytes (LC_ALL=C).\n"
 	"show_fstab() {\n"
 	"\tfstab=$root/etc/fstab\n"
 	"\tif [ ! -f \"$fstab\" ]; then\n"
 	"\t\tsay \"no $fstab: to keep them across reboots, mount $1 with the options $2\"\n"
 	"\t\treturn 0\n"
 	"\tfi\n"
-	"\tawk -v mnt=\"$1\" -v on=\"$2\" -v off=\"$3\" -v name=\"$fstab\" '\n"
+	"\tFSTUNE_MNT=$1 FSTUNE_ON=$2 FSTUNE_OFF=$3 FSTUNE_FSTAB=$fstab LC_ALL=C awk '\n"
+	"\tfunction unoct(s, out, i, c) {\n"
+	"\t\tout = \"\"\n"
+	"\t\tfor (i = 1; i <= length(s); i++) {\n"
+	"\t\t\tc = substr(s, i, 1)\n"
+	"\t\t\tif (c == \"\\\\\" && substr(s, i + 1, 3) ~ /^[0-3][0-7][0-7]$/) {\n"
+	"\t\t\t\tc = sprintf(\"%c\", substr(s, i + 1, 1) * 64 + substr(s, i + 2, 1) * 8 + substr(s, i + 3, 1))\n"
+	"\t\t\t\ti += 3\n"
+	"\t\t\t}\n"
+	"\t\t\tout = out c\n"
+	"\t\t}\n"
+	"\t\treturn out\n"
+	"\t}\n"
 	"\tfunction dropped(o, i, k) {\n"
 	"\t\tfor (i = 1; i <= n_off; i++) {\n"
 	"\t\t\tk = drop[i]\n"
@@ -169,8 +192,11 @@ static const char sh_apply_helpers[] =
 	"\t\t\t\treturn 1\n"
 	"\t\treturn 0\n"
 	"\t}\n"
-	"\tBEGIN { n_on = split(on, add, \",\"); n_off = split(off, drop, \",\"); found = 0 }\n"
-	"\t$0 !~ /^[ \\t]*#/ && NF >= 4 && $2 == mnt {\n"
+	"\tBEGIN {\n"
+	"\t\tmnt = ENVIRON[\"FSTUNE_MNT\"]; on = ENVIRON[\"FSTUNE_ON\"]; name = ENVIRON[\"FSTUNE_FSTAB\"]\n"
+	"\t\tn_on = split(on, add, \",\"); n_off = split(ENVIRON[\"FSTUNE_OFF\"], drop, \",\"); found = 0\n"
+	"\t}\n"
+	"\t$0 !~ /^[ \\t]*#/ && NF >= 4 && unoct($2) == mnt {\n"
 	"\t\tfound = 1\n"
 	"\t\tm = split($4, o, \",\")\n"
 	"\t\topts = \"\"\n"
@@ -228,11 +254,6 @@ static const char sh_revert_helpers[] =
 	"\t[ ! -d \"$saved_dir\" ] || find \"$saved_dir\" -depth -type d -exec rmdir {} \\; 2>/dev/null || :\n"
 	"}\n";
 
-static const char *rec_str(const json_t *rec, const char *field)
-{
-	return json_string_value(json_object_get(rec, field));
-}
-
 /* `text` as the rest of a comment line: a line break in it would end the comment. */
 static void put_comment(FILE *out, const char *prefix, const char *text)
 {
@@ -243,45 +264,23 @@ static void put_comment(FILE *out, const char *prefix, const char *text)
 }
 
 /* "# id (severity): title" above each step. */
-static void rec_comment(FILE *out, const json_t *rec)
+static void rec_comment(FILE *out, const struct report_rec *r)
 {
-	char *head = xasprintf("# %s (%s): ", rec_str(rec, "id"), rec_str(rec, "severity"));
+	char *head = xasprintf("# %s (%s): ", r->id ? r->id : "?", r->severity ? r->severity : "?");
 
-	put_comment(out, head, rec_str(rec, "title"));
+	put_comment(out, head, r->title);
 	free(head);
-}
-
-/* The recommendations of one disruption class (NULL: those of a class this version does not
- * know), in the report's order. New reference. */
-static json_t *group_of(const struct session *s, const char *disruption)
-{
-	for (size_t i = 0; i < report_n_groups; i++) {
-		const struct report_group *g = &report_groups[i];
-
-		if (disruption ? g->disruption && !strcmp(g->disruption, disruption) : !g->disruption)
-			return report_group_members(s, g);
-	}
-	return json_array();
-}
-
-static bool is_accepted(const json_t *rec)
-{
-	return json_is_object(json_object_get(rec, "accepted"));
 }
 
 /* A section heading: the report's title of the class and, in apply.sh, its blurb; then what the
  * script does with it. */
 static void section(FILE *out, const char *disruption, const char *what, bool has_blurb)
 {
-	for (size_t i = 0; i < report_n_groups; i++) {
-		const struct report_group *g = &report_groups[i];
+	const struct report_group *g = &report_groups[report_group_index(disruption)];
 
-		if (disruption ? g->disruption && !strcmp(g->disruption, disruption) : !g->disruption) {
-			fprintf(out, "\n# ---- %s ----\n", g->title);
-			if (has_blurb)
-				put_comment(out, "# ", g->blurb);
-		}
-	}
+	fprintf(out, "\n# ---- %s ----\n", g->title);
+	if (has_blurb)
+		put_comment(out, "# ", g->blurb);
 	if (what)
 		put_comment(out, "# ", what);
 }
@@ -290,9 +289,10 @@ static void write_usage(FILE *out, bool is_apply)
 {
 	fprintf(out, "usage() {\n\tcat <<'%s'\n", HEREDOC_END);
 	if (is_apply)
-		fputs("Usage: sh apply.sh [--yes] [--force] [--root DIR [--live]]\n"
+		fputs("Usage: sh apply.sh [--yes] [--force] [--host-wide] [--root DIR [--live]]\n"
 		      "  --yes       no questions: the online and remount steps run too\n"
-		      "  --force     go on even if a value changed since fstune probed it\n",
+		      "  --force     go on even if a value changed since fstune probed it\n"
+		      "  --host-wide inside a container: make the changes the whole host shares too\n",
 		      out);
 	else
 		fputs("Usage: sh revert.sh [--yes] [--root DIR [--live]]\n"
@@ -304,10 +304,9 @@ static void write_usage(FILE *out, bool is_apply)
 
 /* The opening: what the script is, the time stamp (the one line that differs between runs), the
  * options and the helpers. */
-static void write_head(FILE *out, const struct session *s, bool is_apply)
+static void write_head(FILE *out, const struct report_model *m, bool is_apply)
 {
-	const char *mp = facts_get_string(s->facts, "fs.mount_point");
-	const char *dev = facts_get_string(s->facts, "device.path");
+	const char *mp = m->mount_point, *dev = m->device_path;
 	char *when = report_generated_line(), *target;
 
 	target = xasprintf("%s%s%s", mp ? mp : dev ? dev : "the facts of the report", mp && dev ? " on " : "",
@@ -331,15 +330,19 @@ static void write_head(FILE *out, const struct session *s, bool is_apply)
 		      "# the files apply.sh installed and puts back the copies it kept of files it replaced\n"
 		      "# (in apply-saved/ beside it). Files apply.sh did not install are left alone.\n", out);
 	}
-	fputs("# Exit status: 0 done, 2 bad option, 4 refused (a value changed since the probe), else the\n"
-	      "# status of the command that failed, named on standard error.\n\nset -eu\n", out);
+	fputs(is_apply ? "# Exit status: 0 done, 2 bad option, 4 refused (a value changed since the probe, or a\n"
+			 "# host-wide change inside a container without --host-wide), else the status of the command\n"
+			 "# that failed, named on standard error.\n\nset -eu\n"
+		       : "# Exit status: 0 done, 2 bad option, 4 refused (a value changed since the probe), else the\n"
+			 "# status of the command that failed, named on standard error.\n\nset -eu\n",
+	      out);
 	fprintf(out, "me=%s\n", is_apply ? "apply.sh" : "revert.sh");
 	write_usage(out, is_apply);
 	fputs(sh_helpers_head, out);
-	fprintf(out, "yes=0 live=0%s root=''\n", is_apply ? " force=0" : "");
+	fprintf(out, "yes=0 live=0%s root=''\n", is_apply ? " force=0 host_wide=0" : "");
 	fputs(sh_options_head, out);
 	if (is_apply)
-		fputs("\t--force) force=1 ;;\n", out);
+		fputs("\t--force) force=1 ;;\n\t--host-wide) host_wide=1 ;;\n", out);
 	fputs(sh_options_tail, out);
 	fputs(sh_helpers_tail, out);
 	fputs(is_apply ? sh_apply_helpers : sh_revert_helpers, out);
@@ -347,42 +350,63 @@ static void write_head(FILE *out, const struct session *s, bool is_apply)
 	free(target);
 }
 
-/* The commands of a recommendation's `apply` or `revert` list, each a line in "cmd; cmd" form. */
-static char *commands_joined(const json_t *cmds)
+/* The plain commands of a recommendation's `apply` or `revert`: the labelled forms of a document
+ * (a "persistent" line, say) are not commands to run. */
+struct cmds {
+	const struct report_command *v;
+	size_t n;
+};
+
+static struct cmds cmds_of(const struct report_rec *r, bool is_revert)
+{
+	return is_revert ? (struct cmds){r->revert, r->n_revert} : (struct cmds){r->apply, r->n_apply};
+}
+
+static size_t plain_count(struct cmds c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c.n; i++)
+		n += !c.v[i].label;
+	return n;
+}
+
+/* The commands as one line, "cmd; cmd". */
+static char *commands_joined(struct cmds c)
 {
 	size_t i, len = 1;
-	json_t *c;
+	bool is_first = true;
 	char *out;
 
-	json_array_foreach(cmds, i, c)
-		len += json_string_length(c) + 2;
+	for (i = 0; i < c.n; i++)
+		len += c.v[i].label ? 0 : strlen(c.v[i].text) + 2;
 	out = xcalloc(1, len);
-	json_array_foreach(cmds, i, c) {
-		if (i)
+	for (i = 0; i < c.n; i++) {
+		if (c.v[i].label)
+			continue;
+		if (!is_first)
 			strcat(out, "; ");
-		strcat(out, json_string_value(c) ? json_string_value(c) : "");
+		strcat(out, c.v[i].text);
+		is_first = false;
 	}
 	return out;
 }
 
 /* One step: its commands on the running system only, behind a question when `is_asked`. */
-static void write_step(FILE *out, const json_t *rec, const char *field, bool is_asked)
+static void write_step(FILE *out, const struct report_rec *r, bool is_revert, bool is_asked)
 {
-	const json_t *cmds = json_object_get(rec, field);
-	char *id = fst_shell_quote(rec_str(rec, "id"));
-	size_t i;
-	json_t *c;
+	struct cmds c = cmds_of(r, is_revert);
+	char *id = fst_shell_quote(r->id ? r->id : "");
 
-	rec_comment(out, rec);
-	if (is_accepted(rec)) {
+	rec_comment(out, r);
+	if (r->accepted) {
 		fputs("#   accepted in the report: left as it is\n", out);
-	} else if (json_array_size(cmds) == 0) {
-		fputs(strcmp(field, "revert") ? "#   nothing to run\n"
-					      : "#   nothing to put back: the value before it was not known\n",
+	} else if (plain_count(c) == 0) {
+		fputs(!is_revert ? "#   nothing to run\n" : "#   nothing to put back: the value before it was not known\n",
 		      out);
 	} else {
 		if (is_asked) {
-			char *all = commands_joined(cmds), *q = xasprintf("%s: run %s?", rec_str(rec, "id"), all);
+			char *all = commands_joined(c), *q = xasprintf("%s: run %s?", r->id ? r->id : "?", all);
 			char *qq = fst_shell_quote(q);
 
 			fprintf(out, "if is_live && ask %s; then\n", qq);
@@ -393,131 +417,169 @@ static void write_step(FILE *out, const json_t *rec, const char *field, bool is_
 			fputs("if is_live; then\n", out);
 		}
 		fprintf(out, "\tstep %s\n", id);
-		json_array_foreach(cmds, i, c)
-			if (json_string_value(c))
-				fprintf(out, "\t%s\n", json_string_value(c));
+		for (size_t i = 0; i < c.n; i++)
+			if (!c.v[i].label)
+				fprintf(out, "\t%s\n", c.v[i].text);
 		fputs("fi\n", out);
 	}
 	free(id);
 }
 
-static void write_steps(FILE *out, const json_t *recs, const char *field, bool is_asked, bool is_reversed)
+static void write_steps(FILE *out, const struct report_rec_group *g, bool is_revert, bool is_asked,
+			bool is_reversed)
 {
-	size_t n = json_array_size(recs);
-
-	if (n == 0)
+	if (g->n == 0)
 		fputs("# None.\n", out);
-	for (size_t i = 0; i < n; i++)
-		write_step(out, json_array_get(recs, is_reversed ? n - 1 - i : i), field, is_asked);
+	for (size_t i = 0; i < g->n; i++)
+		write_step(out, g->recs[is_reversed ? g->n - 1 - i : i], is_revert, is_asked);
 }
 
 /* The drift check of every step apply.sh may run: the value the setting table reads back now
  * against the one the probe found. */
-static void write_checks(FILE *out, const struct session *s, const json_t *const *groups, size_t n)
+static void write_checks(FILE *out, const struct facts *facts, const struct report_rec_group *const *groups,
+			 size_t n)
 {
 	bool any = false;
 
-	for (size_t g = 0; g < n; g++) {
-		size_t i;
-		json_t *rec;
-
-		json_array_foreach(groups[g], i, rec) {
-			const char *setting = rec_str(rec, "setting");
+	for (size_t g = 0; g < n; g++)
+		for (size_t i = 0; i < groups[g]->n; i++) {
+			const struct report_rec *r = groups[g]->recs[i];
 			char *cmd = NULL, *recorded = NULL;
 
-			if (!setting || is_accepted(rec) || json_array_size(json_object_get(rec, "apply")) == 0)
+			if (!r->setting || r->accepted || plain_count(cmds_of(r, false)) == 0)
 				continue;
 			if (!any)
 				fputs("if is_live; then\n", out);
 			any = true;
-			if (rules_setting_read(setting, s->facts, json_object_get(rec, "current"), &cmd, &recorded)) {
-				char *qs = fst_shell_quote(setting), *qr = fst_shell_quote(recorded);
+			if (rules_setting_read(r->setting, facts, r->current, &cmd, &recorded)) {
+				char *qs = fst_shell_quote(r->setting), *qr = fst_shell_quote(recorded);
 
 				fprintf(out, "\tcheck %s %s \"$(%s || :)\"\n", qs, qr, cmd);
 				free(qs);
 				free(qr);
 			} else {
-				fprintf(out, "\t# %s: not checked, fstune cannot read it back or did not know it\n", setting);
+				fprintf(out, "\t# %s: not checked, fstune cannot read it back or did not know it\n",
+					r->setting);
 			}
 			free(cmd);
 			free(recorded);
 		}
-	}
 	if (any)
 		fputs("\tchecked\nfi\n", out);
 	else
 		fputs("# Nothing to check: no step changes the running system.\n", out);
 }
 
-/* The lines of the files fstune owns (sysctl.d, the udev rule), by path in order of first use:
- * [{"path", "lines": [...]}]. Other persistent forms are the admin's files: described, not written. */
-static json_t *owned_files(const json_t *runtime, FILE *out)
+/* Inside a container, the steps of settings the whole host shares (the report marked them
+ * host_wide): refused before anything runs, naming them, unless --host-wide. */
+static void write_host_wide(FILE *out, const struct report_rec_group *const *groups, size_t n)
 {
-	json_t *files = json_array(), *rec, *f;
+	char *names = NULL, *q;
+
+	for (size_t g = 0; g < n; g++)
+		for (size_t i = 0; i < groups[g]->n; i++) {
+			const struct report_rec *r = groups[g]->recs[i];
+			char *more;
+
+			if (!r->host_wide || r->accepted || plain_count(cmds_of(r, false)) == 0)
+				continue;
+			more = xasprintf("%s%s%s (%s)", names ? names : "", names ? ", " : "", r->setting ? r->setting : "?",
+					 r->id ? r->id : "?");
+			free(names);
+			names = more;
+		}
+	if (!names) {
+		fputs("# None: no step changes what the whole host shares from inside a container.\n", out);
+		return;
+	}
+	q = fst_shell_quote(names);
+	fprintf(out, "refuse_host_wide %s\n", q);
+	free(q);
+	free(names);
+}
+
+/* A file fstune owns (sysctl.d, the udev rule) and its lines, borrowed from the model. */
+struct owned_file {
+	const char *path;
+	const char **lines;
+	size_t n_lines;
+};
+
+/* The files of the runtime group's persistent forms, by path in order of first use (at most one per
+ * recommendation); *n of them. Other persistent forms are the admin's files: described (when `out`
+ * is given), not written. */
+static struct owned_file *owned_files(const struct report_rec_group *runtime, FILE *out, size_t *n)
+{
+	struct owned_file *files = xcalloc(runtime->n + 1, sizeof(*files));
 	size_t i, j;
 
-	json_array_foreach(runtime, i, rec) {
-		const json_t *p = json_object_get(rec, "persistent");
-		const char *kind = rec_str(p, "kind"), *path = rec_str(p, "path"), *line = rec_str(p, "line");
+	*n = 0;
+	for (i = 0; i < runtime->n; i++) {
+		const struct report_rec *r = runtime->recs[i];
+		const struct report_persistent *p = &r->persistent;
 
-		if (!kind || !path || !line || is_accepted(rec))
+		if (!p->kind || !p->path || !p->line || r->accepted)
 			continue;
-		if (strcmp(kind, "sysctl.d") && strcmp(kind, "udev")) {
+		if (strcmp(p->kind, "sysctl.d") && strcmp(p->kind, "udev")) {
 			if (out) {
-				char *head = xasprintf("# %s: by hand, in %s: ", rec_str(rec, "id"), path);
+				char *head = xasprintf("# %s: by hand, in %s: ", r->id ? r->id : "?", p->path);
 
-				put_comment(out, head, line);
+				put_comment(out, head, p->line);
 				free(head);
 			}
 			continue;
 		}
-		f = NULL;
-		json_array_foreach(files, j, f)
-			if (!strcmp(rec_str(f, "path"), path))
-				break;
-		if (j == json_array_size(files)) {
-			f = json_pack("{s:s, s:[]}", "path", path, "lines");
-			json_array_append_new(files, f);
-		}
-		json_array_append_new(json_object_get(f, "lines"), json_string(line));
+		j = 0;
+		while (j < *n && strcmp(files[j].path, p->path))
+			j++;
+		if (j == *n)
+			files[(*n)++] = (struct owned_file){p->path, xcalloc(runtime->n, sizeof(char *)), 0};
+		files[j].lines[files[j].n_lines++] = p->line;
 	}
 	return files;
 }
 
-static void write_files(FILE *out, const json_t *runtime)
+static void owned_files_free(struct owned_file *files, size_t n)
 {
-	json_t *files = owned_files(runtime, out), *f, *line;
-	size_t i, j;
+	for (size_t i = 0; i < n; i++)
+		free(files[i].lines);
+	free(files);
+}
 
-	json_array_foreach(files, i, f) {
-		char *q = fst_shell_quote(rec_str(f, "path"));
+static void write_files(FILE *out, const struct report_rec_group *runtime)
+{
+	size_t n, i, j;
+	struct owned_file *files = owned_files(runtime, out, &n);
+
+	for (i = 0; i < n; i++) {
+		char *q = fst_shell_quote(files[i].path);
 
 		fprintf(out, "install_file %s <<'%s'\n", q, HEREDOC_END);
 		fputs("# Installed by fstune's apply.sh; its revert.sh removes it, or puts back the file it replaced.\n",
 		      out);
-		json_array_foreach(json_object_get(f, "lines"), j, line)
-			fprintf(out, "%s\n", json_string_value(line));
+		for (j = 0; j < files[i].n_lines; j++)
+			fprintf(out, "%s\n", files[i].lines[j]);
 		fprintf(out, "%s\n", HEREDOC_END);
 		free(q);
 	}
-	if (json_array_size(files) == 0)
+	if (n == 0)
 		fputs("# No file to install.\n", out);
-	json_decref(files);
+	owned_files_free(files, n);
 }
 
-static void write_restores(FILE *out, const json_t *runtime)
+static void write_restores(FILE *out, const struct report_rec_group *runtime)
 {
-	json_t *files = owned_files(runtime, NULL), *f;
-	size_t i;
+	size_t n;
+	struct owned_file *files = owned_files(runtime, NULL, &n);
 
-	json_array_foreach(files, i, f) {
-		char *q = fst_shell_quote(rec_str(f, "path"));
+	for (size_t i = 0; i < n; i++) {
+		char *q = fst_shell_quote(files[i].path);
 
 		fprintf(out, "restore_file %s\n", q);
 		free(q);
 	}
 	fputs("forget_saved\n", out);
-	json_decref(files);
+	owned_files_free(files, n);
 }
 
 /* Appends `item` to the comma-separated list `*list`. */
@@ -530,31 +592,28 @@ static void list_add(char **list, const char *item)
 }
 
 /* The fstab entry's change for the remount steps, shown as a diff against the root's fstab. */
-static void write_fstab(FILE *out, const struct session *s, const json_t *remount)
+static void write_fstab(FILE *out, const struct facts *facts, const struct report_rec_group *remount)
 {
-	const char *mp = facts_get_string(s->facts, "fs.mount_point");
+	char *mp = facts_get_bytes(facts, "fs.mount_point"); /* the bytes, as the shell gets them */
 	char *on_all = NULL, *off_all = NULL;
-	size_t i;
-	json_t *rec;
 
-	json_array_foreach(remount, i, rec) {
-		const json_t *p = json_object_get(rec, "persistent");
-		const char *kind = rec_str(p, "kind");
+	for (size_t i = 0; i < remount->n; i++) {
+		const struct report_rec *r = remount->recs[i];
+		const struct report_persistent *p = &r->persistent;
 		char *on, *off;
 
-		if (is_accepted(rec) || !kind || !rec_str(rec, "setting"))
+		if (r->accepted || !p->kind || !r->setting)
 			continue;
-		if (strcmp(kind, "fstab")) {
+		if (strcmp(p->kind, "fstab")) {
 			/* a mount unit or the admin's own line wins over fstab: said, never written */
-			char *head = xasprintf("# %s: by hand, in %s: ", rec_str(rec, "id"),
-					       rec_str(p, "path") ? rec_str(p, "path") : "the file that mounts it");
+			char *head = xasprintf("# %s: by hand, in %s: ", r->id ? r->id : "?",
+					       p->path ? p->path : "the file that mounts it");
 
-			put_comment(out, head, rec_str(p, "line") ? rec_str(p, "line") : "");
+			put_comment(out, head, p->line ? p->line : "");
 			free(head);
 			continue;
 		}
-		if (!rules_setting_mount_change(rec_str(rec, "setting"), json_object_get(rec, "recommended"), &on,
-						&off))
+		if (!rules_setting_mount_change(r->setting, r->recommended, &on, &off))
 			continue;
 		list_add(&on_all, on);
 		list_add(&off_all, off);
@@ -575,114 +634,96 @@ static void write_fstab(FILE *out, const struct session *s, const json_t *remoun
 	}
 	free(on_all);
 	free(off_all);
+	free(mp);
 }
 
 /* A class this script does not run: each step's commands, commented out. */
-static void write_described(FILE *out, const json_t *recs)
+static void write_described(FILE *out, const struct report_rec_group *g)
 {
-	size_t i, j;
-	json_t *rec, *c;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct report_rec *r = g->recs[i];
 
-	json_array_foreach(recs, i, rec) {
-		const char *line = rec_str(json_object_get(rec, "persistent"), "line");
-
-		rec_comment(out, rec);
-		json_array_foreach(json_object_get(rec, "apply"), j, c)
-			put_comment(out, "#   ", json_string_value(c));
-		if (line)
-			put_comment(out, "#   and: ", line);
+		rec_comment(out, r);
+		for (size_t j = 0; j < r->n_apply; j++)
+			if (!r->apply[j].label)
+				put_comment(out, "#   ", r->apply[j].text);
+		if (r->persistent.line)
+			put_comment(out, "#   and: ", r->persistent.line);
 	}
-	if (json_array_size(recs) == 0)
+	if (g->n == 0)
 		fputs("# None.\n", out);
 }
 
 /* The reformat class as the report merges it: one mkfs command per filesystem. */
-static void write_mkfs(FILE *out, const struct session *s, const json_t *reformat)
+static void write_mkfs(FILE *out, const struct report_model *m, const struct report_rec_group *reformat)
 {
 	size_t i, j;
-	json_t *m, *id;
 
-	json_array_foreach(reformat, i, m)
-		rec_comment(out, m);
-	json_array_foreach(s->result.mkfs, i, m) {
+	for (i = 0; i < reformat->n; i++)
+		rec_comment(out, reformat->recs[i]);
+	for (i = 0; i < m->n_mkfs; i++) {
 		fputs("# The one command for all of them (everything on the filesystem is lost):\n", out);
-		put_comment(out, "#   ", rec_str(m, "command"));
-		json_array_foreach(json_object_get(m, "from"), j, id)
-			put_comment(out, "#   from ", json_string_value(id));
+		put_comment(out, "#   ", m->mkfs[i].command);
+		for (j = 0; j < m->mkfs[i].n_from; j++)
+			put_comment(out, "#   from ", m->mkfs[i].from[j]);
+		for (j = 0; j < m->mkfs[i].n_notes; j++)
+			put_comment(out, "#   note: ", m->mkfs[i].notes[j]);
 	}
-	if (json_array_size(reformat) == 0)
+	if (reformat->n == 0)
 		fputs("# None.\n", out);
 }
 
-enum { G_RUNTIME, G_ONLINE, G_REMOUNT, G_OFFLINE, G_REBOOT, G_REFORMAT, G_ADVICE, G_OTHER, G_N };
-
-static void groups_load(const struct session *s, json_t *g[G_N])
+static void write_apply(FILE *out, const struct report_model *m, const struct facts *facts)
 {
-	static const char *const classes[G_N] = {"runtime", "online", "remount", "offline",
-						 "reboot",  "reformat", "advice", NULL};
+	const struct report_rec_group *runtime = report_model_group(m, "runtime");
+	const struct report_rec_group *online = report_model_group(m, "online");
+	const struct report_rec_group *remount = report_model_group(m, "remount");
+	const struct report_rec_group *other = report_model_group(m, NULL);
 
-	for (size_t i = 0; i < G_N; i++)
-		g[i] = group_of(s, classes[i]);
-}
-
-static void groups_free(json_t *g[G_N])
-{
-	for (size_t i = 0; i < G_N; i++)
-		json_decref(g[i]);
-}
-
-static void write_apply(FILE *out, const struct session *s)
-{
-	json_t *g[G_N];
-
-	groups_load(s, g);
-	write_head(out, s, true);
+	write_head(out, m, true);
+	fputs("\n# ---- Settings the whole host shares, from inside a container: only with --host-wide ----\n", out);
+	write_host_wide(out, (const struct report_rec_group *const[]){runtime, online, remount}, 3);
 	fputs("\n# ---- The values fstune found: apply.sh stops if one changed since ----\n", out);
-	write_checks(out, s, (const json_t *const[]){g[G_RUNTIME], g[G_ONLINE], g[G_REMOUNT]}, 3);
+	write_checks(out, facts, (const struct report_rec_group *const[]){runtime, online, remount}, 3);
 	section(out, "runtime", NULL, true);
-	write_steps(out, g[G_RUNTIME], "apply", false, false);
+	write_steps(out, runtime, false, false, false);
 	fputs("\n# ---- The files that keep the runtime changes across reboots (under --root DIR) ----\n", out);
-	write_files(out, g[G_RUNTIME]);
+	write_files(out, runtime);
 	fputs("\n# ---- fstab: the options of the remount steps, shown as a diff and not applied ----\n", out);
-	write_fstab(out, s, g[G_REMOUNT]);
+	write_fstab(out, facts, remount);
 	section(out, "online", "Each step is asked about first (--yes: run without asking).", true);
-	write_steps(out, g[G_ONLINE], "apply", true, false);
+	write_steps(out, online, false, true, false);
 	section(out, "remount", "Each remount is asked about first (--yes: run without asking).", true);
-	write_steps(out, g[G_REMOUNT], "apply", true, false);
+	write_steps(out, remount, false, true, false);
 	section(out, "offline", "Not run by this script: the commands, for when the filesystem can be unmounted.",
 		true);
-	write_described(out, g[G_OFFLINE]);
+	write_described(out, report_model_group(m, "offline"));
 	section(out, "reboot", "Not run by this script.", true);
-	write_described(out, g[G_REBOOT]);
+	write_described(out, report_model_group(m, "reboot"));
 	section(out, "reformat", "Not run by this script.", true);
-	write_mkfs(out, s, g[G_REFORMAT]);
+	write_mkfs(out, m, report_model_group(m, "reformat"));
 	section(out, "advice", NULL, true);
-	write_described(out, g[G_ADVICE]);
-	if (json_array_size(g[G_OTHER]) > 0) {
+	write_described(out, report_model_group(m, "advice"));
+	if (other->n > 0) {
 		section(out, NULL, "Not run by this script.", true);
-		write_described(out, g[G_OTHER]);
+		write_described(out, other);
 	}
 	fputs("\ncurrent_step=\nsay \"done; revert.sh takes these changes back\"\n", out);
-	groups_free(g);
 }
 
-static void write_revert(FILE *out, const struct session *s)
+static void write_revert(FILE *out, const struct report_model *m)
 {
-	json_t *g[G_N];
-
-	groups_load(s, g);
-	write_head(out, s, false);
+	write_head(out, m, false);
 	section(out, "remount", "The remounts of apply.sh taken back, last first; each is asked first.", false);
-	write_steps(out, g[G_REMOUNT], "revert", true, true);
+	write_steps(out, report_model_group(m, "remount"), true, true, true);
 	section(out, "online", "Taken back last first; each is asked about first.", false);
-	write_steps(out, g[G_ONLINE], "revert", true, true);
+	write_steps(out, report_model_group(m, "online"), true, true, true);
 	section(out, "runtime", "The values fstune found, put back last first.", false);
-	write_steps(out, g[G_RUNTIME], "revert", false, true);
+	write_steps(out, report_model_group(m, "runtime"), true, false, true);
 	fputs("\n# ---- The files apply.sh installed: removed, or the copy it kept put back ----\n", out);
-	write_restores(out, g[G_RUNTIME]);
+	write_restores(out, report_model_group(m, "runtime"));
 	fputs("\n# apply.sh ran no offline, reboot or reformat step, so there is none to take back here.\n"
 	      "\ncurrent_step=\nsay \"done\"\n", out);
-	groups_free(g);
 }
 
 int scripts_check_dir(const char *dir, struct fst_error *err)
@@ -704,12 +745,15 @@ int scripts_check_dir(const char *dir, struct fst_error *err)
 }
 
 /* One script into its temporary: written, made 0700, flushed. false with `err` set on failure. */
-static bool script_fill(struct cli_output *o, const char *path, const struct session *s,
-			void (*write)(FILE *, const struct session *), struct fst_error *err)
+static bool script_fill(struct cli_output *o, const char *path, bool is_apply, const struct report_model *m,
+			const struct session *s, struct fst_error *err)
 {
 	FILE *fp = cli_output_stream(o);
 
-	write(fp, s);
+	if (is_apply)
+		write_apply(fp, m, s->facts);
+	else
+		write_revert(fp, m);
 	if (fchmod(fileno(fp), 0700) != 0 || report_finish(fp) != 0) {
 		fst_error_set(err, FST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
 		return false;
@@ -720,8 +764,8 @@ static bool script_fill(struct cli_output *o, const char *path, const struct ses
 int scripts_write(const char *dir, const struct session *s, struct fst_error *err)
 {
 	static const char *const names[2] = {"apply.sh", "revert.sh"};
-	static void (*const writers[2])(FILE *, const struct session *) = {write_apply, write_revert};
 	struct cli_output *o[2] = {NULL, NULL};
+	struct report_model *m = report_model_new(s);
 	char *path[2];
 	bool is_ok = scripts_check_dir(dir, err) == FST_EXIT_OK;
 	int status = FST_EXIT_OK;
@@ -730,7 +774,7 @@ int scripts_write(const char *dir, const struct session *s, struct fst_error *er
 		path[i] = xasprintf("%s/%s", dir, names[i]);
 	for (size_t i = 0; i < 2 && is_ok; i++) {
 		o[i] = cli_output_open_path(path[i], err);
-		is_ok = o[i] && script_fill(o[i], path[i], s, writers[i], err);
+		is_ok = o[i] && script_fill(o[i], path[i], i == 0, m, s, err);
 	}
 	/* Both are complete before either replaces an older one: a failure leaves the pair as it was. */
 	for (size_t i = 0; i < 2; i++) {
@@ -742,5 +786,6 @@ int scripts_write(const char *dir, const struct session *s, struct fst_error *er
 		}
 		free(path[i]);
 	}
+	report_model_free(m);
 	return is_ok && status == FST_EXIT_OK ? FST_EXIT_OK : FST_EXIT_USAGE;
 }

@@ -10,6 +10,7 @@
 #include "app/trial/trial_run.h"
 #include "lib/xalloc.h"
 #include "fstune/units.h"
+#include "fstune/utf8.h"
 
 #define BAR_WIDTH 30
 
@@ -181,8 +182,8 @@ int trial_write_json(const struct trial *t, const struct facts *f, FILE *out)
 	facts = json_loads(fj, 0, NULL);
 	free(fj);
 	json_object_set_new(doc, "schema", json_string("fstune.trial/1"));
-	json_object_set_new(doc, "target", json_pack("{s:s, s:s, s:I, s:s?, s:b}", "kind", t->is_device ? "device" : "image",
-						     "path", t->target, "size_bytes", (json_int_t)t->scratch.size_bytes,
+	json_object_set_new(doc, "target", json_pack("{s:s, s:o, s:I, s:s?, s:b}", "kind", t->is_device ? "device" : "image",
+						     "path", fst_json_text(t->target), "size_bytes", (json_int_t)t->scratch.size_bytes,
 						     "device", t->scratch.dev, "direct_io",
 						     t->is_device || t->scratch.is_loop_direct));
 	json_object_set_new(doc, "metric", json_pack("{s:s, s:s, s:s, s:s}", "test", t->metric->test, "label",

@@ -333,6 +333,12 @@ void accepted_mark(struct accepted *a, json_t *recs, const json_t *facts_doc)
 	}
 }
 
+void accepted_forget_use(struct accepted *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		a->v[i].is_used = false;
+}
+
 bool accepted_is_marked(const json_t *rec)
 {
 	return json_is_object(json_object_get(rec, "accepted"));

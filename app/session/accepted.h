@@ -48,9 +48,13 @@ const char *accepted_default_path(bool no_system, bool *must_exist);
  * object, against which conditions are evaluated. Unmarks nothing: marks already present stay. */
 void accepted_mark(struct accepted *a, json_t *recs, const json_t *facts_doc);
 
-/* Entries that accepted nothing in the reports marked so far and whose id no loaded rule can make:
- * its rule file id is not loaded, or the name is in none of that file's test vectors nor in the
- * findings made. `rules` is rules_describe's array (NULL: only the marking is known). Returns a new
+/* Forgets which entries accepted a finding: the next accepted_mark starts a new count of what is
+ * stale (a session evaluated again marks its new result, not the sum of both). */
+void accepted_forget_use(struct accepted *a);
+
+/* Entries that accepted nothing in the reports marked so far (since accepted_forget_use) and whose
+ * id no loaded rule can make: its rule file id is not loaded, or the name is in none of that file's
+ * test vectors nor in the findings made. `rules` is rules_describe's array (NULL: only the marking is known). Returns a new
  * array of {"id", "by", "reason"}. */
 json_t *accepted_stale(const struct accepted *a, const json_t *rules);
 

@@ -1,5 +1,6 @@
-/* The session: creates one run's facts (by probing a TARGET or reading a file), runs the benchmark
- * step and the rules, and owns everything they produced until session_free. */
+/* The session: creates one run's facts (by probing a TARGET or reading a file), runs the workload and
+ * benchmark steps and the rules, marks the accepted findings, and owns everything they produced until
+ * session_free. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -7,7 +8,6 @@
 #include <unistd.h>
 
 #include "app/session/session.h"
-#include "app/trial/trial.h"
 #include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 #include "fstune/debug.h"
@@ -141,9 +141,7 @@ int session_bench(struct session *s, enum session_bench bench, const struct benc
 		bench_config_init(&c);
 	c.suite = bench == SESSION_BENCH_FULL ? BENCH_SUITE_FULL : BENCH_SUITE_QUICK;
 	status = bench_run(s->target, &c, s->facts, &res, err);
-	json_decref(s->bench_params);
 	json_decref(s->bench_notes);
-	s->bench_params = res.params ? json_incref(res.params) : NULL;
 	s->bench_notes = res.notes ? json_incref(res.notes) : NULL;
 	/* What ran: a refusal or a usage error ran nothing. */
 	s->bench = status == FST_EXIT_OK || status == FST_EXIT_PARTIAL ? bench : SESSION_BENCH_NONE;
@@ -187,14 +185,35 @@ int session_load_rules(struct session *s, const struct rules_options *opt, struc
 	return FST_EXIT_OK;
 }
 
+/* Marks the findings the admin accepted in this evaluation's result. Stale is what this evaluation
+ * did not use: an entry that accepted a finding of an earlier one (before the workload changed, or
+ * on another target of the wizard) counts for nothing here. */
+static void mark_accepted(struct session *s)
+{
+	json_t *rules;
+
+	json_decref(s->accepted_stale);
+	s->accepted_stale = NULL;
+	if (!s->accepted || accepted_is_empty(s->accepted))
+		return;
+	accepted_forget_use(s->accepted);
+	accepted_mark(s->accepted, s->result.recommendations, s->facts->doc);
+	rules = rules_describe(s->rules);
+	s->accepted_stale = accepted_stale(s->accepted, rules);
+	json_decref(rules);
+	if (json_array_size(s->accepted_stale) == 0) {
+		json_decref(s->accepted_stale);
+		s->accepted_stale = NULL;
+	}
+}
+
 void session_evaluate(struct session *s)
 {
 	if (s->is_evaluated)
 		rules_result_free(&s->result);
 	memset(&s->result, 0, sizeof(s->result));
 	rules_evaluate(s->rules, s->facts, &s->result);
-	/* a trial's results in the facts confirm or contradict the reformat advice they measured */
-	trial_verify(s->result.recommendations, s->facts);
+	mark_accepted(s);
 	s->is_evaluated = true;
 	DBG(DEBUG_REPORT, "session: %zu recommendations, %zu not evaluated, %zu errors",
 	    json_array_size(s->result.recommendations), json_array_size(s->result.not_evaluated),
@@ -213,7 +232,6 @@ void session_free(struct session *s)
 	json_decref(s->facts_warnings);
 	facts_free(s->facts);
 	facts_free(s->given_workload);
-	json_decref(s->bench_params);
 	json_decref(s->bench_notes);
 	free(s->bench_refusal);
 	free(s->bench_skipped);

@@ -1,12 +1,13 @@
-/* The session: everything one run of fstune produced (the target, its facts, the loaded rules and
- * their result, later the benchmark results), shared by `fstune report` and the wizard, and read as
- * it is by every renderer. */
+/* The session: everything one run of fstune produced (the target, its facts with the workload and
+ * the benchmark results, the loaded rules and their result with the accepted findings marked),
+ * shared by `fstune report`, the wizard, trial and apply, and read as it is by every renderer. */
 #ifndef FSTUNE_APP_SESSION_H
 #define FSTUNE_APP_SESSION_H
 
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "app/session/accepted.h"
 #include "fstune/bench.h"
 #include "fstune/error.h"
 #include "fstune/facts.h"
@@ -36,8 +37,8 @@ struct session {
 	struct facts *given_workload; /* the workload branch the facts came with (a file's own description;
 					 none for a probed TARGET): each workload step starts from it */
 	bool is_workload_described;  /* a workload step ran: the next one starts again from given_workload */
-	enum session_bench bench;    /* the suite that ran (SESSION_BENCH_NONE: none) */
-	json_t *bench_params;        /* the parameters the benchmarks used, for the report; NULL: none */
+	enum session_bench bench;    /* the suite that ran (SESSION_BENCH_NONE: none); the parameters
+					it used are the facts' bench.parameters */
 	json_t *bench_notes;         /* array of strings the bench layer wants read; NULL: none ran */
 	char *bench_refusal;         /* why the benchmarks asked for did not run (refused); NULL: they ran */
 	char *bench_skipped;         /* why none ran although none was refused: the default's reason,
@@ -47,8 +48,10 @@ struct session {
 	bool is_evaluated;           /* session_evaluate has filled `result` */
 	bool is_verbose;             /* --verbose: renderers also show what only hand-written facts
 					could change */
-	json_t *accepted_stale;      /* accepted entries no loaded rule can make ({"id", "by", "reason"});
-					NULL when none */
+	struct accepted *accepted;   /* the findings the admin accepted, marked at each evaluation;
+					borrowed (the front end's, it outlives the session); NULL: none */
+	json_t *accepted_stale;      /* accepted entries no loaded rule can make ({"id", "by", "reason"}),
+					as of the last evaluation; NULL when none */
 };
 
 /* Resolves TARGET (NULL: the current directory) and runs every probe on it. Returns NULL with `err`
@@ -79,7 +82,7 @@ int session_describe_workload(struct session *s, const struct workload_spec *spe
 /* The benchmark step, run between probing (and the workload, which sizes the file tests) and the
  * rules: runs `bench`'s suite on the TARGET with `cfg` (its parameters, progress and stop flag; NULL:
  * the defaults; cfg->suite and cfg->tests are taken as given unless cfg->tests is empty, then the suite
- * is `bench`'s). Results land in bench.* (source "bench"), the parameters used in s->bench_params,
+ * is `bench`'s). Results land in bench.* (source "bench"), the parameters used in bench.parameters,
  * the notes in s->bench_notes. SESSION_BENCH_NONE does nothing and returns FST_EXIT_OK.
  *
  * Returns bench_run's status: FST_EXIT_OK; FST_EXIT_USAGE (no TARGET, an image file, a bad test list;
@@ -104,7 +107,9 @@ void session_bench_skip(struct session *s, const char *why);
 int session_load_rules(struct session *s, const struct rules_options *opt, struct fst_error *err);
 
 /* Evaluates the loaded rules on the facts (again, if called twice: the wizard re-evaluates after
- * the workload changes). Needs session_load_rules first. */
+ * the workload, the benchmarks or a trial change the facts), then marks the findings s->accepted
+ * accepts and lists its stale entries in s->accepted_stale. A trial's verdicts (`verified`) are the
+ * engine's, from the trial.* facts. Needs session_load_rules first. */
 void session_evaluate(struct session *s);
 
 /* Counts of the result, for thresholds and summaries. */
@@ -159,12 +164,15 @@ struct session_plan {
 	const struct bench_config *bench_cfg;   /* NULL: the defaults; the stop handlers are installed
 						   (bench_stop_install) before the benchmarks run */
 	const struct rules_options *rules;      /* NULL: the rules are not loaded nor evaluated */
+	struct accepted *accepted;              /* the findings the admin accepted (accepted_cli_load),
+						   marked at each evaluation; borrowed: it must outlive
+						   the session. NULL: none */
 	void (*say)(void *arg, enum session_say kind, const char *msg);
 	void *arg;
 };
 
 /* Runs the plan: the session (probed or read), the facts file's warnings, the workload, the
- * benchmarks, the rules. Returns the status so far with *out set: FST_EXIT_OK, or FST_EXIT_PARTIAL /
+ * benchmarks, the rules and the accepted findings (a stale entry said as a note). Returns the status so far with *out set: FST_EXIT_OK, or FST_EXIT_PARTIAL /
  * FST_EXIT_REFUSED from steps after which the run goes on (said as SESSION_SAY_ERROR). Or, with *out
  * NULL: a usage error (err set, not said), or 128+n when a signal stopped the benchmarks (nothing
  * left behind; the caller calls bench_stop_reraise). */

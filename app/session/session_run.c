@@ -1,5 +1,5 @@
 /* The session pipeline: one run's steps in their order (probe or read the facts, the workload, the
- * benchmarks, the rules), for the report, the wizard and trial. What a step wants the admin to read
+ * benchmarks, the rules with the accepted findings), for the report, the wizard, trial and apply. What a step wants the admin to read
  * goes to the plan's `say` hook: the pipeline never prints. */
 #include "config.h"
 
@@ -76,6 +76,18 @@ static int go_on(const struct session_plan *p, int status, int step, struct fst_
 	return fst_exit_merge(status, step);
 }
 
+/* The accepted entries no loaded rule can make: a note each (the report lists them too). */
+static void say_stale(const struct session_plan *p, const struct session *s)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(s->accepted_stale, i, e)
+		say(p, SESSION_SAY_NOTE, "accepted finding %s (%s) is stale: %s",
+		    json_string_value(json_object_get(e, "id")), json_string_value(json_object_get(e, "by")),
+		    json_string_value(json_object_get(e, "reason")));
+}
+
 static struct session *open_session(const struct session_plan *p, struct fst_error *err)
 {
 	struct session *s = p->facts_path ? session_from_facts_file(p->facts_path, err)
@@ -83,6 +95,7 @@ static struct session *open_session(const struct session_plan *p, struct fst_err
 
 	if (s) {
 		s->is_verbose = p->is_verbose;
+		s->accepted = p->accepted;
 		if (p->target_os)
 			session_set_target_os(s, p->target_os);
 	}
@@ -110,8 +123,10 @@ int session_run(const struct session_plan *p, struct session **out, struct fst_e
 	}
 	if (step == FST_EXIT_OK || step == FST_EXIT_PARTIAL || step == FST_EXIT_REFUSED) {
 		step = p->rules ? session_load_rules(s, p->rules, err) : FST_EXIT_OK;
-		if (step == FST_EXIT_OK && p->rules)
+		if (step == FST_EXIT_OK && p->rules) {
 			session_evaluate(s);
+			say_stale(p, s);
+		}
 	}
 	if (step == FST_EXIT_USAGE || step >= 128) {
 		session_free(s);

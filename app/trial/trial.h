@@ -14,7 +14,6 @@
 #include <stdint.h>
 
 #include "fstune/error.h"
-#include "fstune/facts.h"
 
 struct trial_candidate {
 	char *fs;          /* "ext2", "ext3", "ext4", "xfs" or "btrfs" */
@@ -51,16 +50,5 @@ int trial_candidates_add_args(struct trial_candidates *out, const char *fs, cons
 void trial_candidates_free(struct trial_candidates *c);
 /* Removes (and frees) the i-th candidate. */
 void trial_candidates_remove(struct trial_candidates *c, size_t i);
-
-/* How well a recommendation's mkfs spec {"fs", "args"} matches a candidate spec string: -1 when the
- * candidate does not make what the recommendation asks (another fs, or one of its option pairs
- * missing), else the number of the candidate's words beyond the recommendation's (0 is exact). */
-int trial_spec_match(const char *candidate_spec, const json_t *mkfs);
-
-/* Marks each reformat recommendation (one with an "mkfs" spec) of `recs` that a trial in the facts
- * (trial.c1 ... with their specs and ranks) measured: "verified": "confirmed" when no candidate
- * ranked measurably better than the one making it, "contradicted" when one did, and "verified_by"
- * with the numbers. Recommendations no candidate matches are left as they are. */
-void trial_verify(json_t *recs, const struct facts *f);
 
 #endif

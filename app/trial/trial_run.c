@@ -15,6 +15,7 @@
 #include "lib/xalloc.h"
 #include "fstune/probe.h"
 #include "fstune/status.h"
+#include "fstune/utf8.h"
 
 /* One metric per preset (the table); general uses the 1999 experiment, stated in the output. */
 static const struct trial_metric metrics[] = {
@@ -114,6 +115,7 @@ static int measure_bench(struct trial *t, json_t *run, double *value, struct fst
 	}
 	snprintf(cfg.tests, sizeof cfg.tests, "%s", t->metric->tests);
 	cfg.stop = t->stop;
+	cfg.is_own_scratch = true; /* trial made this filesystem: no other run is on it */
 	st = bench_run(&pt, &cfg, f, &res, err);
 	target_free(&pt);
 	if (res.notes && json_array_size(res.notes))
@@ -200,7 +202,7 @@ static int run_once(struct trial *t, struct trial_candidate *c, unsigned round, 
 		return FST_EXIT_OK;
 	}
 	if (st != FST_EXIT_OK && st < 128)
-		json_object_set_new(run, "error", json_string(err->msg));
+		json_object_set_new(run, "error", fst_json_text(err->msg));
 	json_array_append_new(c->runs, run);
 	return is_stopped(t) ? 128 + *t->stop : st;
 }

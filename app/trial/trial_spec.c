@@ -1,5 +1,5 @@
-/* Candidate specs of `fstune trial`: parsing without a shell, the allow-list of each mkfs tool's own
- * options, and matching a recommendation's mkfs spec to a measured candidate (trial.h). */
+/* Candidate specs of `fstune trial`: parsing without a shell, and the allow-list of each mkfs tool's
+ * own options (trial.h). */
 #include "config.h"
 
 #include <ctype.h>
@@ -313,64 +313,4 @@ int trial_candidates_add_args(struct trial_candidates *out, const char *fs, cons
 	st = add_checked(out, shown, xstrdup(fs), w, n, origin, err);
 	free(shown);
 	return st;
-}
-
-/* Whether every comma item of `want` is among those of `have`. */
-static bool items_cover(const char *have, const char *want)
-{
-	char *dup = xstrdup(want), *save = NULL;
-	bool ok = true;
-
-	for (char *it = strtok_r(dup, ",", &save); ok && it; it = strtok_r(NULL, ",", &save)) {
-		size_t n = strlen(it);
-		const char *p = have;
-
-		ok = false;
-		while ((p = strstr(p, it))) {
-			if ((p == have || p[-1] == ',') && (p[n] == ',' || !p[n])) {
-				ok = true;
-				break;
-			}
-			p += n;
-		}
-	}
-	free(dup);
-	return ok;
-}
-
-int trial_spec_match(const char *candidate_spec, const json_t *mkfs)
-{
-	struct trial_candidates c = {0};
-	struct fst_error err = FST_ERROR_INIT;
-	const char *fs = json_string_value(json_object_get(mkfs, "fs"));
-	const json_t *args = json_object_get(mkfs, "args");
-	int extra = -1;
-	size_t i, j, used = 0;
-
-	if (!fs || trial_candidates_parse(candidate_spec, "facts", &c, &err) != FST_EXIT_OK || c.n != 1)
-		goto out;
-	if (strcmp(c.v[0].fs, fs))
-		goto out;
-	for (i = 0; i < json_array_size(args); i += 2) {
-		const char *flag = json_string_value(json_array_get(args, i));
-		const char *val = json_string_value(json_array_get(args, i + 1));
-		bool found = false;
-
-		for (j = 0; flag && j < c.v[0].n_args && !found; j++) {
-			if (strcmp(c.v[0].args[j], flag))
-				continue;
-			if (!val)
-				found = true;
-			else if (j + 1 < c.v[0].n_args &&
-				 (!strcmp(c.v[0].args[j + 1], val) || items_cover(c.v[0].args[j + 1], val)))
-				found = true;
-		}
-		if (!found)
-			goto out;
-		used += val ? 2 : 1;
-	}
-	extra = c.v[0].n_args > used ? (int)(c.v[0].n_args - used) : 0;
-out:
-	trial_candidates_free(&c);
-	return extra;
 }

@@ -1,11 +1,12 @@
 /* Step 4, Advice: the recommendations grouped by disruption (the report's groups, in its order),
- * coloured by severity; Enter opens one in the detail screen (view_detail.c). */
+ * coloured by severity; Enter opens one in the detail screen (scr_detail.c). */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/render/report_model.h"
 #include "app/render/report_render.h"
 #include "app/wizard/ui_int.h"
 #include "lib/xalloc.h"
@@ -24,17 +25,19 @@ static const struct ui_key advice_keys[] = {
 	{0, 0, NULL, false},
 };
 
-static bool is_heading(const json_t *row) { return json_object_get(row, "group") != NULL; }
-/* A further line of the title of the recommendation above: {"cont": line number, "rec": row}. */
-static bool is_continuation(const json_t *row) { return json_object_get(row, "cont") != NULL; }
-static bool is_selectable(const json_t *row) { return row && !is_heading(row) && !is_continuation(row); }
+static bool is_heading(const struct ui_advice_row *row) { return row->group != NULL; }
+static bool is_continuation(const struct ui_advice_row *row) { return !row->group && row->line > 0; }
+static bool is_selectable(const struct ui_advice_row *row) { return row && !row->group && row->line == 0; }
+
+static const struct ui_advice_row *row_at(const struct ui_wizard *w, int i)
+{
+	return i >= 0 && i < w->advice_list.n ? &w->advice_rows[i] : NULL;
+}
 
 /* The title column of a recommendation row in `cols` cells, and the id's width beside it. */
-static int title_width(const json_t *rec, int cols, int *idw)
+static int title_width(const struct report_rec *rec, int cols, int *idw)
 {
-	const char *id = json_string_value(json_object_get(rec, "id"));
-
-	*idw = id ? ui_text_width(id) : 0;
+	*idw = rec->id ? ui_text_width(rec->id) : 0;
 	if (*idw > cols / 3)
 		*idw = cols / 3;
 	return cols - 11 - *idw - 1;
@@ -42,12 +45,11 @@ static int title_width(const json_t *rec, int cols, int *idw)
 
 /* Line `k` of a recommendation's title wrapped to its column (an empty string past the end); a
  * long title is read whole, on as many rows as it needs. Caller frees. */
-static char *title_line(const json_t *rec, int cols, size_t k, size_t *n_lines)
+static char *title_line(const struct report_rec *rec, int cols, size_t k, size_t *n_lines)
 {
-	const char *title = json_string_value(json_object_get(rec, "title"));
 	int idw, tw = title_width(rec, cols, &idw);
 	size_t n;
-	char **lines = ui_wrap(title ? title : "(untitled)", tw > 8 ? tw : 8, &n);
+	char **lines = ui_wrap(rec->title ? rec->title : "(untitled)", tw > 8 ? tw : 8, &n);
 	char *out = xstrdup(k < n ? lines[k] : "");
 
 	ui_lines_free(lines, n);
@@ -56,56 +58,67 @@ static char *title_line(const json_t *rec, int cols, size_t k, size_t *n_lines)
 	return out;
 }
 
+static void add_row(struct ui_wizard *w, struct ui_advice_row row)
+{
+	int n = w->advice_list.n++;
+
+	w->advice_rows = xrealloc(w->advice_rows, (size_t)(n + 1) * sizeof(*w->advice_rows));
+	w->advice_rows[n] = row;
+}
+
+/* Each group that has recommendations: its heading, then each recommendation on as many rows as
+ * its title needs. */
+static void add_groups(struct ui_wizard *w, const struct report_model *m)
+{
+	for (size_t g = 0; g < m->n_groups; g++) {
+		const struct report_rec_group *rg = &m->groups[g];
+
+		if (rg->n > 0)
+			add_row(w, (struct ui_advice_row){rg, NULL, 0, 0});
+		for (size_t i = 0; i < rg->n; i++) {
+			int at = w->advice_list.n;
+			size_t n = 1;
+
+			add_row(w, (struct ui_advice_row){NULL, rg->recs[i], 0, at});
+			free(title_line(rg->recs[i], COLS - 2, 0, &n));
+			for (size_t k = 1; k < n; k++)
+				add_row(w, (struct ui_advice_row){NULL, rg->recs[i], k, at});
+		}
+	}
+}
+
 static void advice_init(struct ui_wizard *w)
 {
-	json_decref(w->advice_rows);
-	w->advice_rows = json_array();
-	if (w->session && w->session->is_evaluated)
-		for (size_t g = 0; g < report_n_groups; g++) {
-			json_t *members = report_group_members(w->session, &report_groups[g]);
-			size_t i;
-			json_t *rec;
-
-			if (json_array_size(members) > 0)
-				json_array_append_new(w->advice_rows, json_pack("{s:I}", "group", (json_int_t)g));
-			json_array_foreach(members, i, rec) {
-				size_t at = json_array_size(w->advice_rows), n = 1;
-
-				json_array_append(w->advice_rows, rec);
-				free(title_line(rec, COLS - 2, 0, &n));
-				for (size_t k = 1; k < n; k++)
-					json_array_append_new(w->advice_rows,
-							      json_pack("{s:I, s:I}", "cont", (json_int_t)k, "rec",
-									(json_int_t)at));
-			}
-			json_decref(members);
-		}
-	w->advice_list.n = (int)json_array_size(w->advice_rows);
+	report_model_free(w->advice_model);
+	free(w->advice_rows);
+	w->advice_model = w->session ? report_model_new(w->session) : NULL;
+	w->advice_rows = NULL;
+	w->advice_list.n = 0;
+	if (w->advice_model && w->session->is_evaluated)
+		add_groups(w, w->advice_model);
 	if (w->advice_list.sel < 0 || w->advice_list.sel >= w->advice_list.n ||
-	    !is_selectable(json_array_get(w->advice_rows, (size_t)w->advice_list.sel)))
+	    !is_selectable(row_at(w, w->advice_list.sel)))
 		w->advice_list.sel = w->advice_list.n > 1 ? 1 : 0;
 }
 
 static int list_rows(void) { return LINES - 3 - 4; }
 
-static void draw_rec(const json_t *rec, int y, int x, int cols, bool is_sel)
+static void draw_rec(const struct report_rec *rec, int y, int x, int cols, bool is_sel)
 {
-	const char *sev = json_string_value(json_object_get(rec, "severity"));
-	const char *id = json_string_value(json_object_get(rec, "id"));
 	attr_t base = ui_row_bar(y, x, cols, is_sel);
 	char label[16], *title = title_line(rec, cols, 0, NULL);
 	int idw, tw = title_width(rec, cols, &idw);
 
 	ui_put(y, x, 2, base, is_sel ? ui_glyph->cursor : " ");
-	snprintf(label, sizeof(label), "%-8s", report_severity_label(sev));
-	ui_put(y, x + 2, 9, is_sel ? base | A_BOLD : ui_attr(ui_severity_role(sev)), label);
+	snprintf(label, sizeof(label), "%-8s", report_severity_label(rec->severity));
+	ui_put(y, x + 2, 9, is_sel ? base | A_BOLD : ui_attr(ui_severity_role(rec->severity)), label);
 	ui_put(y, x + 11, tw, base, title);
-	if (id)
-		ui_put(y, x + cols - idw, idw, is_sel ? base : ui_attr(UI_DIM), id);
+	if (rec->id)
+		ui_put(y, x + cols - idw, idw, is_sel ? base : ui_attr(UI_DIM), rec->id);
 	free(title);
 }
 
-static void draw_continuation(const json_t *rec, size_t k, int y, int x, int cols, bool is_sel)
+static void draw_continuation(const struct report_rec *rec, size_t k, int y, int x, int cols, bool is_sel)
 {
 	attr_t base = ui_row_bar(y, x, cols, is_sel);
 	char *text = title_line(rec, cols, k, NULL);
@@ -114,13 +127,6 @@ static void draw_continuation(const json_t *rec, size_t k, int y, int x, int col
 	ui_put(y, x + 11, tw, base, text);
 	free(text);
 }
-
-/* The numbers a recommendation rests on that were measured (benchmarks, a sample, an observation,
- * a trial), as "key = value [source]" joined, for the line under the list. */
-struct measured {
-	char text[512];
-	size_t n;
-};
 
 static bool is_measured(const char *source)
 {
@@ -132,85 +138,84 @@ static bool is_measured(const char *source)
 	return false;
 }
 
-static void add_measured(const struct report_evidence *ev, void *arg)
+/* The numbers a recommendation rests on that were measured (benchmarks, a sample, an observation,
+ * a trial), as "key = value [source]" joined, on the line under the list. */
+static void draw_measured(const struct ui_advice_row *row, int y, const struct ui_area *a)
 {
-	struct measured *m = arg;
-	size_t len = strlen(m->text);
+	char text[512] = "";
+	size_t n = 0, len;
 
-	if (ev->unavailable || !is_measured(ev->source))
+	if (!is_selectable(row))
 		return;
-	snprintf(m->text + len, sizeof(m->text) - len, "%s%s = %s [%s]", m->n ? "; " : "", ev->key,
-		 ev->value ? ev->value : "?", ev->source);
-	m->n++;
-}
+	for (size_t i = 0; i < row->rec->n_evidence; i++) {
+		const struct report_evidence *ev = &row->rec->evidence[i];
 
-static void draw_measured(const struct ui_wizard *w, const json_t *rec, int y, const struct ui_area *a)
-{
-	struct measured m = {"", 0};
-
-	if (!w->session || !rec || json_object_get(rec, "group") || json_object_get(rec, "cont"))
-		return;
-	report_evidence_foreach(w->session, rec, add_measured, &m);
-	if (m.n) {
+		if (ev->unavailable || !is_measured(ev->source))
+			continue;
+		len = strlen(text);
+		snprintf(text + len, sizeof(text) - len, "%s%s = %s [%s]", n ? "; " : "", ev->key,
+			 ev->value ? ev->value : "?", ev->source);
+		n++;
+	}
+	if (n) {
 		ui_put(y, a->left, 10, ui_attr(UI_HEADING), "Measured:");
-		ui_put(y, a->left + 10, a->cols - 10, ui_attr(UI_NORMAL), m.text);
+		ui_put(y, a->left + 10, a->cols - 10, ui_attr(UI_NORMAL), text);
 	} else
 		ui_put(y, a->left, a->cols, ui_attr(UI_DIM),
 		       "Measured: nothing (it rests on probed or given facts; Enter shows them)");
 }
 
+/* Nothing judged is not "nothing to change": the report's headline says why. */
+static void draw_empty(const struct report_model *m, int y, int rows, const struct ui_area *a)
+{
+	size_t nl = 0;
+	char **lines = m && m->headline ? ui_wrap(m->headline, a->cols - 2, &nl) : NULL;
+
+	for (size_t i = 0; i < nl && (int)i < rows; i++)
+		ui_put(y + (int)i, a->left + 2, a->cols - 2, ui_attr(UI_ERROR), lines[i]);
+	if (!m || !m->headline)
+		ui_put(y, a->left + 2, a->cols - 2, ui_attr(UI_OK),
+		       "Nothing to change: no rule found anything to recommend on these facts.");
+	ui_lines_free(lines, nl);
+}
+
+static void draw_row(const struct ui_wizard *w, int idx, int y, const struct ui_area *a)
+{
+	const struct ui_advice_row *row = row_at(w, idx);
+
+	if (is_heading(row)) {
+		const struct report_group *g = row->group->def;
+
+		ui_put(y, a->left, a->cols, ui_attr(UI_HEADING), g->title);
+		ui_put(y, a->left + ui_text_width(g->title) + 2, a->cols - ui_text_width(g->title) - 2,
+		       ui_attr(UI_DIM), g->blurb);
+	} else if (is_continuation(row)) {
+		draw_continuation(row->rec, row->line, y, a->left, a->cols, row->at == w->advice_list.sel);
+	} else {
+		draw_rec(row->rec, y, a->left, a->cols, idx == w->advice_list.sel);
+	}
+}
+
 static void advice_draw(struct ui_wizard *w, const struct ui_area *a)
 {
+	const struct report_model *m = w->advice_model;
 	int rows = list_rows(), y = a->top + 2;
 	char head[256];
-	size_t n = w->session ? json_array_size(w->session->result.recommendations) : 0;
+	size_t n = m ? m->n_recs : 0;
 
 	snprintf(head, sizeof(head), "Advice: %zu recommendation%s (%zu warn or critical); workload: %s",
-		 n, n == 1 ? "" : "s",
-		 w->session ? session_count_severity_at_least(w->session, "warn") : 0,
+		 n, n == 1 ? "" : "s", m ? report_model_count_at_least(m, 2) : 0,
 		 w->has_workload ? w->workload_label : "general");
 	ui_put(a->top, a->left, a->cols, ui_attr(UI_HEADING), head);
-	if (n == 0) {
-		char *headline = w->session ? report_headline(w->session) : NULL;
-		size_t nl = 0;
-		char **lines = headline ? ui_wrap(headline, a->cols - 2, &nl) : NULL;
-
-		/* nothing judged is not "nothing to change": the report's headline says why */
-		for (size_t i = 0; i < nl && (int)i < rows; i++)
-			ui_put(y + (int)i, a->left + 2, a->cols - 2, ui_attr(UI_ERROR), lines[i]);
-		if (!headline)
-			ui_put(y, a->left + 2, a->cols - 2, ui_attr(UI_OK),
-			       "Nothing to change: no rule found anything to recommend on these facts.");
-		ui_lines_free(lines, nl);
-		free(headline);
-	}
+	if (n == 0)
+		draw_empty(m, y, rows, a);
 	ui_list_clamp(&w->advice_list, rows);
-	for (int i = 0; i < rows && w->advice_list.top + i < w->advice_list.n; i++) {
-		size_t idx = (size_t)(w->advice_list.top + i);
-		const json_t *row = json_array_get(w->advice_rows, idx);
-
-		if (is_heading(row)) {
-			const struct report_group *g =
-				&report_groups[json_integer_value(json_object_get(row, "group"))];
-
-			ui_put(y + i, a->left, a->cols, ui_attr(UI_HEADING), g->title);
-			ui_put(y + i, a->left + ui_text_width(g->title) + 2,
-			       a->cols - ui_text_width(g->title) - 2, ui_attr(UI_DIM), g->blurb);
-		} else if (is_continuation(row)) {
-			json_int_t at = json_integer_value(json_object_get(row, "rec"));
-
-			draw_continuation(json_array_get(w->advice_rows, (size_t)at),
-					  (size_t)json_integer_value(json_object_get(row, "cont")), y + i, a->left,
-					  a->cols, at == w->advice_list.sel);
-		} else
-			draw_rec(row, y + i, a->left, a->cols, (int)idx == w->advice_list.sel);
-	}
+	for (int i = 0; i < rows && w->advice_list.top + i < w->advice_list.n; i++)
+		draw_row(w, w->advice_list.top + i, y + i, a);
 	if (n)
-		draw_measured(w, json_array_get(w->advice_rows, (size_t)w->advice_list.sel), a->top + a->rows - 2, a);
-	if (w->session) {
-		size_t ne = json_array_size(w->session->result.not_evaluated) -
-			    report_not_evaluated_hidden(w->session);
-		size_t nerr = json_array_size(w->session->result.errors);
+		draw_measured(row_at(w, w->advice_list.sel), a->top + a->rows - 2, a);
+	if (m) {
+		size_t ne = m->n_not_evaluated - m->n_not_evaluated_hidden, nerr = m->n_errors;
 
 		snprintf(head, sizeof(head), "%zu rule%s not evaluated (facts missing), %zu rule error%s: "
 			 "see the saved report", ne, ne == 1 ? "" : "s", nerr, nerr == 1 ? "" : "s");
@@ -225,7 +230,7 @@ static void advice_move(struct ui_wizard *w, int delta)
 	int rows = list_rows(), dir = delta < 0 ? -1 : 1, old = l->sel;
 
 	ui_list_move(l, delta, rows);
-	while (l->sel >= 0 && l->sel < l->n && !is_selectable(json_array_get(w->advice_rows, (size_t)l->sel))) {
+	while (l->sel >= 0 && l->sel < l->n && !is_selectable(row_at(w, l->sel))) {
 		if (l->sel + dir < 0 || l->sel + dir >= l->n) {
 			dir = -dir;
 			if (l->sel == old)
@@ -235,7 +240,7 @@ static void advice_move(struct ui_wizard *w, int delta)
 	}
 	ui_list_clamp(l, rows);
 	/* the whole title of the selected recommendation in view, not only its first row */
-	for (int end = l->sel + 1; end < l->n && is_continuation(json_array_get(w->advice_rows, (size_t)end)); end++)
+	for (int end = l->sel + 1; end < l->n && is_continuation(row_at(w, end)); end++)
 		if (end >= l->top + rows && l->top < l->sel)
 			l->top++;
 	if (l->sel == 1 && l->top == 1)
@@ -244,7 +249,7 @@ static void advice_move(struct ui_wizard *w, int delta)
 
 static enum ui_result advice_key(struct ui_wizard *w, int action, int ch)
 {
-	const json_t *row;
+	const struct ui_advice_row *row = row_at(w, w->advice_list.sel);
 	int delta;
 
 	if (ui_move_delta(action, list_rows(), &delta)) {
@@ -253,16 +258,14 @@ static enum ui_result advice_key(struct ui_wizard *w, int action, int ch)
 	}
 	switch (action) {
 	case A_OPEN:
-		row = json_array_get(w->advice_rows, (size_t)w->advice_list.sel);
 		if (!is_selectable(row))
 			return UI_DONE;
-		ui_view_detail(w, row, COLS - 4);
+		ui_view_detail(w, row->rec, COLS - 4);
 		return ui_goto(w, UI_SCR_DETAIL);
 	case A_SAVE:
 		return ui_goto(w, UI_SCR_SAVE);
 	case A_TRIAL:
-		row = json_array_get(w->advice_rows, (size_t)w->advice_list.sel);
-		if (is_selectable(row) && ui_trial_settle(w, row))
+		if (is_selectable(row) && ui_trial_settle(w, row->rec))
 			advice_init(w);
 		return UI_DONE;
 	default:

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/render/report_model.h"
 #include "app/render/report_render.h"
 #include "app/wizard/ui_int.h"
 
@@ -34,75 +35,54 @@ static void add_wrapped(struct ui_lines *l, enum ui_role role, int indent, int h
 	ui_lines_free(lines, n);
 }
 
-struct cmd_ctx {
-	struct ui_lines *l;
-	int width;
-	int count;
-};
-
-static void add_command(const char *label, const char *cmd, void *arg)
+static void add_evidence(struct ui_lines *l, const struct report_rec *rec)
 {
-	struct cmd_ctx *c = arg;
+	for (size_t i = 0; i < rec->n_evidence; i++) {
+		const struct report_evidence *ev = &rec->evidence[i];
 
-	if (label)
-		ui_lines_add(c->l, UI_DIM, 2, "%s:", label);
-	add_wrapped(c->l, UI_COMMAND, label ? 4 : 2, 4, c->width, cmd);
-	c->count++;
+		if (ev->unavailable)
+			ui_lines_add(l, UI_UNAVAILABLE, 2, "%s: unavailable (%s)", ev->key, ev->unavailable);
+		else
+			ui_lines_add(l, UI_NORMAL, 2, "%s = %s   [%s%s%s]", ev->key, ev->value ? ev->value : "?",
+				     ev->source ? ev->source : "default", ev->origin ? "; " : "",
+				     ev->origin ? ev->origin : "");
+	}
+	if (!rec->n_evidence)
+		ui_lines_add(l, UI_DIM, 2, "(none named)");
 }
 
-static void add_evidence(const struct report_evidence *ev, void *arg)
+static void add_commands(struct ui_lines *l, const char *heading, const struct report_command *v, size_t n,
+			 int width)
 {
-	struct cmd_ctx *c = arg;
-
-	if (ev->unavailable)
-		ui_lines_add(c->l, UI_UNAVAILABLE, 2, "%s: unavailable (%s)", ev->key, ev->unavailable);
-	else
-		ui_lines_add(c->l, UI_NORMAL, 2, "%s = %s   [%s%s%s]", ev->key, ev->value ? ev->value : "?",
-			     ev->source ? ev->source : "default", ev->origin ? "; " : "",
-			     ev->origin ? ev->origin : "");
-	c->count++;
-}
-
-static void add_commands(struct ui_lines *l, const char *heading, const json_t *v, int width)
-{
-	struct cmd_ctx c = {l, width, 0};
-
 	ui_lines_add(l, UI_HEADING, 0, "%s", heading);
-	report_commands_foreach(v, add_command, &c);
-	if (!c.count)
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].label)
+			ui_lines_add(l, UI_DIM, 2, "%s:", v[i].label);
+		add_wrapped(l, UI_COMMAND, v[i].label ? 4 : 2, 4, width, v[i].text);
+	}
+	if (!n)
 		ui_lines_add(l, UI_DIM, 2, "(nothing to run)");
 }
 
-/* The persistent form beside a runtime command ({"kind", "path", "line"}): what keeps the change
- * across reboots, as the Advice heading promises. */
-static void add_persistent(struct ui_lines *l, const json_t *p, int width)
+/* The persistent form beside a runtime command: what keeps the change across reboots, as the
+ * Advice heading promises. */
+static void add_persistent(struct ui_lines *l, const struct report_persistent *p, int width)
 {
-	const char *kind = json_string_value(json_object_get(p, "kind"));
-	const char *path = json_string_value(json_object_get(p, "path"));
-	const char *line = json_string_value(json_object_get(p, "line"));
-
-	if (!line)
+	if (!p->line)
 		return;
 	ui_lines_add(l, UI_HEADING, 0, "Persistent");
-	if (kind || path)
-		ui_lines_add(l, UI_DIM, 2, "%s%s%s:", kind ? kind : "", kind && path ? ", in " : "",
-			     path ? path : "");
-	add_wrapped(l, UI_COMMAND, kind || path ? 4 : 2, 4, width, line);
+	if (p->kind || p->path)
+		ui_lines_add(l, UI_DIM, 2, "%s%s%s:", p->kind ? p->kind : "", p->kind && p->path ? ", in " : "",
+			     p->path ? p->path : "");
+	add_wrapped(l, UI_COMMAND, p->kind || p->path ? 4 : 2, 4, width, p->line);
 }
 
-static void add_setting(struct ui_lines *l, const json_t *rec)
+static void add_setting(struct ui_lines *l, const struct report_rec *rec)
 {
-	const char *setting = json_string_value(json_object_get(rec, "setting"));
-	char *cur, *rec_v;
-
-	if (!setting)
+	if (!rec->setting)
 		return;
-	cur = report_setting_value(setting, json_object_get(rec, "current"));
-	rec_v = report_setting_value(setting, json_object_get(rec, "recommended"));
-	ui_lines_add(l, UI_NORMAL, 0, "Setting:    %s: %s %s %s", setting,
-		     json_object_get(rec, "current") ? cur : "(none yet)", ui_glyph->arrow, rec_v);
-	free(cur);
-	free(rec_v);
+	ui_lines_add(l, UI_NORMAL, 0, "Setting:    %s: %s %s %s", rec->setting,
+		     rec->current_text ? rec->current_text : "(none yet)", ui_glyph->arrow, rec->recommended_text);
 }
 
 /* "WARN  title", the title wrapped under itself: a long one is read whole, not cut at the edge. */
@@ -121,51 +101,33 @@ static void add_title(struct ui_lines *l, const char *sev, const char *title, in
 	ui_lines_free(lines, n);
 }
 
-/* A string member, or `dflt` when absent or not a string. */
-static const char *member(const json_t *rec, const char *name, const char *dflt)
-{
-	const char *s = json_string_value(json_object_get(rec, name));
-
-	return s ? s : dflt;
-}
-
-void ui_view_detail(struct ui_wizard *w, const json_t *rec, int width)
+void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width)
 {
 	struct ui_lines *l = &w->detail.content;
-	const char *sev = json_string_value(json_object_get(rec, "severity"));
-	struct cmd_ctx c = {l, width, 0};
-	size_t i;
-	json_t *v;
 
 	ui_lines_clear(l);
 	w->detail.top = 0;
-	add_title(l, sev, member(rec, "title", "(untitled)"), width);
-	ui_lines_add(l, UI_DIM, 0, "Rule:       %s", member(rec, "id", "?"));
-	ui_lines_add(l, UI_NORMAL, 0, "Disruption: %s   Confidence: %.2f%s%s", member(rec, "disruption", "?"),
-		     json_number_value(json_object_get(rec, "confidence")),
-		     json_object_get(rec, "verified") ? "   Trial: " : "", member(rec, "verified", ""));
+	add_title(l, rec->severity, rec->title ? rec->title : "(untitled)", width);
+	ui_lines_add(l, UI_DIM, 0, "Rule:       %s", rec->id ? rec->id : "?");
+	ui_lines_add(l, UI_NORMAL, 0, "Disruption: %s   Confidence: %.2f%s%s",
+		     rec->disruption ? rec->disruption : "?", rec->confidence, rec->verified.word ? "   Trial: " : "",
+		     rec->verified.word ? rec->verified.word : "");
 	add_setting(l, rec);
 	ui_lines_add(l, UI_HEADING, 0, "Why");
-	add_wrapped(l, UI_NORMAL, 2, 0, width, json_string_value(json_object_get(rec, "rationale")));
+	add_wrapped(l, UI_NORMAL, 2, 0, width, rec->rationale);
 	ui_lines_add(l, UI_HEADING, 0, "Evidence");
-	report_evidence_foreach(w->session, rec, add_evidence, &c);
-	if (!c.count)
-		ui_lines_add(l, UI_DIM, 2, "(none named)");
-	add_commands(l, "Apply", json_object_get(rec, "apply"), width);
-	add_persistent(l, json_object_get(rec, "persistent"), width);
-	add_commands(l, "Revert", json_object_get(rec, "revert"), width);
-	if ((v = json_object_get(rec, "mkfs"))) {
-		char *spec = json_dumps(v, JSON_COMPACT);
-
+	add_evidence(l, rec);
+	add_commands(l, "Apply", rec->apply, rec->n_apply, width);
+	add_persistent(l, &rec->persistent, width);
+	add_commands(l, "Revert", rec->revert, rec->n_revert, width);
+	if (rec->mkfs) {
 		ui_lines_add(l, UI_HEADING, 0, "mkfs");
-		add_wrapped(l, UI_COMMAND, 2, 4, width, spec ? spec : "");
-		free(spec);
+		add_wrapped(l, UI_COMMAND, 2, 4, width, rec->mkfs->json ? rec->mkfs->json : "");
 	}
 	ui_lines_add(l, UI_HEADING, 0, "Sources");
-	json_array_foreach(json_object_get(rec, "sources"), i, v)
-		if (json_is_string(v))
-			add_wrapped(l, UI_NORMAL, 2, 2, width, json_string_value(v));
-	if (json_array_size(json_object_get(rec, "sources")) == 0)
+	for (size_t i = 0; i < rec->n_sources; i++)
+		add_wrapped(l, UI_NORMAL, 2, 2, width, rec->sources[i]);
+	if (!rec->n_sources)
 		ui_lines_add(l, UI_DIM, 2, "(none given)");
 }
 

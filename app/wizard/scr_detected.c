@@ -40,18 +40,14 @@ static const struct {
 	{"trial", "Trial"},
 };
 
-/* Fact keys cited as evidence by a warn or critical recommendation. */
-static bool is_problem(const struct ui_wizard *w, const char *key)
+/* Fact keys cited as evidence by a warn or critical recommendation of `m` (NULL: none yet). */
+static bool is_problem(const struct report_model *m, const char *key)
 {
-	size_t i, j;
-	json_t *rec, *ev;
+	for (size_t i = 0; m && i < m->n_recs; i++) {
+		const struct report_rec *r = &m->recs[i];
+		const char *fact = rules_setting_fact(r->setting);
 
-	if (!w->session || !w->session->is_evaluated)
-		return false;
-	json_array_foreach(w->session->result.recommendations, i, rec) {
-		const char *fact = rules_setting_fact(json_string_value(json_object_get(rec, "setting")));
-
-		if (session_severity_rank(json_string_value(json_object_get(rec, "severity"))) < 2)
+		if (r->severity_rank < 2)
 			continue;
 		/* the fact the change is about, not every fact the rule read (fs.type told it the
 		 * filesystem is ext4; fs.features lacks dir_index) */
@@ -60,19 +56,16 @@ static bool is_problem(const struct ui_wizard *w, const char *key)
 				return true;
 			continue;
 		}
-		json_array_foreach(json_object_get(rec, "evidence"), j, ev) {
-			const char *k = json_is_string(ev) ? json_string_value(ev)
-							   : json_string_value(json_object_get(ev, "key"));
-
-			if (k && strcmp(k, key) == 0)
+		for (size_t j = 0; j < r->n_evidence; j++)
+			if (strcmp(r->evidence[j].key, key) == 0)
 				return true;
-		}
 	}
 	return false;
 }
 
 struct walk {
 	struct ui_wizard *w;
+	const struct report_model *report; /* the advice, for the marks; NULL before the rules ran */
 	const char *branch;
 	size_t prefix;
 	int count;
@@ -94,7 +87,7 @@ static void add_fact(const char *key, const json_t *value, void *arg)
 	info = facts_schema_find(key);
 	source = facts_source(wk->w->session->facts, key);
 	text = facts_render_value(key, value);
-	problem = is_problem(wk->w, key);
+	problem = is_problem(wk->report, key);
 	where = xasprintf("[%s]", source ? source : "default");
 	if (COLS >= LABEL_COLS && info)
 		ui_lines_add(&wk->w->detected.content, problem ? UI_PROBLEM : UI_NORMAL, 2, "%s %-28s %-28s %-12s %s",
@@ -152,15 +145,17 @@ void ui_view_detected(struct ui_wizard *w)
 	const json_t *doc;
 	const char *branch;
 	json_t *v;
+	struct report_model *report;
 
 	ui_lines_clear(&w->detected.content);
 	if (!w->session)
 		return;
 	doc = w->session->facts->doc;
+	report = w->session->is_evaluated ? report_model_new(w->session) : NULL;
 	ui_lines_add(&w->detected.content, UI_DIM, 0,
 		     "! named by a warning   ? unavailable (status: reason)   [source of the value]");
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
-		struct walk wk = {w, groups[g].branch, strlen(groups[g].branch), 0};
+		struct walk wk = {w, report, groups[g].branch, strlen(groups[g].branch), 0};
 		bool has_any = json_object_get(doc, groups[g].branch) ||
 			       json_object_get(json_object_get(doc, "unavailable"), groups[g].branch);
 		size_t before = w->detected.content.n;
@@ -180,15 +175,16 @@ void ui_view_detected(struct ui_wizard *w)
 		for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
 			if (strcmp(branch, groups[g].branch) == 0)
 				is_known = true;
-		if (is_known || strcmp(branch, "sources") == 0 || strcmp(branch, "unavailable") == 0) {
+		if (is_known || facts_is_side_member(branch)) {
 			continue;
 		} else {
-			struct walk wk = {w, branch, strlen(branch), 0};
+			struct walk wk = {w, report, branch, strlen(branch), 0};
 
 			ui_lines_add(&w->detected.content, UI_HEADING, 0, "%s", branch);
 			facts_foreach(w->session->facts, add_fact, &wk);
 		}
 	}
+	report_model_free(report);
 }
 
 static void detected_init(struct ui_wizard *w)

@@ -28,8 +28,9 @@ void ui_wizard_drop_session(struct ui_wizard *w)
 	memset(&w->bench, 0, sizeof(w->bench));
 }
 
-/* The wizard's session, through the pipeline: probed (target) or read (facts_path), rules loaded;
- * ready for a workload. On failure the message is the wizard's. */
+/* The wizard's session, through the pipeline: probed (target) or read (facts_path), rules loaded,
+ * the accepted findings marked at each evaluation; ready for a workload. On failure the message is
+ * the wizard's. */
 bool ui_wizard_open_session(struct ui_wizard *w, const char *target, const char *facts_path)
 {
 	struct fst_error err = FST_ERROR_INIT;
@@ -39,6 +40,7 @@ bool ui_wizard_open_session(struct ui_wizard *w, const char *target, const char 
 		.target_os = w->target_os,
 		.is_verbose = w->is_verbose,
 		.rules = &w->rules_opt,
+		.accepted = w->accepted,
 	};
 	struct session *s;
 

@@ -1,6 +1,6 @@
 /* "Settle this by trial" on the Advice screen: runs `fstune trial` on a 1 GiB image beside the target,
  * with the terminal handed to it for its progress, and brings its trial.* facts back into the session,
- * so the reformat advice it settled is marked confirmed or contradicted (trial_verify, at evaluation). */
+ * so the reformat advice it settled is marked confirmed or contradicted (by the engine, at evaluation). */
 #include "config.h"
 
 #include <errno.h>
@@ -20,25 +20,22 @@
 
 /* "ext4:" and "ext4:-b 4096 -i 16384": the filesystem's defaults against the advice's merged mkfs.
  * NULL when the recommendation carries no mkfs spec, or an argument a candidate cannot hold. */
-static char *candidates_of(const json_t *rec)
+static char *candidates_of(const struct report_rec *rec)
 {
-	const json_t *mkfs = json_object_get(rec, "mkfs"), *args = json_object_get(mkfs, "args"), *a;
-	const char *fs = json_string_value(json_object_get(mkfs, "fs"));
+	const struct report_mkfs_spec *mkfs = rec->mkfs;
 	char *out;
-	size_t i;
 
-	if (!fs || !json_is_array(args) || !json_array_size(args))
+	if (!mkfs || !mkfs->fs || !mkfs->n_args)
 		return NULL;
-	out = xasprintf("%s:;%s:", fs, fs);
-	json_array_foreach(args, i, a) {
-		const char *s = json_string_value(a);
+	out = xasprintf("%s:;%s:", mkfs->fs, mkfs->fs);
+	for (size_t i = 0; i < mkfs->n_args; i++) {
 		char *next;
 
-		if (!s || strpbrk(s, " ;\t\n")) {
+		if (strpbrk(mkfs->args[i], " ;\t\n")) {
 			free(out);
 			return NULL;
 		}
-		next = xasprintf("%s%s%s", out, i ? " " : "", s);
+		next = xasprintf("%s%s%s", out, i ? " " : "", mkfs->args[i]);
 		free(out);
 		out = next;
 	}
@@ -96,12 +93,12 @@ static bool adopt_trial(struct ui_wizard *w, const char *path)
 	return ok;
 }
 
-bool ui_trial_settle(struct ui_wizard *w, const json_t *rec)
+bool ui_trial_settle(struct ui_wizard *w, const struct report_rec *rec)
 {
 	const struct probe_target *t = w->session ? w->session->target : NULL;
 	const char *dir = !t ? NULL : t->kind == TARGET_DIRECTORY ? t->path : t->mount_point;
 	const char *profile = w->session ? facts_get_string(w->session->facts, "workload.profile") : NULL;
-	const char *argv[16], *disruption = json_string_value(json_object_get(rec, "disruption"));
+	const char *argv[16], *disruption = rec->disruption;
 	char *cands = candidates_of(rec), *image, *out;
 	struct statvfs vfs;
 	int fd, st, n = 0;

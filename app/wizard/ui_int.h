@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/render/report_model.h"
 #include "app/session/session.h"
 #include "fstune/inventory.h"
 #include "fstune/rules.h"
@@ -224,6 +225,14 @@ struct ui_list {
 	int sel; /* the cursor, 0..n-1 (0 when empty) */
 	int top; /* the first visible row */
 };
+/* A row of the Advice list: a group's heading, a recommendation, or a further line of the title of
+ * the recommendation above. */
+struct ui_advice_row {
+	const struct report_rec_group *group; /* a heading: its group; else NULL */
+	const struct report_rec *rec;         /* the recommendation (of a further line too) */
+	size_t line;                          /* 0: the recommendation's own row; k: its title's line k */
+	int at;                               /* a further line: the row of its recommendation */
+};
 /* Moves the cursor by `delta` (INT_MAX/INT_MIN for the ends) and keeps it visible in `rows`. */
 void ui_list_move(struct ui_list *l, int delta, int rows);
 void ui_list_clamp(struct ui_list *l, int rows);
@@ -307,6 +316,8 @@ struct ui_wizard {
 	const char *target_os;           /* --target-os; NULL: as probed */
 	bool is_verbose;                 /* --verbose, for the saved report */
 	struct rules_options rules_opt;  /* --rules-dir, --no-system-rules */
+	struct accepted *accepted;       /* --accept, --accepted, $FSTUNE_ACCEPTED or the system's file;
+					    every session marks them */
 	struct workload_spec spec;       /* --workload and its overrides (strings borrowed from argv) */
 	struct bench_config bench_cfg;   /* the benchmark parameters (--runtime, --size, ...) */
 
@@ -337,7 +348,8 @@ struct ui_wizard {
 	struct ui_list workload_list;
 	struct ui_view detected;
 	struct ui_list advice_list;
-	json_t *advice_rows;             /* array: {"group": i} headings and recommendation objects */
+	struct report_model *advice_model; /* the report Advice shows, built when it is entered */
+	struct ui_advice_row *advice_rows; /* advice_list.n rows */
 	struct ui_view detail;
 	struct ui_list save_list;
 	char save_path[4096];            /* the last file written */
@@ -434,7 +446,7 @@ const char *ui_bench_flag(const struct facts *f, const struct bench_test_def *t)
 /* "Settle this by trial" (trial_settle.c): runs fstune trial on a 1 GiB image beside the target for a
  * reformat recommendation (its mkfs against the defaults), the terminal handed over, and brings the
  * trial.* facts back and re-evaluates. False, with the reason as the message, when it cannot run. */
-bool ui_trial_settle(struct ui_wizard *w, const json_t *rec);
+bool ui_trial_settle(struct ui_wizard *w, const struct report_rec *rec);
 
 /* The main loop (loop.c): runs until a handler returns UI_QUIT. */
 void ui_loop_run(struct ui_wizard *w);
@@ -446,6 +458,6 @@ static inline const struct ui_screen *ui_screen_of(const struct ui_wizard *w, en
 
 /* Building the views (view_*.c), for the screens' init. */
 void ui_view_detected(struct ui_wizard *w);
-void ui_view_detail(struct ui_wizard *w, const json_t *rec, int width);
+void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width);
 
 #endif

@@ -13,6 +13,7 @@
 #include "app/cli.h"
 #include "app/wizard/ui.h"
 #include "app/wizard/ui_int.h"
+#include "app/commands/accepted_cli.h"
 #include "app/commands/bench_cli.h"
 #include "app/commands/rules_cli.h"
 #include "app/commands/workload_cli.h"
@@ -24,6 +25,8 @@ enum {
 	OPT_FACTS = CLI_OPT_COMMAND_BASE,
 	OPT_RULES_DIR,
 	OPT_NO_SYSTEM_RULES, /* OPT_RULES_DIR + 1, as RULES_CLI_OPTIONS has it */
+	OPT_ACCEPT,
+	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
 	OPT_PARAM_BASE, /* then one per benchmark parameter */
 };
 
@@ -38,6 +41,9 @@ static const char usage_text[] =
 	"  --facts FILE                 run on facts saved earlier; nothing is probed\n"
 	"  --rules-dir DIR              also load the rule files in DIR, last (repeatable)\n"
 	"  --no-system-rules            do not load /etc/fstune/rules.d\n"
+	"  --accept ID                  mark finding ID accepted in the report (repeatable)\n"
+	"  --accepted FILE              read the accepted findings from FILE instead of\n"
+	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
 	"  --sysroot DIR                read /sys and /proc from DIR (a captured machine)\n"
 	"  --target-os linux|freebsd    advise for this operating system\n"
 	"  --workload NAME              the preset the Workload step starts on; the overrides of\n"
@@ -57,6 +63,7 @@ struct wizard_args {
 	struct cli_common common;
 	const char *facts;
 	struct rules_options ro; /* --rules-dir, --no-system-rules */
+	struct accepted_cli acc;  /* --accept IDs, then the file's entries; --accepted FILE */
 	struct workload_spec spec; /* --workload and its overrides */
 	struct bench_config cfg;   /* the benchmark parameters */
 };
@@ -88,6 +95,8 @@ static int parse_options(int argc, char **argv, struct wizard_args *a, const str
 			handled = bench_option(a, opt);
 		if (handled == 0)
 			handled = rules_cli_option(&a->ro, opt, OPT_RULES_DIR, optarg);
+		if (handled == 0)
+			handled = accepted_cli_option(&a->acc, opt, OPT_ACCEPT, optarg, NULL);
 		if (handled < 0)
 			return FST_EXIT_USAGE;
 		if (handled > 0)
@@ -133,6 +142,7 @@ static int parse_args(int argc, char **argv, struct wizard_args *a)
 		WORKLOAD_CLI_OPTIONS,
 		{"facts", required_argument, NULL, OPT_FACTS},
 		RULES_CLI_OPTIONS(OPT_RULES_DIR),
+		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 	};
 	/* the Benchmarks step chooses the suite, so the suite parameter is left out */
 	struct option *opts = bench_cli_options(fixed, sizeof fixed / sizeof fixed[0], OPT_PARAM_BASE, false);
@@ -165,12 +175,30 @@ static void wizard_free(struct ui_wizard *w)
 	inventory_free(&w->targets);
 	ui_lines_clear(&w->detected.content);
 	ui_lines_clear(&w->detail.content);
-	json_decref(w->advice_rows);
+	report_model_free(w->advice_model);
+	free(w->advice_rows);
+}
+
+static void args_free(struct wizard_args *a)
+{
+	rules_cli_free(&a->ro);
+	accepted_free(a->acc.accepted);
+}
+
+/* The accepted findings, read before the terminal is taken: a bad entry is said as report says it. */
+static int load_accepted(struct wizard_args *a)
+{
+	struct fst_error err = FST_ERROR_INIT;
+
+	if (accepted_cli_load(&a->acc, a->ro.no_system_rules, &err) == FST_EXIT_OK)
+		return FST_EXIT_OK;
+	fst_error_print(&err);
+	return FST_EXIT_USAGE;
 }
 
 int ui_wizard_main(int argc, char **argv)
 {
-	struct wizard_args a = {.spec = WORKLOAD_SPEC_INIT};
+	struct wizard_args a = {.spec = WORKLOAD_SPEC_INIT, .acc.accepted = accepted_new()};
 	struct ui_wizard w = {.status = FST_EXIT_OK};
 	int status;
 
@@ -179,8 +207,10 @@ int ui_wizard_main(int argc, char **argv)
 
 	if (status == FST_EXIT_OK)
 		status = cli_common_apply(&a.common);
+	if (status == FST_EXIT_OK)
+		status = load_accepted(&a);
 	if (status != FST_EXIT_OK) {
-		rules_cli_free(&a.ro);
+		args_free(&a);
 		return status;
 	}
 	w.facts_file = a.facts;
@@ -190,18 +220,19 @@ int ui_wizard_main(int argc, char **argv)
 	w.wl_spec = a.spec;
 	w.bench_cfg = a.cfg;
 	w.rules_opt = a.ro;
+	w.accepted = a.acc.accepted;
 	/* A bad facts file is named before the terminal check: it is the more useful error. */
 	if (a.facts) {
 		if (!ui_wizard_open_session(&w, NULL, a.facts)) {
 			fprintf(stderr, "fstune: %s\n", w.message);
-			rules_cli_free(&a.ro);
+			args_free(&a);
 			return FST_EXIT_USAGE;
 		}
 		inventory_from_facts(&w.targets, w.session->facts, a.facts);
 	}
 	if ((status = ui_term_require_tty()) != FST_EXIT_OK) {
 		wizard_free(&w);
-		rules_cli_free(&a.ro);
+		args_free(&a);
 		return status;
 	}
 	ui_term_start();
@@ -220,6 +251,6 @@ int ui_wizard_main(int argc, char **argv)
 	ui_term_stop();
 	status = w.status;
 	wizard_free(&w);
-	rules_cli_free(&a.ro);
+	args_free(&a);
 	return status;
 }

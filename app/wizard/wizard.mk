@@ -8,6 +8,6 @@ libfstune_app_a_SOURCES += app/wizard/ui.h app/wizard/ui_int.h app/wizard/term.c
 	app/wizard/workload_step.c app/wizard/bench_step.c app/wizard/scr_custom.c app/wizard/scr_sample.c \
 	app/wizard/scr_bench.c app/wizard/scr_charts.c app/wizard/bench_numbers.c
 UI_TESTS = tests/ui-workload.sh tests/ui-bench.sh tests/ui-notty.sh tests/ui-keys.sh tests/ui-terminal.sh tests/ui-walk-facts.sh \
-	tests/ui-walk-sysroot.sh tests/ui-walk-loop.sh tests/ui-screens.sh tests/ui-trial.sh
+	tests/ui-walk-sysroot.sh tests/ui-walk-loop.sh tests/ui-screens.sh tests/ui-trial.sh tests/ui-accepted.sh
 TESTS += $(UI_TESTS)
 EXTRA_DIST += $(UI_TESTS) tests/ui-lib.sh tests/lib/tmux.sh tests/perf/wizard-first-draw.sh

@@ -130,6 +130,9 @@ struct bench_config {
 	/* Polled during the run: non-zero (a signal number) stops it, drains in-flight I/O, removes the
 	 * scratch directory, and bench_run returns 128+n. NULL: bench_stop_flag(). */
 	const volatile sig_atomic_t *stop;
+	/* The filesystem is the caller's own scratch (trial made it): no benchmark lock is taken. A run
+	 * anywhere else holds /run/fstune/bench-<fsid>.lock, and a second run is refused. */
+	bool is_own_scratch;
 };
 
 /* Fills every parameter with its default (the table's `def`). */

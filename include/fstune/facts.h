@@ -11,7 +11,13 @@
  * the key is set again or the facts are freed. Setters never fail: out of memory aborts (xalloc.h).
  * Keys are dotted paths of lower_snake_case names; setting "a.b.c" creates "a" and "a.b" as needed.
  * Setting a value removes an "unavailable" entry for that key, and marking a key unavailable removes its
- * value, so a fact is always exactly one of: present, unavailable, or never looked at. */
+ * value, so a fact is always exactly one of: present, unavailable, or never looked at.
+ *
+ * Strings from the machine are bytes, not UTF-8: a setter given a string that is not valid UTF-8
+ * (build a subtree's strings with json_string_nocheck) stores every string of that value escaped
+ * (fstune/utf8.h) and lists the key in the top-level "escaped" array, so the document is always
+ * valid JSON; facts_get_bytes gives the original bytes back, which is what a command must quote.
+ * An unavailable reason is a message: its invalid bytes are escaped the same way, unlisted. */
 #ifndef FSTUNE_FACTS_H
 #define FSTUNE_FACTS_H
 
@@ -23,6 +29,7 @@
 #include "fstune/error.h"
 
 #define FACTS_SCHEMA "fstune.facts/1"
+#define FACTS_ESCAPED "escaped" /* the top-level array of keys holding escaped strings */
 
 enum facts_status {
 	FACTS_NEEDS_ROOT,     /* would work as root */
@@ -69,6 +76,11 @@ bool facts_get_real(const struct facts *f, const char *key, double *out); /* int
 bool facts_get_bool(const struct facts *f, const char *key, bool *out);
 const char *facts_get_string(const struct facts *f, const char *key);
 bool facts_has(const struct facts *f, const char *key);
+/* Whether the strings of `key` are escaped: it, or a branch above it, is listed in "escaped". */
+bool facts_is_escaped(const struct facts *f, const char *key);
+/* The bytes the string `key` stands for, escaping undone (a copy; caller frees); NULL when `key`
+ * is not a string. What a command or a file path must use, never facts_get_string's text. */
+char *facts_get_bytes(const struct facts *f, const char *key);
 
 /* The recorded source of a key: its own entry, else "user" when the facts came from a hand-written
  * file, else NULL. */
@@ -81,6 +93,10 @@ size_t facts_failed_count(const struct facts *f);
 
 const char *facts_status_name(enum facts_status status);
 bool facts_status_parse(const char *name, enum facts_status *out);
+
+/* Whether a top-level member is one of the side members (schema, sources, unavailable, escaped),
+ * not a branch of facts. */
+bool facts_is_side_member(const char *name);
 
 /* JSON out: the document as text, keys in insertion order, 2-space indent; caller frees. */
 char *facts_to_json(const struct facts *f);

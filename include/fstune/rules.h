@@ -84,6 +84,12 @@ const char *rules_setting_fact(const char *setting);
 bool rules_setting_read(const char *setting, const struct facts *facts, const json_t *current, char **cmd,
 			char **recorded);
 
+/* Whether the setting is one for the whole host that no namespace confines (vm.* sysctls, a disk's
+ * sysfs attributes, a bdi): changed from inside a container, it changes every tenant's. A
+ * recommendation of one made inside a container (host.container) carries "host_wide": true, and
+ * `fstune apply` refuses it there without --host-wide. false for an unknown setting. */
+bool rules_setting_host_wide(const char *setting);
+
 /* For a mount option setting: the option `value` turns on (`on`: "noatime", "commit=30") and the
  * ones an fstab entry must lose for it to hold (`off`, comma-separated; "name=" stands for every
  * value of a valued option). Both malloc'd. false when `setting` is no remountable mount option. */

@@ -365,6 +365,7 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 	ctx->notes = res->notes;
 	ctx->scratch_fd = -1;
 	ctx->data_fd = -1;
+	ctx->lock_fd = -1;
 	ctx->file_dirs = bench_file_dirs();
 	ctx->min_span = getenv("FSTUNE_TEST_SCALE") ? SPAN_FLOOR_TEST : SPAN_FLOOR;
 	/* new offsets every run (fio's randrepeat=0): a fixed sequence would meet the same blocks in any
@@ -403,7 +404,11 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 			ctx->dir = xstrdup(t->path);
 		}
 		res->dir = xstrdup(ctx->dir);
-		r = prep_directory(p, err);
+		/* before the free space is read: a second run must not size itself from space the first
+		 * is about to take */
+		r = p->eff.engine == BENCH_ENGINE_NULL || p->eff.is_own_scratch ? FST_EXIT_OK : bench_lock_take(ctx, err);
+		if (r == FST_EXIT_OK)
+			r = prep_directory(p, err);
 		if (ctx->leftovers) {
 			json_decref(res->leftovers);
 			res->leftovers = json_incref(ctx->leftovers);
@@ -480,6 +485,7 @@ int bench_prepare_files(struct bench_prep *p, struct fst_error *err)
 void bench_prep_free(struct bench_prep *p)
 {
 	bench_scratch_remove(&p->ctx);
+	bench_lock_release(&p->ctx);
 	free(p->ctx.dir);
 	free(p->sel);
 	json_decref(p->ctx.leftovers);
@@ -579,7 +585,7 @@ static json_t *params_json(const struct bench_prep *p)
 	json_object_set_new(o, "direct", json_string(bench_direct_name(p->ctx.dio.label)));
 	json_object_set_new(o, "direct_reason", json_string(p->ctx.dio.reason));
 	json_object_set_new(o, "mode", json_string(p->ctx.is_raw_device ? "device-read-only" : "directory"));
-	json_object_set_new(o, "target", json_string(p->ctx.dir ? p->ctx.dir : p->target->path));
+	json_object_set_new(o, "target", json_string_nocheck(p->ctx.dir ? p->ctx.dir : p->target->path));
 	if (p->ctx.layout_s > 0)
 		json_object_set_new(o, "layout_s", json_real(p->ctx.layout_s));
 	return o;
@@ -727,9 +733,10 @@ int bench_run(const struct probe_target *t, const struct bench_config *cfg, stru
 	if ((r == FST_EXIT_OK || r == FST_EXIT_PARTIAL) && p.eff.engine != BENCH_ENGINE_NULL)
 		judge(t, f, res->notes);
 	if (r == FST_EXIT_OK || r == FST_EXIT_PARTIAL) {
+		/* the facts make the target's name valid UTF-8; the result keeps their copy */
+		facts_set_json(f, "bench.parameters", params_json(&p), SRC);
 		json_decref(res->params);
-		res->params = params_json(&p);
-		facts_set_json(f, "bench.parameters", json_deep_copy(res->params), SRC);
+		res->params = json_deep_copy(facts_get(f, "bench.parameters"));
 	}
 	if (r >= 128)
 		fst_error_set(err, r, "stopped by signal %d; the scratch directory was removed", r - 128);

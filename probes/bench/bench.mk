@@ -11,6 +11,7 @@ libfstune_probes_a_SOURCES += \
 	probes/bench/fio.c \
 	probes/bench/hist.c \
 	probes/bench/iotest.c \
+	probes/bench/lock.c \
 	probes/bench/plausible.c \
 	probes/bench/results.c \
 	probes/bench/run.c \
@@ -34,12 +35,12 @@ tests_bench_test_null_engine_SOURCES = tests/bench/test-null-engine.c
 tests_bench_test_null_engine_LDADD = $(FSTUNE_LDADD)
 TESTS += tests/bench/test-hist tests/bench/test-slices tests/bench/test-null-engine tests/bench/test-burst \
 	tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
-	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh \
+	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh tests/bench-lock.sh \
 	tests/bench-plausible.sh tests/bench-not-run.sh tests/bench-loop-cache.sh tests/bench-cpu-bound.sh \
 	tests/bench-burst.sh
 EXTRA_DIST += tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
-	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh tests/bench/lib.sh \
+	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh tests/bench-lock.sh \
 	tests/bench-plausible.sh tests/bench-not-run.sh tests/bench-loop-cache.sh tests/bench-cpu-bound.sh \
-	tests/bench-burst.sh \
+	tests/bench-burst.sh tests/bench/lib.sh \
 	tests/perf/compare-fio.sh tests/perf/bench-time.sh tests/perf/lib.sh doc/bench-vs-fio.md
 include probes/bench/files.mk

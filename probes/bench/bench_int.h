@@ -160,7 +160,14 @@ struct bench_ctx {
 	const char *const *file_dirs; /* the file tests' directory names in the scratch directory
 					 (NULL-terminated, from the test table): what the clean-up
 					 removes besides the run's own files */
+	int lock_fd;             /* the filesystem's benchmark lock (lock.c) while held; else -1 */
 };
+
+/* Takes the lock of the filesystem holding ctx->dir (one benchmark per filesystem). FST_EXIT_OK
+ * (ctx->lock_fd held, or -1 with a note when a plain user cannot take part in locking);
+ * FST_EXIT_REFUSED naming the run that holds it, or why the lock cannot be taken. */
+int bench_lock_take(struct bench_ctx *ctx, struct fst_error *err);
+void bench_lock_release(struct bench_ctx *ctx);
 
 /* Opens the data file (laying it out on first use), probes direct I/O. FST_EXIT_* or 128+n. */
 int bench_layout_ensure(struct bench_ctx *ctx, struct fst_error *err);

@@ -17,6 +17,7 @@
 
 #include "lib/xalloc.h"
 #include "fstune/debug.h"
+#include "fstune/utf8.h"
 #include "probes/bench/bench_int.h"
 
 #define SCRATCH_PREFIX ".fstune-bench."
@@ -106,7 +107,7 @@ void bench_note(struct bench_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 	DBG(DEBUG_BENCH, "bench: note: %s", buf);
 	if (ctx->notes)
-		json_array_append_new(ctx->notes, json_string(buf));
+		json_array_append_new(ctx->notes, fst_json_text(buf));
 }
 
 void *bench_aligned_alloc(size_t align, size_t size)
@@ -342,8 +343,9 @@ json_t *bench_leftovers_find(const char *dir)
 		if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
 			continue;
 		path = xasprintf("%s/%s", strcmp(dir, "/") ? dir : "", de->d_name);
-		json_array_append_new(out, json_pack("{s:s, s:I, s:I}", "path", path, "pid", (json_int_t)pid, "bytes",
-						     (json_int_t)tree_allocated_bytes(path)));
+		/* the path stays bytes (nocheck): `bench --clean` removes it by this name */
+		json_array_append_new(out, json_pack("{s:o, s:I, s:I}", "path", json_string_nocheck(path), "pid",
+						     (json_int_t)pid, "bytes", (json_int_t)tree_allocated_bytes(path)));
 		free(path);
 	}
 	closedir(d);

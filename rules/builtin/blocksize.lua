@@ -228,6 +228,12 @@ local function check(facts)
 	local blank = fstune.is_blank()
 	local fam = fs and family(fs.type)
 	local cur = fs and pos(fs.block_size)
+	-- a block size, bigalloc or a reformat for a conventional filesystem is no advice on a zoned
+	-- disk: the zoned rule says what fits; the measured request cost is still the device's
+	if fstune.zoned() then
+		recs_curve(facts, out)
+		return out
+	end
 	if fam and cur then
 		recs_small_block(facts, fam, cur, phys, out)
 		recs_space(facts, fam, cur, phys, out)
@@ -271,7 +277,9 @@ return fstune.rule {
 		.. "cache works in pages. A smaller block is suggested only to save space, when the sampled files' "
 		.. "exact tail waste (workload.tail_waste_bytes, source sample) shows a large saving, with its cost "
 		.. "stated, unless a trial confirmed it. The measured rand_read_*_qd1 curve is reported as what "
-		.. "small versus large requests cost on the device, not as evidence about the block size.",
+		.. "small versus large requests cost on the device, not as evidence about the block size. "
+		.. "On a zoned disk (host-managed or host-aware) only that curve: the zoned rule says which "
+		.. "filesystem fits.",
 	sources = SOURCES,
 	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
 	rec_sources = {
@@ -284,7 +292,7 @@ return fstune.rule {
 	uses = {"fs.type", "fs.block_size", "device.physical_block_size", "host.page_size_bytes",
 		"workload.tail_waste_bytes", "workload.bytes_total", "workload.file_size_p50_bytes",
 		"workload.profile", "workload.io_size_bytes", "bench.rand_read_1k_qd1.lat_mean_us",
-		"bench.rand_read_4k_qd1.lat_mean_us", "trial.best"},
+		"bench.rand_read_4k_qd1.lat_mean_us", "trial.best", "device.zoned"},
 	check = check,
 	tests = {
 		{name = "ext4 with 1 KiB blocks on a 512e disk: below the 4096-byte sector, warn",
@@ -336,6 +344,10 @@ return fstune.rule {
 		{name = "blank disk for large files: bigalloc as info only",
 			facts = {host = linux, device = sata512e, workload = {file_size_p50_bytes = 1 * GiB}},
 			expect = {{name = "bigalloc_large_files", severity = "info"}}},
+		{name = "blank host-managed disk for large files: no bigalloc advice (ext4 cannot be made there)",
+			facts = {host = linux, device = fstune.merge({zoned = "host-managed"}, sata512e),
+				workload = {file_size_p50_bytes = 1 * GiB}},
+			expect = {}},
 		{name = "blank disk for a database with 8 KiB pages",
 			facts = {host = linux, device = sata512e, workload = {profile = "database", io_size_bytes = 8192}},
 			expect = {{name = "db_page_size", severity = "info"}}},

@@ -19,7 +19,7 @@ local function check(facts)
 	if not fstune.is_blank() then return out end
 	local d = facts.device
 	-- neither fits a zoned disk: the zoned rule names what does
-	if d.zoned == "host-managed" or d.zoned == "host-aware" then return out end
+	if fstune.zoned() then return out end
 	local size = d.size_bytes
 	if not fstune.is_integer(size) or size <= 0 then return out end
 	local w = facts.workload or {}

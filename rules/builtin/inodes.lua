@@ -284,6 +284,8 @@ local function check(facts)
 		if fstune.is_blank() and new_size then rec_freebsd(facts, new_size, out) end
 		return out
 	end
+	-- an ext inode plan for a disk ext does not fit is no plan: the zoned rule says what does
+	if fstune.zoned() then return out end
 	if f and is_ext(f.type) then
 		rec_existing_ext(facts, out)
 	elseif fstune.is_blank() and new_size and new_size >= 512 * MiB then
@@ -338,7 +340,8 @@ the mean size fit (each taking whole blocks) nor more than one inode per KiB (mk
 - FreeBSD targets: newfs -i against the default of one inode per 2 x fragment size.
 A file count from a preset makes each of these info; fstune's default workload (nobody said)
 makes none: a reformat never rests on it. XFS allocates inodes on demand (up to -i maxpct) and is
-not judged here.]],
+not judged here. Nothing on a zoned disk (host-managed or host-aware): ext4 does not fit it, and
+the zoned rule says what does.]],
 	sources = SOURCES,
 	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
 	rec_sources = {
@@ -356,7 +359,7 @@ not judged here.]],
 	uses = {"fs.type", "fs.inode_count", "fs.inodes_free", "fs.size_bytes", "fs.block_size",
 		"fs.inode_size", "device.size_bytes", "workload.files_total", "workload.file_size_mean_bytes",
 		"workload.inline_candidates", "workload.share_under_1k", "host.target_os",
-		"freebsd.newfs_fragment_size"},
+		"freebsd.newfs_fragment_size", "device.zoned"},
 	check = check,
 	tests = {
 		{name = "mail spool: 40 M planned files on 29 M inodes",
@@ -378,6 +381,13 @@ not judged here.]],
 			facts = blank_disk(GB480, 40000000, 6000),
 			expect = {{name = "ratio_for_small_files", severity = "warn", setting = "mkfs.inode_ratio",
 				recommended = 8192}}},
+		{name = "blank host-managed disk for 40 M small files: no mke2fs -i (ext4 cannot be made there)",
+			facts = {device = {size_bytes = GB480, zoned = "host-managed"},
+				workload = {files_total = 40000000, file_size_mean_bytes = 6000}},
+			expect = {}},
+		{name = "ext4 on a host-aware disk running out of inodes: no reformat as ext4 (the zoned rule warns)",
+			facts = {device = {zoned = "host-aware"}, fs = ext4(29302784, GB480), workload = {files_total = 40000000}},
+			expect = {}},
 		{name = "member of a mounted bcachefs: no mkfs",
 			facts = {device = {size_bytes = GB480}, fs = {member_of = {type = "bcachefs", mount_point = "/mnt",
 				devices = {"sdc1", "sdc2"}}}, workload = {files_total = 40000000, file_size_mean_bytes = 6000}},

@@ -125,20 +125,27 @@ local function rec_trim(facts, f, d, out)
 	if not fstune.is_integer(gran) or gran == 0 then return end
 	local timer = f.fstrim_timer
 	local container = host.container == true
+	local xfs = f.type == "xfs"
+	-- Dropping discard and enabling the timer go together: one severity, so whoever applies one
+	-- class of advice is never left with neither.
+	local discard_severity = xfs and "suggest" or "info"
 	if discard then
-		local xfs = f.type == "xfs"
 		out[#out + 1] = {name = "discard_to_fstrim", setting = "mount.option.discard", recommended = false,
-			severity = xfs and "suggest" or "info", confidence = 0.6,
+			severity = discard_severity, confidence = 0.6,
 			title = "online discard trims on every delete: a weekly fstrim does the same in one batch",
 			rationale = string.format("The filesystem is mounted with discard, so each freed extent is "
 				.. "trimmed synchronously; on devices without queued TRIM that stalls other I/O. %s "
 				.. "util-linux's fstrim.timer trims weekly, 'sufficient for most desktop and server "
-				.. "systems'. %s and remount without discard.",
+				.. "systems'. %s%s.",
 				xfs and "The XFS documentation recommends fstrim over the discard option 'because the "
 					.. "performance impact of this option is quite severe'." or "ext4 keeps discard off by "
 					.. "default.", container and "Inside a container fstrim.timer does not run: make sure "
 					.. "the host trims this filesystem (systemctl status fstrim.timer there)"
-					or ("Enable the timer" .. (timer == true and " (it is already on)" or ""))),
+					or ("Enable the timer" .. (timer == true and " (it is already on)" or "")),
+				xfs and ", and mount the filesystem again without discard: XFS ignores it on remount "
+					.. "(xfs_fs_reconfigure changes only inode32/inode64 and ro/rw, so mount -o "
+					.. "remount,nodiscard succeeds and changes nothing), which is why the commands unmount "
+					.. "it first" or " and remount without discard"),
 			evidence = fstune.present({"fs.mount_options", "device.discard_granularity", "fs.fstrim_timer",
 				"fs.type"})}
 	end
@@ -158,7 +165,7 @@ local function rec_trim(facts, f, d, out)
 	end
 	if timer == false then
 		out[#out + 1] = {name = "fstrim_timer", setting = "fstrim.timer", recommended = true,
-			severity = discard and "info" or "suggest", confidence = 0.7,
+			severity = discard and discard_severity or "suggest", confidence = 0.7,
 			title = "the device supports discard but nothing trims it: enable fstrim.timer",
 			rationale = string.format("The device accepts discard (granularity %d bytes), the filesystem is "
 				.. "%smounted with discard, and fstrim.timer is not enabled. Without trim, an SSD or thin "
@@ -229,13 +236,16 @@ return fstune.rule {
 	description = [[
 - strictatime (the kernel never prints it: a mount listing neither relatime nor noatime has it):
   suggest noatime, whose revert restores strictatime (relatime, the default since 2.6.30, for mail
-  spools whose readers compare atime with mtime). relatime is never flagged.
+  spools whose readers compare atime with mtime). relatime is never flagged. A revert to relatime
+  remounts with atime,relatime: libmount keeps noatime from the current options otherwise.
 - relatime and an observed read share of 90% or more (a heuristic): noatime, as info.
 - random writes into large preallocated files (median or mean >= 16 MiB, a heuristic): lazytime,
   as info, with the timestamps a crash can lose.
 - a device that accepts discard (discard_granularity > 0) with neither the discard option nor an
   enabled fstrim.timer: suggest the weekly timer; the discard option on XFS (suggest) or ext4 (info):
-  trim in batches instead; discard on a device without discard support: drop it. btrfs (async
+  trim in batches instead, the timer advice beside it at the same severity; on XFS that change is
+  offline (unmount and mount: XFS ignores discard on remount; for /, rootflags= and a reboot);
+  discard on a device without discard support: drop it. btrfs (async
   discard by default since 6.2) is skipped. In a container, where fstrim.timer does not run, the
   discard advice stays and the timer advice becomes what to check on the host (info).
 - ext4 commit= above 5 s: the loss window, as info; for sequential, large-request workloads
@@ -274,10 +284,11 @@ return fstune.rule {
 		{name = "strictatime on a mail spool: relatime advice, no noatime",
 			facts = {fs = fs({"rw", "strictatime"}), workload = {profile = "smallfiles"}},
 			expect = {{name = "strictatime", severity = "suggest"}}},
-		{name = "observed read-mostly",
+		{name = "observed read-mostly: the revert clears noatime before relatime (libmount keeps it)",
 			facts = {fs = fs({"rw", "relatime"}), workload = {read_share = 0.97},
 				sources = {["workload.read_share"] = "observe"}},
-			expect = {{name = "noatime_read_mostly", severity = "info"}}},
+			expect = {{name = "noatime_read_mostly", severity = "info", apply = {"mount -o remount,noatime /srv"},
+				revert = {"mount -o remount,atime,relatime /srv"}}}},
 		{name = "read share from a preset: nothing",
 			facts = {fs = fs({"rw", "relatime"}), workload = {read_share = 0.97},
 				sources = {["workload.read_share"] = "preset"}},
@@ -289,10 +300,18 @@ return fstune.rule {
 		{name = "NVMe, no discard, timer off",
 			facts = {fs = fs({"rw", "relatime"}, {fstrim_timer = false}), device = {discard_granularity = 512}},
 			expect = {{name = "fstrim_timer", severity = "suggest", recommended = true}}},
-		{name = "XFS mounted discard, timer off",
-			facts = {fs = fs({"rw", "relatime", "discard"}, {type = "xfs", fstrim_timer = false}),
-				device = {discard_granularity = 4096}},
-			expect = {{name = "discard_to_fstrim", severity = "suggest"}, {name = "fstrim_timer", severity = "info"}}},
+		{name = "XFS mounted discard, timer off: both at suggest; unmount and mount, XFS ignores it on remount",
+			facts = {fs = fs({"rw", "relatime"}, {type = "xfs", fstrim_timer = false,
+				super_options = {"rw", "discard", "inode64", "noquota"}}),
+				device = {path = "/dev/sdb1", discard_granularity = 4096}},
+			expect = {{name = "discard_to_fstrim", severity = "suggest", disruption = "offline",
+				apply = {"umount /srv", "mount -t xfs -o rw,relatime,inode64,noquota,nodiscard /dev/sdb1 /srv"},
+				revert = {"umount /srv", "mount -t xfs -o rw,relatime,discard,inode64,noquota /dev/sdb1 /srv"}},
+				{name = "fstrim_timer", severity = "suggest"}}},
+		{name = "XFS root mounted discard: rootflags and fstab, then a reboot",
+			facts = {fs = fs({"rw", "relatime"}, {type = "xfs", mount_point = "/", fstrim_timer = true,
+				super_options = {"rw", "discard"}}), device = {discard_granularity = 4096}},
+			expect = {{name = "discard_to_fstrim", disruption = "reboot", apply = {}, revert = {}}}},
 		{name = "ext4 mounted discard, timer on",
 			facts = {fs = fs({"rw", "relatime", "discard"}, {fstrim_timer = true}), device = {discard_granularity = 512}},
 			expect = {{name = "discard_to_fstrim", severity = "info"}}},

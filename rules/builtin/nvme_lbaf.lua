@@ -20,7 +20,7 @@ local function check(facts)
 	local lbs, pbs = fstune.positive(d.logical_block_size), fstune.positive(d.physical_block_size)
 	if lbs ~= 512 or not pbs or pbs < 4096 then return out end
 	local ns = d.disk or d.name or "nvme0n1"
-	out[1] = {name = "lba_format_512e", severity = "info", confidence = 0.6,
+	out[1] = {name = "lba_format_512e", severity = "info", confidence = 0.6, precedes_mkfs = true,
 		title = string.format("%s uses 512-byte LBAs over %s physical blocks: check its 4 KiB LBA format",
 			ns, fstune.fmt_bytes(pbs)),
 		rationale = string.format("The namespace %s is formatted with 512-byte logical blocks while the drive "
@@ -42,7 +42,8 @@ return {
 	description = [[
 - an NVMe namespace with 512-byte logical and 4096-byte (or larger) physical blocks: info to list
   its LBA formats (nvme id-ns -H) and that nvme format --lbaf erases the namespace. Nothing to
-  run: the format is the admin's decision, with a backup.]],
+  run: the format is the admin's decision, with a backup. Marked precedes_mkfs: a merged mkfs
+  command of the same report names it first, since a format after the mkfs would erase it.]],
 	sources = SOURCES,
 	settings = {},
 	needs = {},
@@ -53,7 +54,7 @@ return {
 		{name = "NVMe 512e over 4 KiB physical: info",
 			facts = {device = {name = "nvme0n1p1", disk = "nvme0n1", transport = "nvme", logical_block_size = 512,
 				physical_block_size = 4096}},
-			expect = {{name = "lba_format_512e", severity = "info", disruption = "advice"}}},
+			expect = {{name = "lba_format_512e", severity = "info", disruption = "advice", precedes_mkfs = true}}},
 		{name = "NVMe already 4Kn: nothing",
 			facts = {device = {name = "nvme0n1", transport = "nvme", logical_block_size = 4096,
 				physical_block_size = 4096}},

@@ -66,9 +66,49 @@ local function hdd(facts)
   }
 end
 
+-- The kernel release as major * 100 + minor (6.9 -> 609), nil when the facts do not say.
+local function kernel_release(host)
+  if type(host and host.kernel) ~= "string" then return nil end
+  local major, minor = host.kernel:match("^(%d+)%.(%d+)")
+  if not major then return nil end
+  return tonumber(major) * 100 + tonumber(minor)
+end
+
+-- A zoned disk takes the writes to each zone in order only. From 4.16 to 6.9 the block layer left
+-- that to mq-deadline's zone write locking (the kernel's default for such disks); 6.10's zone write
+-- plugging orders them for every scheduler, none included. Before 6.10 (or when the facts do not
+-- say the kernel): mq-deadline, and nothing of the advice for unzoned devices.
+local function zoned_before_6_10(facts)
+  local z = fstune.zoned()
+  local release = kernel_release(facts.host)
+  if not z or (release and release >= 610) then return nil end
+  local d = facts.device
+  if d.scheduler ~= "none" then return {} end
+  local managed = z == "host-managed"
+  return { {
+    name = "none_on_zoned", setting = "queue.scheduler", recommended = "mq-deadline",
+    severity = (managed and release) and "warn" or "suggest", confidence = 0.8,
+    title = string.format("Use mq-deadline on this %s zoned disk: %s", z,
+      release and "before Linux 6.10 it keeps zone writes in order" or "kernels before 6.10 need it"),
+    rationale = string.format("%s is a %s zoned disk with no I/O scheduler, on %s. Its zones take " ..
+      "writes only in order, at the zone's write pointer. From Linux 4.16 to 6.9 the block layer " ..
+      "left that order to mq-deadline's zone write locking, which is why the kernel picks it for " ..
+      "zoned disks; with none, writes to one zone issued together can reach the disk out of order, " ..
+      "which a host-managed disk fails (an I/O error the filesystem sees) and a host-aware one " ..
+      "absorbs with internal rewrites. Linux 6.10's zone write plugging orders them for every " ..
+      "scheduler, so from there on none is fine.", disk_name(d), z,
+      release and ("Linux " .. facts.host.kernel) or "a kernel the facts do not name (older than 6.10?)"),
+    evidence = { "device.zoned", "device.scheduler", "host.kernel" },
+  } }
+end
+
 local function check(facts)
   local d = facts.device
   local t = d.transport
+  local zoned = zoned_before_6_10(facts)
+  if zoned then
+    return zoned
+  end
   if t == "nvme" then
     return { nvme(facts) }
   end
@@ -88,7 +128,7 @@ local function dev(transport, rotational, scheduler, extra)
     transport = transport, rotational = rotational, scheduler = scheduler }, extra)
 end
 
-return {
+return fstune.rule {
   id = "queue",
   title = "I/O scheduler against the kind of device",
   description = "Recommends a scheduler only where the current one clearly does not fit the " ..
@@ -96,17 +136,28 @@ return {
     "SATA/SAS disk on bare metal. The device is classified by its transport and by whether " ..
     "the host is virtual before its rotational flag is believed, since virtual, stacked and " ..
     "USB devices report it unreliably. Kernel defaults (none for multi-queue, mq-deadline for " ..
-    "single-queue devices) get nothing.",
+    "single-queue devices) get nothing. A zoned (host-managed or host-aware) disk before Linux 6.10 " ..
+    "needs mq-deadline to keep its zone writes in order: none there is a warning (host-managed; " ..
+    "suggest for host-aware or an unknown kernel) with that reason, and no other scheduler advice.",
   sources = {
     "Linux block/elevator.c elevator_get_default(): mq-deadline for single-queue devices, none otherwise",
     "Linux Documentation/block/bfq-iosched.rst: per-request overhead and throughput ceiling",
     "tuned profiles (spectrumscale-ece: elevator none on nvme*)",
     "libvirt, via SUSE/sesdev issue 37: Linux guests assume rotational storage",
+    "Linux 4.16 block/mq-deadline.c zone write locking (the default elevator of zoned disks through " ..
+      "6.9); Linux 6.10 block/blk-zoned.c zone write plugging, for every scheduler",
+  },
+  -- Each recommendation cites the sources it rests on (indices into sources), not the whole list.
+  rec_sources = {
+    bfq_on_nvme = { 1, 2, 3, 4 },
+    mq_deadline_on_nvme = { 1, 2, 3, 4 },
+    none_on_hdd = { 1, 2, 3, 4 },
+    none_on_zoned = { 5, 1 },
   },
   settings = { "queue.scheduler" },
   needs = { "device.transport", "device.scheduler" },
   uses = { "device.disk", "device.name", "device.rotational", "device.nr_hw_queues",
-    "host.virtualization" },
+    "host.virtualization", "device.zoned", "host.kernel" },
   check = check,
   tests = {
     { name = "bfq on NVMe",
@@ -152,6 +203,21 @@ return {
       facts = { device = { name = "nvme0n1", transport = "nvme", rotational = false, scheduler = "none",
         nr_hw_queues = 8 } },
       expect = {} },
+    { name = "host-managed SMR disk with none on Linux 6.1: warn, with the zone reason",
+      facts = { host = { virtualization = "none", kernel = "6.1.0-18-amd64" },
+        device = dev("sata", true, "none", { zoned = "host-managed" }) },
+      expect = { { name = "none_on_zoned", recommended = "mq-deadline", severity = "warn" } } },
+    { name = "host-managed SMR disk with none on Linux 6.10: zone write plugging, the usual HDD advice",
+      facts = { host = { virtualization = "none", kernel = "6.10.3" },
+        device = dev("sata", true, "none", { zoned = "host-managed" }) },
+      expect = { { name = "none_on_hdd", recommended = "mq-deadline", severity = "suggest" } } },
+    { name = "zoned NVMe (ZNS) on mq-deadline before 6.10: no advice to drop it",
+      facts = { host = { kernel = "6.6.30" },
+        device = dev("nvme", false, "mq-deadline", { zoned = "host-managed", nr_hw_queues = 16 }) },
+      expect = {} },
+    { name = "host-aware disk with none, kernel unknown: suggest",
+      facts = { device = dev("sas", true, "none", { zoned = "host-aware" }) },
+      expect = { { name = "none_on_zoned", severity = "suggest" } } },
     { name = "no scheduler fact: not evaluated",
       facts = { device = { disk = "sda", transport = "sata" } },
       expect = "not_evaluated" },

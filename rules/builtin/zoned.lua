@@ -15,6 +15,9 @@ local SOURCES = {
 		.. "block device for filesystems that write at random, such as ext4",
 	"Western Digital, April 2020: WD Red 2-6 TB drives whose model ends in EFAX use drive-managed SMR; "
 		.. "their long stalls under sustained random writes failed RAID and ZFS rebuilds",
+	"zonedstorage.io, Linux file systems: ext4 does not support host-managed zoned block devices; "
+		.. "Linux 6.8 (commit 7437bb73f087, 'block: remove support for the host aware zone model') uses "
+		.. "host-aware disks as regular ones",
 }
 
 -- Model numbers the vendor itself listed as drive-managed SMR; a model this list does not name proves
@@ -39,6 +42,19 @@ local WHAT = "btrfs in zoned mode (Linux 5.12 and later: mkfs.btrfs sets it on a
 	.. "(metadata on conventional zones or a second device), XFS zoned (Linux 6.15 and later), or, for a "
 	.. "filesystem that must write at random, dm-zoned under it"
 
+-- Why fstune gives no ext4 or ext2 mkfs, reserve, bigalloc or inode advice for this disk.
+local function why_no_ext(z)
+	if z == "host-managed" then
+		return "fstune gives no ext4 or ext2 mkfs, reserve, bigalloc or inode advice for it: ext4 has no "
+			.. "zoned support, and the disk refuses its writes in place to sequential zones (sequential write "
+			.. "required)."
+	end
+	return "fstune gives no ext4 or ext2 mkfs, reserve, bigalloc or inode advice for it either: ext4 would "
+		.. "run (a host-aware disk takes random writes and rewrites its zones behind them), but those "
+		.. "rewrites stall for longer as it fills, and a better-tuned ext4 does not change that. (From Linux "
+		.. "6.8 the kernel no longer reports host-aware disks as zoned: it uses them as regular disks.)"
+end
+
 local function host_zoned(facts, d, z, out)
 	local f = facts.fs
 	if zoned_fs_ok(f) then return end
@@ -47,8 +63,8 @@ local function host_zoned(facts, d, z, out)
 		out[#out + 1] = {name = "zoned_disk_choice", severity = "suggest", confidence = 0.8,
 			title = string.format("a %s zoned disk: make a zone-aware filesystem, not ext4", z),
 			rationale = string.format("%s reports zoned = %s: its zones must (host-managed) or should "
-				.. "(host-aware) be written sequentially, and ext4 writes in place at random. What fits: %s.",
-				name, z, WHAT),
+				.. "(host-aware) be written sequentially, and ext4 writes in place at random. What fits: %s. %s",
+				name, z, WHAT, why_no_ext(z)),
 			evidence = fstune.present({"device.zoned"})}
 	elseif f ~= nil and (fstune.is_ext(f.type) or f.type == "xfs" or f.type == "btrfs") then
 		out[#out + 1] = {name = "zoned_disk_wrong_fs", severity = "warn", confidence = 0.8,
@@ -58,7 +74,7 @@ local function host_zoned(facts, d, z, out)
 				.. "(host-aware) be written sequentially. %s writes in place at random, which a host-managed "
 				.. "disk refuses and a host-aware one absorbs with internal rewrites whose stalls grow as it "
 				.. "fills. What fits: %s. Moving to one means copying the data off and making the new "
-				.. "filesystem.", name, z, f.type, WHAT),
+				.. "filesystem.%s", name, z, f.type, WHAT, fstune.is_ext(f.type) and (" " .. why_no_ext(z)) or ""),
 			evidence = fstune.present({"device.zoned", "fs.type", "fs.features"})}
 	end
 end
@@ -107,14 +123,17 @@ return fstune.rule {
 	description = [[
 - device.zoned host-managed or host-aware: a filesystem that is not zone-aware on it (ext4, XFS or
   btrfs without the zoned feature) is a warning; a blank disk gets what to make: btrfs zoned,
-  f2fs, XFS zoned (6.15+), or dm-zoned under a filesystem that writes at random. Never ext4.
+  f2fs, XFS zoned (6.15+), or dm-zoned under a filesystem that writes at random. Never ext4: the
+  rules that propose mkfs, a reserve, bigalloc or an inode ratio stay silent on such a disk
+  (fstune.zoned()), and this rule says why: a host-managed disk refuses ext4's writes in place, a
+  host-aware one absorbs them with stalls no tuning removes.
 - drive-managed SMR (stated as device.zoned = "drive-managed", or a WD Red EFAX model the vendor
   listed): warn under md or another holder (rebuilds stall and drop disks), info otherwise.]],
 	sources = SOURCES,
 	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
 	rec_sources = {
-		zoned_disk_wrong_fs = {1, 2, 3, 4, 5},
-		zoned_disk_choice = {1, 2, 3, 4, 5},
+		zoned_disk_wrong_fs = {1, 2, 3, 4, 5, 7},
+		zoned_disk_choice = {1, 2, 3, 4, 5, 7},
 		dm_smr_in_raid = {6},
 		dm_smr = {6},
 	},

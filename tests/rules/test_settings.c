@@ -1,5 +1,5 @@
 /* Unit tests of the setting table: shell quoting, value validation, each family's ops (build, read,
- * fact, current), command building and the merge of mkfs specs into one command per filesystem. */
+ * fact, current) and command building (the merge of mkfs specs: test_mkfs.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -127,6 +127,16 @@ static const struct family_case {
 	{"sysfs", "queue.read_ahead_kb", "4096", "{\"device\": {\"disk\": \"sdb\", \"read_ahead_kb\": 128}}",
 	 "echo 4096 > /sys/block/sdb/queue/read_ahead_kb", "cat /sys/block/sdb/queue/read_ahead_kb", "128",
 	 "device.read_ahead_kb", "128"},
+	{"bdi", "bdi.read_ahead_kb", "128",
+	 "{\"fs\": {\"type\": \"btrfs\", \"uuid\": \"13538755-280b-442c-a35b-fa40aa563328\"}, "
+	 "\"vm\": {\"bdi\": {\"name\": \"btrfs-7\", \"read_ahead_kb\": 4096}}}",
+	 "echo 128 > /sys/fs/btrfs/13538755-280b-442c-a35b-fa40aa563328/bdi/read_ahead_kb",
+	 "cat /sys/fs/btrfs/13538755-280b-442c-a35b-fa40aa563328/bdi/read_ahead_kb", "4096", "vm.bdi.read_ahead_kb",
+	 "4096"},
+	{"xfs_growfs", "fs.xfs.imaxpct", "50",
+	 "{\"fs\": {\"type\": \"xfs\", \"mount_point\": \"/srv\", \"inode_max_pct\": 25}}",
+	 "xfs_growfs -m 50 /srv", "xfs_info /srv | sed -n 's/.*imaxpct=\\([0-9]*\\).*/\\1/p'", "25", "fs.inode_max_pct",
+	 "25"},
 	{"mount", "mount.option.discard", "true",
 	 "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\", \"noatime\"], "
 	 "\"super_options\": [\"rw\", \"errors=remount-ro\"]}}",
@@ -290,7 +300,8 @@ static void test_build(void)
 		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv/a b;touch x\"}}", &ok);
 	CHECK(ok);
 	CHECK_STR(cmd(c.apply, 0), "mount -o remount,noatime '/srv/a b;touch x'");
-	CHECK_STR(cmd(c.revert, 0), "mount -o remount,relatime '/srv/a b;touch x'");
+	/* libmount keeps noatime from the current options unless atime drops it */
+	CHECK_STR(cmd(c.revert, 0), "mount -o remount,atime,relatime '/srv/a b;touch x'");
 	ctx_free(&c);
 
 	c = build("fs.feature.dir_index", json_true(), json_false(),
@@ -325,7 +336,18 @@ static void test_build(void)
 	c = build("mount.option.noatime", json_true(), NULL,
 		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\", \"relatime\"]}}",
 		  &ok);
-	CHECK_STR(cmd(c.revert, 0), "mount -o remount,relatime /srv");
+	CHECK_STR(cmd(c.revert, 0), "mount -o remount,atime,relatime /srv");
+	ctx_free(&c);
+	/* XFS ignores discard on remount: unmount and mount without it, and back */
+	c = build("mount.option.discard", json_false(), json_true(),
+		  "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"xfs\", \"mount_point\": \"/srv\", "
+		  "\"mount_options\": [\"rw\", \"relatime\"], \"super_options\": [\"rw\", \"discard\", \"inode64\"]}}",
+		  &ok);
+	CHECK(ok);
+	CHECK_STR(c.disruption, "offline");
+	CHECK_STR(cmd(c.apply, 1), "mount -t xfs -o rw,relatime,inode64,nodiscard /dev/sdb1 /srv");
+	CHECK_STR(cmd(c.revert, 1), "mount -t xfs -o rw,relatime,discard,inode64 /dev/sdb1 /srv");
+	CHECK_STR(json_string_value(json_object_get(c.persistent, "option")), "nodiscard");
 	ctx_free(&c);
 }
 
@@ -504,54 +526,6 @@ static void test_build_freebsd(void)
 	CHECK(!valid("freebsd.vfs.vmiodirenable", json_integer(1)));
 }
 
-static void test_merge(void)
-{
-	const char *recs_json =
-		"[{\"id\": \"a.stride\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-E\", \"stride=16\"]}},"
-		" {\"id\": \"a.width\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-E\", \"stripe_width=64\"]}},"
-		" {\"id\": \"b.bs\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-b\", \"1024\"]}},"
-		" {\"id\": \"b.bs2\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-b\", \"4096\"]}},"
-		" {\"id\": \"c.feat\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-O\", \"inline_data\"]}},"
-		" {\"id\": \"c.big\", \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-O\", \"bigalloc\", \"-C\", \"65536\"]}},"
-		" {\"id\": \"x.su\", \"mkfs\": {\"fs\": \"xfs\", \"args\": [\"-d\", \"su=65536\"]}},"
-		" {\"id\": \"x.sw\", \"mkfs\": {\"fs\": \"xfs\", \"args\": [\"-d\", \"sw=4\"]}},"
-		" {\"id\": \"n.none\"}]";
-	json_t *recs = json_loads(recs_json, 0, NULL), *m;
-	struct fst_error err = FST_ERROR_INIT;
-	const char *fj = "{\"device\": {\"path\": \"/dev/md0\"}}";
-	struct facts *f = facts_from_json(fj, strlen(fj), "t", &err);
-
-	m = rules_merge_mkfs(recs, f);
-	CHECK(json_array_size(m) == 2);
-	CHECK_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
-		   "mkfs.ext4 -E stride=16,stripe_width=64 -b 4096 -O inline_data,bigalloc -C 65536 /dev/md0");
-	CHECK_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
-		   "mkfs.xfs -d su=65536,sw=4 /dev/md0");
-	CHECK(json_array_size(json_object_get(json_array_get(m, 0), "from")) == 6);
-	/* b.bs2's -b 4096 overrides b.bs's 1024, and the merge says so. */
-	CHECK_STR(json_string_value(json_array_get(json_object_get(json_array_get(m, 0), "notes"), 0)),
-		   "Takes -b 4096 (b.bs2) over -b 1024 (b.bs): mkfs honours one value.");
-	CHECK(json_object_get(json_array_get(m, 1), "notes") == NULL);
-	json_decref(m);
-	facts_free(f);
-
-	/* The block size of the filesystem found is kept when no recommendation names one, and
-	 * mkfs.xfs needs -f to replace it (mke2fs asks on the terminal instead). */
-	fj = "{\"device\": {\"path\": \"/dev/md0\"}, \"fs\": {\"type\": \"xfs\", \"block_size\": 1024}}";
-	f = facts_from_json(fj, strlen(fj), "t", &err);
-	m = rules_merge_mkfs(recs, f);
-	CHECK_STR(json_string_value(json_object_get(json_array_get(m, 1), "command")),
-		   "mkfs.xfs -d su=65536,sw=4 -b size=1024 -f /dev/md0");
-	CHECK_STR(json_string_value(json_array_get(json_object_get(json_array_get(m, 1), "notes"), 0)),
-		   "Keeps -b size=1024, the block size of the filesystem found (fs.block_size), which the "
-		   "advice was worked out for.");
-	CHECK_STR(json_string_value(json_object_get(json_array_get(m, 0), "command")),
-		   "mkfs.ext4 -E stride=16,stripe_width=64 -b 4096 -O inline_data,bigalloc -C 65536 /dev/md0");
-	json_decref(m);
-	json_decref(recs);
-	facts_free(f);
-}
-
 static void test_strip(void)
 {
 	char s[] = "a\x1b[31mb\tc\r\nd\x7f\xc2\x9b" "e\xc3\xa9";
@@ -571,7 +545,6 @@ int main(void)
 	test_build_udev();
 	test_build_added();
 	test_build_freebsd();
-	test_merge();
 	test_strip();
 	if (check_failures)
 		fprintf(stderr, "%d failure(s)\n", check_failures);

@@ -1,5 +1,6 @@
-/* Unit tests of trial candidates (the allow-list, the split without a shell, matching advice to a
- * candidate) and of the ranking (medians, spreads, ranks shared inside the noise). */
+/* Unit tests of trial candidates (the allow-list, the split without a shell) and of the ranking
+ * (medians, spreads, ranks shared inside the noise). Matching advice to a candidate is the engine's:
+ * tests/rules/test_verify.c. */
 #include "config.h"
 
 #include <math.h>
@@ -63,26 +64,6 @@ static void test_parse(void)
 	CHECK(c.n == 5);
 	CHECK_STR(c.v[0].spec, "ext4:-b 4096");
 	trial_candidates_free(&c);
-}
-
-static void test_match(void)
-{
-	json_t *m = json_pack("{s:s, s:[s, s]}", "fs", "ext4", "args", "-b", "4096");
-	json_t *e = json_pack("{s:s, s:[s, s]}", "fs", "ext4", "args", "-E", "stride=16");
-	json_t *x = json_pack("{s:s, s:[]}", "fs", "xfs", "args");
-
-	CHECK(trial_spec_match("ext4:-b 4096", m) == 0);
-	CHECK(trial_spec_match("ext4:-b 4096 -m 1", m) == 2);
-	CHECK(trial_spec_match("ext4:-b 1024", m) < 0);
-	CHECK(trial_spec_match("ext2:-b 4096", m) < 0);
-	CHECK(trial_spec_match("ext4:-E stride=16,stripe_width=64", e) == 0);
-	CHECK(trial_spec_match("ext4:-E stripe_width=64", e) < 0);
-	CHECK(trial_spec_match("xfs:", x) == 0);
-	CHECK(trial_spec_match("xfs:-K", x) == 1);
-	CHECK(trial_spec_match("not a spec", x) < 0);
-	json_decref(m);
-	json_decref(e);
-	json_decref(x);
 }
 
 static void add(struct trial *t, const char *spec, const double *v, size_t n)
@@ -149,7 +130,6 @@ static void test_rank(void)
 int main(void)
 {
 	test_parse();
-	test_match();
 	test_rank();
 	return CHECK_DONE();
 }
