@@ -256,6 +256,7 @@ static const struct facts_key_info known_keys[] = {
 	{"bench.*.files_planned", I, CNT, "Files planned"},
 	{"bench.*.files_per_dir", I, CNT, "Files per directory"},
 	{"bench.*.files_left", I, CNT, "Files left at the end"},
+	{"bench.*.files_read", I, CNT, "Files read back (tree: the read phase may stop at the time bound)"},
 	{"bench.*.directories", I, CNT, "Directories"},
 	{"bench.*.subdirectories", I, CNT, "Subdirectories"},
 	{"bench.*.cache", S, TXT, "Cache (warm or cold)"},

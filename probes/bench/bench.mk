@@ -37,10 +37,10 @@ TESTS += tests/bench/test-hist tests/bench/test-slices tests/bench/test-null-eng
 	tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
 	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh tests/bench-lock.sh \
 	tests/bench-plausible.sh tests/bench-not-run.sh tests/bench-loop-cache.sh tests/bench-cpu-bound.sh \
-	tests/bench-burst.sh
+	tests/bench-burst.sh tests/bench-tree-bound.sh
 EXTRA_DIST += tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
 	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh tests/bench-lock.sh \
 	tests/bench-plausible.sh tests/bench-not-run.sh tests/bench-loop-cache.sh tests/bench-cpu-bound.sh \
-	tests/bench-burst.sh tests/bench/lib.sh \
+	tests/bench-burst.sh tests/bench-tree-bound.sh tests/bench/lib.sh \
 	tests/perf/compare-fio.sh tests/perf/bench-time.sh tests/perf/lib.sh doc/bench-vs-fio.md
 include probes/bench/files.mk
