@@ -9,9 +9,7 @@
 private_mount_ns "$@"
 require_loop
 require_cmd jq mkfs.ext4 lsblk
-BLKIO=/sys/fs/cgroup/blkio
-[ -w "$BLKIO/cgroup.procs" ] && [ -e "$BLKIO/blkio.throttle.write_bps_device" ] ||
-	skip "no cgroup v1 blkio controller with throttling at $BLKIO"
+blkio_throttle_cgroup write_bps_device
 
 RATE=$((20 * 1024 * 1024))
 SPAN=$((32 * 1024 * 1024))
@@ -20,8 +18,6 @@ dev=$(attach_loop "$TMP/img")
 mkfs.ext4 -q -F "$dev"
 mnt=$(mount_tmp "$dev")
 devno=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
-cg=$(mktemp -d "$BLKIO/fstune-test.XXXXXX")
-on_exit "rmdir $cg"
 
 # written: sectors the loop device has written so far
 written() { awk '{print $7}' "/sys/block/${dev#/dev/}/stat"; }

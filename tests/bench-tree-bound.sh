@@ -8,16 +8,12 @@
 private_mount_ns "$@"
 require_loop
 require_cmd jq mkfs.ext4 lsblk
-BLKIO=/sys/fs/cgroup/blkio
-[ -w "$BLKIO/cgroup.procs" ] && [ -e "$BLKIO/blkio.throttle.read_iops_device" ] ||
-	skip "no cgroup v1 blkio controller with throttling at $BLKIO"
+blkio_throttle_cgroup read_iops_device
 
 make_image "$TMP/img" 256M
 dev=$(attach_loop "$TMP/img")
 mkfs.ext4 -q -F "$dev"
 mnt=$(mount_tmp "$dev")
-cg=$(mktemp -d "$BLKIO/fstune-test.XXXXXX")
-on_exit "rmdir $cg"
 echo "$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ') 25" >"$cg/blkio.throttle.read_iops_device"
 
 st=0
