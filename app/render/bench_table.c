@@ -113,17 +113,27 @@ static bool test_name(const struct facts *f, const char *name, char *buf, size_t
 	return ok;
 }
 
+const struct bench_flag_mark bench_flag_marks[] = {
+	{"implausible", "implausible"},
+	{"cache_suspect", "cache?"},
+	{"cpu_bound", "cpu-bound"},
+};
+const size_t bench_n_flag_marks = sizeof bench_flag_marks / sizeof bench_flag_marks[0];
+
 /* The direct column: how the figures were taken, and what the run found about them (explained under
  * the table): "yes cache?", "yes implausible", "memory cpu-bound", "yes burst". */
 static void direct_cell(const struct facts *f, const char *name, char *buf, size_t size)
 {
 	char *k = xasprintf("bench.%s.direct", name), *kb = xasprintf("bench.%s.burst", name);
 	const char *direct = facts_get_string(f, k);
+	size_t i, n;
 
-	snprintf(buf, size, "%s%s%s%s%s", direct ? direct : "?",
-		 bench_flagged(f, name, "cache_suspect") ? " cache?" : "",
-		 bench_flagged(f, name, "implausible") ? " implausible" : "",
-		 bench_flagged(f, name, "cpu_bound") ? " cpu-bound" : "", json_is_object(facts_get(f, kb)) ? " burst" : "");
+	n = (size_t)snprintf(buf, size, "%s", direct ? direct : "?");
+	for (i = 0; i < bench_n_flag_marks && n < size; i++)
+		if (bench_flagged(f, name, bench_flag_marks[i].leaf))
+			n += (size_t)snprintf(buf + n, size - n, " %s", bench_flag_marks[i].mark);
+	if (n < size && json_is_object(facts_get(f, kb)))
+		snprintf(buf + n, size - n, " burst");
 	free(k);
 	free(kb);
 }
@@ -312,10 +322,10 @@ static void notes_block(FILE *out, bool md, const struct facts *f)
 {
 	const char *claim = facts_get_string(f, "bench.rotational_claim.reason");
 	bool is_first = true;
+	size_t i;
 
-	reasons_block(out, md, f, "cache_suspect", "cache?", &is_first);
-	reasons_block(out, md, f, "implausible", "implausible", &is_first);
-	reasons_block(out, md, f, "cpu_bound", "cpu-bound", &is_first);
+	for (i = 0; i < bench_n_flag_marks; i++)
+		reasons_block(out, md, f, bench_flag_marks[i].leaf, bench_flag_marks[i].mark, &is_first);
 	burst_block(out, md, f, &is_first);
 	if (claim)
 		note_line(out, md, &is_first, "rotational? %s", claim);

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "app/render/bench_table.h"
 #include "app/wizard/ui_int.h"
 
 bool ui_bench_headline(const struct facts *f, const struct bench_test_def *t, double *v, const char **unit)
@@ -26,19 +27,12 @@ bool ui_bench_headline(const struct facts *f, const struct bench_test_def *t, do
 
 const char *ui_bench_flag(const struct facts *f, const struct bench_test_def *t)
 {
-	static const struct {
-		const char *leaf, *mark;
-	} flags[] = {
-		{"implausible", "implausible"},
-		{"cache_suspect", "cache?"},
-		{"cpu_bound", "cpu-bound"},
-	};
 	char key[128];
 	size_t i;
 
-	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if (bench_flagged(f, t->name, flags[i].leaf))
-			return flags[i].mark;
+	for (i = 0; i < bench_n_flag_marks; i++)
+		if (bench_flagged(f, t->name, bench_flag_marks[i].leaf))
+			return bench_flag_marks[i].mark;
 	snprintf(key, sizeof(key), "bench.%s.burst", t->name);
 	return json_is_object(facts_get(f, key)) ? "burst" : NULL;
 }
