@@ -14,7 +14,7 @@
 static const char *const status_names[] = {
 	[FACTS_NEEDS_ROOT] = "needs_root",     [FACTS_DENIED] = "denied",
 	[FACTS_NOT_APPLICABLE] = "not_applicable", [FACTS_NOT_FOUND] = "not_found",
-	[FACTS_FAILED] = "failed",
+	[FACTS_FAILED] = "failed", [FACTS_NOT_RUN] = "not_run",
 };
 
 const char *facts_status_name(enum facts_status status)

@@ -164,7 +164,7 @@ static bool check_side_maps(json_t *doc, struct check_ctx *c)
 		if (!json_is_object(v) || !s || !facts_status_parse(s, &st))
 			return fst_error_set(c->err, FST_EXIT_USAGE,
 					     "%s: unavailable.\"%s\" needs a \"status\" of needs_root, "
-					     "denied, not_applicable, not_found or failed", c->name, key),
+					     "denied, not_applicable, not_found, failed or not_run", c->name, key),
 			       false;
 		if (json_object_get(v, "reason") && !json_is_string(json_object_get(v, "reason")))
 			return fst_error_set(c->err, FST_EXIT_USAGE,

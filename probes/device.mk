@@ -7,6 +7,7 @@ libfstune_probes_a_SOURCES += \
 	probes/probe_util.c probes/probe_util.h \
 	probes/host.c \
 	probes/sysfs_device.c \
+	probes/sysfs_link.c probes/sysfs_link.h \
 	probes/udev.c \
 	probes/vm.c
 

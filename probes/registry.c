@@ -52,3 +52,9 @@ void probe_all(const struct probe_target *t, struct facts *f)
 		DBG(DEBUG_PROBES, "probe %s: %.2f ms", probes[i]->name, now_ms() - start);
 	}
 }
+
+void probe_device_view(const struct probe_target *t, struct facts *f)
+{
+	probe_host.collect(t, f);
+	probe_sysfs_device.collect(t, f);
+}

@@ -15,6 +15,7 @@
 #include "fstune/probe.h"
 #include "probes/probe_util.h"
 #include "probes/registry.h"
+#include "probes/sysfs_link.h"
 
 #define SYSBLK "/sys/class/block/"
 
@@ -265,6 +266,7 @@ static void device_collect(const struct probe_target *t, struct facts *f)
 	canon = path_canonical(SYSBLK "%s", disk);
 	transport = canon ? transport_of(disk, canon) : "unknown";
 	facts_set_string(f, "device.transport", transport, "sysfs");
+	sysfs_link_probe(f, disk, canon ? canon : "", transport);
 
 	read_int(f, name, "size", "size_bytes", 512, true); /* always 512-byte sectors */
 	if (is_part)

@@ -240,32 +240,60 @@ static int f_fmt_us(lua_State *L)
 	return 1;
 }
 
-/* measured(test): the bench.<test> branch when its numbers may support advice, else nil and why:
- * a result flagged cache_suspect, or run with direct = no (page cache) or memory (tmpfs, zram),
- * measured something other than the device and never supports a warning. A branch without
- * `direct` (hand-written facts) is taken as said. */
+/* Whether the caller of measured() said it takes figures carrying this flag: its optional second
+ * argument, a table such as {implausible = true}. */
+static bool accepts(lua_State *L, const char *flag)
+{
+	bool yes;
+
+	if (lua_type(L, 2) != LUA_TTABLE)
+		return false;
+	lua_getfield(L, 2, flag);
+	yes = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return yes;
+}
+
+/* measured(test [, accept]): the bench.<test> branch when its numbers may be taken as the device's
+ * speed, else nil and why: a result flagged cache_suspect, implausible (beyond what the hardware can
+ * do) or cpu_bound (the CPU set the rate), or run with direct = no (page cache) or memory (tmpfs,
+ * zram), measured something other than the device and never supports a warning. `accept` names
+ * flags the caller reads the figure despite ({implausible = true}: a rule about the cache that
+ * answered). A branch without `direct` (hand-written facts) is taken as said. */
 static int f_measured(lua_State *L)
 {
+	static const struct {
+		const char *flag, *what;
+	} flags[] = {
+		{"cache_suspect", "flagged as a cache effect"},
+		{"implausible", "beyond what the hardware can do"},
+		{"cpu_bound", "limited by the CPU, not the device"},
+	};
 	const struct sandbox *sb = sandbox_of(L);
 	const char *test = luaL_checkstring(L, 1);
 	char key[160];
-	const json_t *t, *d, *cs;
+	const json_t *t, *d;
+	size_t i;
 
 	luaL_argcheck(L, strlen(test) < 100 && !strchr(test, '.'), 1, "a benchmark test name");
+	luaL_argcheck(L, lua_isnoneornil(L, 2) || lua_type(L, 2) == LUA_TTABLE, 2, "a table of accepted flags");
 	snprintf(key, sizeof(key), "bench.%s", test);
 	t = sb->facts ? facts_get(sb->facts, key) : NULL;
 	if (!json_is_object(t))
 		return 0;
-	cs = json_object_get(t, "cache_suspect");
-	d = json_object_get(t, "direct");
-	if (json_is_true(cs)) {
-		const json_t *why = json_object_get(t, "cache_suspect_reason");
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		const json_t *why;
 
+		if (!json_is_true(json_object_get(t, flags[i].flag)) || accepts(L, flags[i].flag))
+			continue;
+		snprintf(key, sizeof(key), "%s_reason", flags[i].flag);
+		why = json_object_get(t, key);
 		lua_pushnil(L);
-		lua_pushfstring(L, "flagged as a cache effect%s%s", json_is_string(why) ? ": " : "",
+		lua_pushfstring(L, "%s%s%s", flags[i].what, json_is_string(why) ? ": " : "",
 				json_is_string(why) ? json_string_value(why) : "");
 		return 2;
 	}
+	d = json_object_get(t, "direct");
 	if (json_is_string(d) && (!strcmp(json_string_value(d), "no") || !strcmp(json_string_value(d), "memory"))) {
 		lua_pushnil(L);
 		lua_pushfstring(L, "run with direct = %s", json_string_value(d));

@@ -37,7 +37,7 @@ fi
 
 # The adaptive runtime (no --runtime): the null engine's constant latencies settle at once, so each test
 # stops after the minimum 0.5 s with its interval within 3%; a real run stops at the first slice where
-# its interval is within 3%, or at the cap (1.3 s) with what it reached: either way it says so.
+# its interval is within 3%, or at the cap (0.7 s) with what it reached: either way it says so.
 run_status 0 "$FSTUNE" bench --json --engine null --tests rand_read_4k_qd1,rand_read_4k_qd32 --busy-check 0 "$d"
 for t in rand_read_4k_qd1 rand_read_4k_qd32; do
 	jq -e --arg t "$t" '.bench[$t] | .runtime_s == 0.5 and .ci95_pct <= 3' "$TMP/out" >/dev/null ||
@@ -46,8 +46,8 @@ done
 assert_eq "$(json_get "$TMP/out" '.bench.parameters.runtime_mode')" adaptive "parameters used: runtime mode"
 run_status 0 "$FSTUNE" bench --json --tests rand_read_4k_qd1,seq_read_1m --size 16M --warmup 0.1 --busy-check 0 "$d"
 for t in rand_read_4k_qd1 seq_read_1m; do
-	jq -e --arg t "$t" '.bench[$t] | .runtime_s >= 0.5 and .runtime_s <= 1.3 and
-		((.runtime_s * 10 | round) == (.runtime_s * 10)) and (.ci95_pct <= 3 or .runtime_s == 1.3)' "$TMP/out" >/dev/null ||
+	jq -e --arg t "$t" '.bench[$t] | .runtime_s >= 0.5 and .runtime_s <= 0.7 and
+		((.runtime_s * 10 | round) == (.runtime_s * 10)) and (.ci95_pct <= 3 or .runtime_s == 0.7)' "$TMP/out" >/dev/null ||
 		fail "real, adaptive: $t stopped at $(jq -c --arg t "$t" '.bench[$t] | [.runtime_s, .ci95_pct]' "$TMP/out")"
 	bench_assert_consistent "$TMP/out" "$t" "$(jq --arg t "$t" '.bench[$t].runtime_s' "$TMP/out")"
 done

@@ -100,6 +100,10 @@ jq_eq "$f" .device.nr_hw_queues 7
 jq_eq "$f" '.device.schedulers | join(",")' none,mq-deadline
 jq_eq "$f" .device.write_cache "write back"
 jq_eq "$f" .device.serial 50026B728203601D
+# the PCIe link of a partition's whole disk: 8 GT/s x 4 (the fixture's hand-made link files)
+jq_eq "$f" .device.link_speed_mbps 32000
+jq_eq "$f" .device.link_lanes 4
+jq_eq "$f" '.sources["device.link_speed_mbps"]' sysfs
 jq_eq "$f" '.sources["device.rotational"]' sysfs
 jq_eq "$f" .vm.bdi.max_ratio 100
 jq_eq "$f" .vm.bdi.strict_limit 0
@@ -249,6 +253,23 @@ grep -Eq '^  \(not applicable: tmpfs\)$' "$TMP/out" || fail "text: tmpfs device 
 run_status 0 "$FSTUNE" probe --sysroot "$NVME" /home --format markdown --sources
 grep -q '^### device$' "$TMP/out" || fail "markdown: no device heading"
 grep -q '^| transport | nvme | sysfs |$' "$TMP/out" || fail "markdown: no transport row"
+
+# --- negotiated links: the ATA link of each SATA disk, a USB 2.0 device's speed ---
+f=$(probe_json "$NVME" sda)
+jq_eq "$f" .device.link_speed_mbps 6000
+jq_eq "$f" '.device.link_lanes' null
+f=$(probe_json "$NVME" sdb1)
+jq_eq "$f" .device.link_speed_mbps 3000
+f=$(probe_json "$FIX/usb2-stick" sdc)
+jq_eq "$f" .device.transport usb
+jq_eq "$f" .device.link_speed_mbps 480
+f=$(probe_json "$MD" md0)
+jq_eq "$f" '.unavailable["device.link_speed_mbps"].status' not_applicable
+cp -a "$NVME" "$TMP/nolink"
+chmod -R u+w "$TMP/nolink"
+rm "$TMP/nolink/sys/devices/pci0000:00/0000:00:1f.2/ata1/link1/ata_link/link1/sata_spd"
+f=$(probe_json "$TMP/nolink" sda)
+jq_eq "$f" '.unavailable["device.link_speed_mbps"].status' not_found
 
 # --- a value the kernel would never write is a failed fact: status 3 ---
 cp -a "$NVME" "$TMP/broken"

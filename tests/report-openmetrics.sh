@@ -36,7 +36,10 @@ done
 jq '.bench = {
 	"rand_read_4k_qd1": {"iops": 12000, "bw_bytes_per_s": 49152000, "lat_mean_us": 80, "lat_p50_us": 75,
 		"lat_p99_us": 140, "lat_p999_us": 310, "lat_max_us": 900, "samples": 24000, "ci95_pct": 2.1},
-	"fsync_4k_overwrite": {"iops": 5000, "lat_mean_us": 190, "lat_p50_us": 180, "lat_p99_us": 420, "samples": 10000},
+	"fsync_4k_overwrite": {"iops": 5000, "lat_mean_us": 190, "lat_p50_us": 180, "lat_p99_us": 420, "samples": 10000,
+		"cpu_bound": true, "cpu_bound_reason": "the CPU"},
+	"seq_write_1m": {"iops": 900, "bw_bytes_per_s": 943718400, "burst": {"burst_bytes": 1073741824,
+		"burst_rate": 2000000000, "sustained_rate": 900000000}},
 	"smallfile": {"tps": 900, "create_per_s": 1500.5}}
 	| .unavailable["fs.inode_count"] = {"status": "failed", "reason": "ext2fs_open: Input/output error"}
 	| .device.name = "nvme\"0\\n1"' "$FSTUNE_SRCDIR/tests/facts/nvme-bfq.json" >"$TMP/bench.json"
@@ -60,7 +63,9 @@ for line in \
 	"fstune_bench_latency_seconds_sum{$L,test=\"rand_read_4k_qd1\"} 1.92" \
 	"fstune_bench_latency_max_seconds{$L,test=\"rand_read_4k_qd1\"} 0.0009" \
 	"fstune_bench_operations_per_second{$L,test=\"smallfile\",op=\"create\"} 1500.5" \
-	"fstune_bench_operations_per_second{$L,test=\"smallfile\",op=\"transaction\"} 900"; do
+	"fstune_bench_operations_per_second{$L,test=\"smallfile\",op=\"transaction\"} 900" \
+	"fstune_bench_flag{$L,test=\"fsync_4k_overwrite\",flag=\"cpu_bound\"} 1" \
+	"fstune_bench_flag{$L,test=\"seq_write_1m\",flag=\"burst\"} 1"; do
 	grep -qxF -- "$line" "$TMP/m.txt" || fail "missing: $line"$'\n'"$(cat "$TMP/m.txt")"
 done
 # Each family once, with HELP and TYPE before its samples.

@@ -36,8 +36,8 @@ static const char usage_head[] =
 	"unverified), or are RAM (memory).\n"
 	"\n"
 	"Options:\n"
-	"  --quick                      the quick suite (default): 5 tests, at most about 10 s\n"
-	"  --full                       every test with the file tests, at most about 60 s\n"
+	"  --quick                      the quick suite (default): 5 tests, at most about 6 s\n"
+	"  --full                       every test with the file tests, at most about 45 s\n"
 	"  --fio-commands               print the equivalent fio command lines; run nothing\n"
 	"  --clean                      remove the scratch directories that killed runs left in TARGET;\n"
 	"                               run nothing\n";

@@ -1,9 +1,12 @@
-/* The bench.* facts as tables: the I/O tests (test, IOPS, MB/s, p50, p99, ±%, direct), then the file
- * tests (test, tps, create/s, read/s, stat/s, append/s, delete/s, files, ±%, cache); tests that did not run
- * with their reason, the parameters used, and every failed consistency check under the tables. */
+/* The bench.* facts as tables: the I/O tests (test, IOPS, MB/s, p50, p99, ±%, direct and what the run
+ * found about the figures), then the file tests (test, tps, create/s, read/s, stat/s, append/s,
+ * delete/s, files, ±%, cache); tests that did not run with their reason, the parameters used, every
+ * failed consistency check, and what each flag means (a cache, the hardware's limit, the CPU, a burst,
+ * the rotational claim) under the tables. */
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +19,6 @@
 #include "fstune/units.h"
 
 #define FILE_COLS 10 /* test, tps, create/s, read/s, stat/s, append/s, delete/s, files, ±%, cache */
-
-static double get(const struct facts *f, const char *test, const char *leaf)
-{
-	char *k = xasprintf("bench.%s.%s", test, leaf);
-	double v = NAN;
-
-	facts_get_real(f, k, &v);
-	free(k);
-	return v;
-}
 
 static const char *lat(char *buf, double us)
 {
@@ -120,36 +113,53 @@ static bool test_name(const struct facts *f, const char *name, char *buf, size_t
 	return ok;
 }
 
+const struct bench_flag_mark bench_flag_marks[] = {
+	{"implausible", "implausible"},
+	{"cache_suspect", "cache?"},
+	{"cpu_bound", "cpu-bound"},
+};
+const size_t bench_n_flag_marks = sizeof bench_flag_marks / sizeof bench_flag_marks[0];
+
+/* The direct column: how the figures were taken, and what the run found about them (explained under
+ * the table): "yes cache?", "yes implausible", "memory cpu-bound", "yes burst". */
+static void direct_cell(const struct facts *f, const char *name, char *buf, size_t size)
+{
+	char *k = xasprintf("bench.%s.direct", name), *kb = xasprintf("bench.%s.burst", name);
+	const char *direct = facts_get_string(f, k);
+	size_t i, n;
+
+	n = (size_t)snprintf(buf, size, "%s", direct ? direct : "?");
+	for (i = 0; i < bench_n_flag_marks && n < size; i++)
+		if (bench_flagged(f, name, bench_flag_marks[i].leaf))
+			n += (size_t)snprintf(buf + n, size - n, " %s", bench_flag_marks[i].mark);
+	if (n < size && json_is_object(facts_get(f, kb)))
+		snprintf(buf + n, size - n, " burst");
+	free(k);
+	free(kb);
+}
+
 static void io_row(FILE *out, const struct facts *f, bool md, const char *name, size_t *n_failed)
 {
-	char c1[32], c2[32], c3[UNITS_BUFSZ], c4[UNITS_BUFSZ], c5[32], c6[32], tname[64];
-	const char *cells[7], *direct;
-	bool is_suspect = false;
-	char *k;
+	char c1[32], c2[32], c3[UNITS_BUFSZ], c4[UNITS_BUFSZ], c5[32], c6[96], tname[64];
+	const char *cells[7];
 
 	*n_failed += !test_name(f, name, tname, sizeof tname);
-	snprintf(c1, sizeof c1, "%.0f", get(f, name, "iops"));
-	snprintf(c2, sizeof c2, "%.1f", get(f, name, "bw_bytes_per_s") / 1e6);
+	snprintf(c1, sizeof c1, "%.0f", bench_figure(f, name, "iops"));
+	snprintf(c2, sizeof c2, "%.1f", bench_figure(f, name, "bw_bytes_per_s") / 1e6);
 	/* ±%: the half-width of the rate's 95% confidence interval, the figure's own uncertainty */
-	if (isnan(get(f, name, "ci95_pct")))
+	if (isnan(bench_figure(f, name, "ci95_pct")))
 		snprintf(c5, sizeof c5, "-");
 	else
-		snprintf(c5, sizeof c5, "%.1f", get(f, name, "ci95_pct"));
-	k = xasprintf("bench.%s.direct", name);
+		snprintf(c5, sizeof c5, "%.1f", bench_figure(f, name, "ci95_pct"));
+	direct_cell(f, name, c6, sizeof c6);
 	cells[0] = tname;
 	cells[1] = c1;
 	cells[2] = c2;
-	cells[3] = lat(c3, get(f, name, "lat_p50_us"));
-	cells[4] = lat(c4, get(f, name, "lat_p99_us"));
+	cells[3] = lat(c3, bench_figure(f, name, "lat_p50_us"));
+	cells[4] = lat(c4, bench_figure(f, name, "lat_p99_us"));
 	cells[5] = c5;
-	direct = facts_get_string(f, k) ? facts_get_string(f, k) : "?";
-	free(k);
-	k = xasprintf("bench.%s.cache_suspect", name);
-	facts_get_bool(f, k, &is_suspect);
-	snprintf(c6, sizeof c6, "%s%s", direct, is_suspect ? " cache?" : "");
 	cells[6] = c6;
 	row(out, md, cells);
-	free(k);
 }
 
 static void io_row_write(FILE *out, bool md, const char **c)
@@ -239,15 +249,32 @@ static bool block_present(const struct facts *f, bool files)
 	return false;
 }
 
-/* What "cache?" means for each test so marked, each distinct reason once. */
-static void suspects_block(FILE *out, const struct facts *f)
+/* What "cache?", "implausible" and "cpu-bound" mean for each test so marked: each distinct reason once
+ * under its label. */
+/* Under the table, one line each; a list item in Markdown, where lines would run together. */
+static void note_line(FILE *out, bool md, bool *is_first, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void note_line(FILE *out, bool md, bool *is_first, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(out, "%s%s", *is_first ? "\n" : "", md ? "- " : "");
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
+	*is_first = false;
+}
+
+static void reasons_block(FILE *out, bool md, const struct facts *f, const char *leaf, const char *label,
+			  bool *is_first)
 {
 	const char *said[32];
 	size_t i, j, n = 0;
 
 	for (i = 0; i < bench_n_tests && n < sizeof said / sizeof said[0]; i++) {
-		char *k = xasprintf("bench.%s.cache_suspect_reason", bench_tests[i].name);
-		const char *why = facts_get_string(f, k);
+		char *k = xasprintf("bench.%s.%s_reason", bench_tests[i].name, leaf);
+		const char *why = bench_flagged(f, bench_tests[i].name, leaf) ? facts_get_string(f, k) : NULL;
 
 		free(k);
 		for (j = 0; why && j < n; j++)
@@ -255,9 +282,53 @@ static void suspects_block(FILE *out, const struct facts *f)
 				why = NULL;
 		if (!why)
 			continue;
-		fprintf(out, "%scache? %s: %s\n", n ? "" : "\n", bench_tests[i].name, why);
+		note_line(out, md, is_first, "%s %s: %s", label, bench_tests[i].name, why);
 		said[n++] = why;
 	}
+}
+
+/* Each write test's burst, or what no burst says: a cache larger than what the test wrote would not
+ * show. The fsync tests are left out: nothing fills when every write is flushed. */
+static void burst_block(FILE *out, bool md, const struct facts *f, bool *is_first)
+{
+	char r1[UNITS_BUFSZ], r2[UNITS_BUFSZ], b[UNITS_BUFSZ];
+	uint64_t most = 0;
+	size_t i;
+
+	for (i = 0; i < bench_n_tests; i++) {
+		const struct bench_test_def *t = &bench_tests[i];
+		char *k = xasprintf("bench.%s.burst", t->name);
+		const json_t *burst = facts_get(f, k);
+		double written = bench_figure(f, t->name, "bytes_written");
+
+		free(k);
+		if (!t->is_write || t->is_fsync || t->pattern == BENCH_PATTERN_FILES || isnan(written))
+			continue;
+		if (!json_is_object(burst)) {
+			most = (uint64_t)written > most ? (uint64_t)written : most;
+			continue;
+		}
+		note_line(out, md, is_first, "burst %s: %s for the first %s, then %s sustained", t->name,
+			  units_rate(r1, sizeof r1, json_number_value(json_object_get(burst, "burst_rate"))),
+			  units_bytes(b, sizeof b, (uint64_t)json_integer_value(json_object_get(burst, "burst_bytes"))),
+			  units_rate(r2, sizeof r2, json_number_value(json_object_get(burst, "sustained_rate"))));
+	}
+	if (most)
+		note_line(out, md, is_first, "no burst in the other writes: a write cache larger than what a test "
+			  "wrote (at most %s here) would not show", units_bytes(b, sizeof b, most));
+}
+
+static void notes_block(FILE *out, bool md, const struct facts *f)
+{
+	const char *claim = facts_get_string(f, "bench.rotational_claim.reason");
+	bool is_first = true;
+	size_t i;
+
+	for (i = 0; i < bench_n_flag_marks; i++)
+		reasons_block(out, md, f, bench_flag_marks[i].leaf, bench_flag_marks[i].mark, &is_first);
+	burst_block(out, md, f, &is_first);
+	if (claim)
+		note_line(out, md, &is_first, "rotational? %s", claim);
 }
 
 bool bench_table_has_rows(const struct facts *f)
@@ -303,7 +374,7 @@ int bench_table_write(FILE *out, const struct facts *f, bool md, bool with_param
 			free(k);
 		}
 	}
-	suspects_block(out, f);
+	notes_block(out, md, f);
 	if (with_parameters)
 		params_block(out, f, md);
 	return ferror(out) ? -1 : 0;

@@ -14,6 +14,15 @@
  * failed. */
 int bench_table_write(FILE *out, const struct facts *f, bool markdown, bool with_parameters);
 
+/* The flags a test's figures can carry (bench.<test>.<leaf>, with <leaf>_reason) and how the table
+ * marks them, the most serious first: where one mark must stand for all (the wizard's charts), it is
+ * the first that applies. A burst (bench.<test>.burst, an object) is marked "burst" after these. */
+struct bench_flag_mark {
+	const char *leaf, *mark;
+};
+extern const struct bench_flag_mark bench_flag_marks[];
+extern const size_t bench_n_flag_marks;
+
 /* Whether `f` holds any bench test, measured or unavailable: there is a table to write. */
 bool bench_table_has_rows(const struct facts *f);
 

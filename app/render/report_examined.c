@@ -330,7 +330,8 @@ static void examined_workload(const struct session *s, emit_fn fn, void *arg)
 }
 
 /* The benchmark tests under bench.*, in the bench layer's table order: only names the bench layer
- * knows as tests (bench.parameters and bench.busy_check are about the run, not measurements). */
+ * knows as tests (bench.parameters, bench.busy_check and bench.rotational_claim are about the run,
+ * not measurements). */
 static void measured_tests(const struct session *s, struct line *l)
 {
 	const json_t *bench = facts_get(s->facts, "bench");
@@ -346,7 +347,7 @@ static void measured_tests(const struct session *s, struct line *l)
 
 		json_object_foreach((json_t *)bench, name, v)
 			if (json_is_object(v) && !bench_test_find(name) && strcmp(name, "parameters") != 0 &&
-			    strcmp(name, "busy_check") != 0)
+			    strcmp(name, "busy_check") != 0 && strcmp(name, "rotational_claim") != 0)
 				line_text(l, name);
 	}
 }

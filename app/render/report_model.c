@@ -166,12 +166,19 @@ static void unknown_build(struct report_model *m, const struct session *s)
 	}
 }
 
-/* The numbers of one test, each with the unit the schema gives bench.<test>.<key>. */
+/* The numbers of one test, each with the unit the schema gives bench.<test>.<key>, and its flags. */
 static void bench_test_build(struct report_bench_test *t, const json_t *values)
 {
+	static const char *const flags[] = {"implausible", "cache_suspect", "cpu_bound", "burst"};
 	const char *key;
 	const json_t *v;
+	size_t i;
 
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		v = json_object_get(values, flags[i]);
+		if (json_is_true(v) || (!strcmp(flags[i], "burst") && json_is_object(v)))
+			t->flags[t->n_flags++] = flags[i];
+	}
 	json_object_foreach((json_t *)values, key, v) {
 		char *dotted;
 
@@ -191,7 +198,8 @@ static void bench_build(struct report_model *m, const struct session *s)
 	const char *name;
 
 	json_object_foreach((json_t *)bench, name, t) {
-		if (!json_is_object(t) || !strcmp(name, "parameters") || !strcmp(name, "busy_check"))
+		if (!json_is_object(t) || !strcmp(name, "parameters") || !strcmp(name, "busy_check") ||
+		    !strcmp(name, "rotational_claim"))
 			continue;
 		m->bench = report_vec_grow(m->bench, m->n_bench, sizeof(*m->bench));
 		m->bench[m->n_bench] = (struct report_bench_test){.name = xstrdup(name)};

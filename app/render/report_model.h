@@ -181,12 +181,15 @@ struct report_bench_value {
 	enum units_kind unit; /* UNITS_PLAIN for a key the schema does not know */
 };
 
-/* A benchmark test under bench.* (bench.parameters and bench.busy_check are not tests), in the
- * facts' order, with its numbers in theirs. */
+/* A benchmark test under bench.* (bench.parameters, bench.busy_check and bench.rotational_claim are
+ * not tests), in the facts' order, with its numbers in theirs and the flags the run set on them
+ * ("implausible", "cache_suspect", "cpu_bound", "burst"; static strings). */
 struct report_bench_test {
 	char *name;
 	struct report_bench_value *values;
 	size_t n_values;
+	const char *flags[4];
+	size_t n_flags;
 };
 
 struct report_model {

@@ -1,6 +1,6 @@
 /* The report as metrics for node_exporter's textfile collector (`report --format openmetrics`):
- * findings by severity, probe failures, rule errors and the measured benchmark numbers, in the
- * OpenMetrics text format restricted to what the Prometheus text parser also reads (gauges only,
+ * findings by severity, probe failures, rule errors and the measured benchmark numbers and their
+ * flags, in the OpenMetrics text format restricted to what the Prometheus text parser also reads (gauges only,
  * no # UNIT lines; "# EOF" is a comment to it), so one file serves both. Names and units follow
  * Prometheus conventions: base units (seconds, bytes), the unit as the name's suffix. */
 #include "config.h"
@@ -235,6 +235,27 @@ static void bench(struct om_ctx *c, const struct report_model *m)
 	}
 }
 
+/* What the run found about a test's figures (the bench table's marks): 1 per flag set, so an alert
+ * can catch a fleet's cache-served or implausible numbers. */
+static void bench_flags(struct om_ctx *c, const struct report_model *m)
+{
+	bool has_header = false;
+
+	for (size_t k = 0; k < m->n_bench; k++)
+		for (size_t i = 0; i < m->bench[k].n_flags; i++) {
+			char *tl = label_pair("test", m->bench[k].name);
+			char *extra = xasprintf("%s,flag=\"%s\"", tl, m->bench[k].flags[i]);
+
+			if (!has_header)
+				family(c, "fstune_bench_flag", "A flag on the test's figures: implausible (beyond the "
+				       "hardware), cache_suspect, cpu_bound, burst (a write cache filled).");
+			has_header = true;
+			sample(c, "fstune_bench_flag", extra, 1);
+			free(extra);
+			free(tl);
+		}
+}
+
 /* Latency percentiles as a summary, one test after the other: the quantiles measured, and _sum and
  * _count from the mean and the number of completions, so rate-free averages work as usual. */
 static void latency(struct om_ctx *c, const struct report_model *m)
@@ -288,6 +309,7 @@ int report_write_openmetrics(const struct session *s, FILE *out)
 	recommendations(&c, m);
 	probe_failures(&c, m);
 	bench(&c, m);
+	bench_flags(&c, m);
 	latency(&c, m);
 	family(&c, "fstune_report_timestamp_seconds", "When the report was made, in seconds since the epoch.");
 	sample(&c, "fstune_report_timestamp_seconds", "", (double)time(NULL));

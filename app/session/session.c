@@ -69,6 +69,8 @@ struct session *session_from_facts_file(const char *path, struct fst_error *err)
 		facts_free(f);
 		return NULL;
 	}
+	/* figures saved or written by hand are judged as a live run's are (what the hardware allows) */
+	bench_results_judge(f, f, NULL);
 	s = session_new(SESSION_FROM_FILE);
 	s->facts = f;
 	facts_copy_branch(s->given_workload, f, "workload");
@@ -115,7 +117,7 @@ void session_set_target_os(struct session *s, const char *target_os)
 }
 
 /* The default follows what an admin expects of a report on a running server: on a filesystem they can
- * write to, a quick measurement (at most about 10 s, only inside fstune's own scratch directory) is what makes
+ * write to, a quick measurement (at most about 6 s, only inside fstune's own scratch directory) is what makes
  * the advice evidence-based. An unmounted block device gets none: it may be a disk in use without a
  * mount (a database's raw volume, a VM's disk, a future md member), and reading across it for seconds
  * is an action the admin should ask for (`--bench quick` then runs the read tests only, writing

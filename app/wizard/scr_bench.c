@@ -66,7 +66,8 @@ static const char *latency(char *buf, size_t len, double us)
 	return buf;
 }
 
-/* A finished test's headline number (ui_bench_headline), with p50/p99 when known. */
+/* A finished test's headline number (ui_bench_headline), with p50/p99 when known and the run's flag
+ * on it (implausible, cache?, cpu-bound, burst). */
 static void settled(const struct facts *f, const struct bench_test_def *t, char *buf, size_t len)
 {
 	char key[128], r[16], p50[24], p99[24];
@@ -85,6 +86,9 @@ static void settled(const struct facts *f, const struct bench_test_def *t, char 
 		snprintf(buf, len, "%.0f MB/s", v);
 	else
 		snprintf(buf, len, "%s %s", ui_rate(r, sizeof(r), v), unit);
+	/* next to the number, before the latencies a narrow terminal may cut */
+	if (ui_bench_flag(f, t))
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s", ui_bench_flag(f, t));
 	if (a >= 0)
 		snprintf(buf + strlen(buf), len - strlen(buf), "  p50 %s", latency(p50, sizeof(p50), a));
 	if (b >= 0)

@@ -53,27 +53,49 @@ static int count_results(const struct facts *f)
 
 static void charts_init(struct ui_wizard *w) { w->charts_top = 0; }
 
-/* The results from w->charts_top, one bar each, in `rows` rows from y. */
+/* "! rand_read_4k_qd1 cache?, seq_read_1m implausible": what each marked figure is (the bench table
+ * says why); empty when none is marked. */
+static void flags_legend(const struct facts *f, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < bench_n_tests && n + 1 < len; i++) {
+		const char *mark = ui_bench_flag(f, &bench_tests[i]);
+
+		if (mark)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s %s", n ? ", " : "! ", bench_tests[i].name, mark);
+	}
+}
+
+/* The results from w->charts_top, one bar each, in `rows` rows from y; a figure the run marked (not
+ * the device's, or a burst) has a dimmed bar and a "!", named in a last line. */
 static void draw_results(const struct ui_wizard *w, int y, int rows, const struct ui_area *a)
 {
 	const struct facts *f = w->session->facts;
 	int shown = 0, skip = w->charts_top, bar = a->cols - 22 - 16 > BAR_MAX ? BAR_MAX : a->cols - 22 - 16;
+	char legend[512];
 
+	flags_legend(f, legend, sizeof(legend));
 	ui_put(y++, a->left, a->cols, ui_attr(UI_HEADING), "Results (each bar against the best of its unit)");
-	for (size_t i = 0; i < bench_n_tests && shown < rows - 1; i++) {
+	for (size_t i = 0; i < bench_n_tests && shown < rows - 1 - (legend[0] ? 1 : 0); i++) {
 		const struct bench_test_def *t = &bench_tests[i];
 		char num[32], r[16];
-		const char *unit;
+		const char *unit, *mark;
 		double v;
 
 		if (!ui_bench_headline(f, t, &v, &unit) || skip-- > 0)
 			continue;
-		snprintf(num, sizeof(num), "%s %s", ui_rate(r, sizeof(r), v), unit);
+		mark = ui_bench_flag(f, t);
+		snprintf(num, sizeof(num), "%s %s%s", ui_rate(r, sizeof(r), v), unit, mark ? " !" : "");
 		ui_put(y, a->left + 2, 20, ui_attr(UI_NORMAL), t->name);
-		ui_hbar(y, a->left + 22, bar, ui_attr(UI_OK), v, max_of_unit(f, unit));
-		ui_put(y++, a->left + 23 + bar, a->cols - 23 - bar, ui_attr(UI_NORMAL), num);
+		ui_hbar(y, a->left + 22, bar, ui_attr(mark && strcmp(mark, "burst") ? UI_DIM : UI_OK), v,
+			max_of_unit(f, unit));
+		ui_put(y++, a->left + 23 + bar, a->cols - 23 - bar, ui_attr(mark ? UI_UNAVAILABLE : UI_NORMAL), num);
 		shown++;
 	}
+	if (legend[0])
+		ui_put(y, a->left + 2, a->cols - 2, ui_attr(UI_UNAVAILABLE), legend);
 }
 
 /* The curve's values for `field` ("iops", "lat_p50_us"), -1 where unknown; false when too few. */
@@ -167,7 +189,9 @@ static enum ui_result charts_key(struct ui_wizard *w, int action, int ch)
 
 const struct ui_screen ui_screen_charts = {
 	.name = "Charts",
-	.help_intro = "The benchmark numbers as bars, each against the best result of its unit. After "
+	.help_intro = "The benchmark numbers as bars, each against the best result of its unit; a dimmed "
+		      "bar with ! is a figure the run marked (implausible, cache?, cpu-bound: not the "
+		      "device's speed; burst: a cache filled), named under the bars. After "
 		      "the full suite, the small-versus-large curve: random reads one at a time from 1 to "
 		      "64 KiB, IOPS and median latency by request size (where the curve bends, larger "
 		      "blocks stop being free).",

@@ -466,6 +466,9 @@ bool ui_wizard_can_enter(const struct ui_wizard *w, enum ui_screen_id id);
 /* A finished benchmark test's headline number in its unit (bench_numbers.c): MB/s for large
  * requests, operations/s for file tests, else IOPS, read from the facts; false when it has none. */
 bool ui_bench_headline(const struct facts *f, const struct bench_test_def *t, double *v, const char **unit);
+/* What the run found about that number, as the bench table marks it: "implausible", "cache?",
+ * "cpu-bound", "burst" (the first that applies, in that order), or NULL when the number stands. */
+const char *ui_bench_flag(const struct facts *f, const struct bench_test_def *t);
 
 /* "Settle this by trial" (trial_settle.c): runs fstune trial on a 1 GiB image beside the target for a
  * reformat recommendation (its mkfs against the defaults), the terminal handed over, and brings the

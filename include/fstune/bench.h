@@ -138,7 +138,7 @@ struct bench_config {
 /* Fills every parameter with its default (the table's `def`). */
 void bench_config_init(struct bench_config *cfg);
 /* How long one I/O test runs at most (after warm-up): cfg->runtime_s when given, else the cap at
- * which an adaptive test stops if its rate has not settled (1.3 s; 2.5 s for the whole full suite). */
+ * which an adaptive test stops if its rate has not settled (0.7 s; 2 s for the whole full suite). */
 double bench_runtime_cap_s(const struct bench_config *cfg);
 /* Parses and checks one parameter. FST_EXIT_OK, or FST_EXIT_USAGE with a message naming the option,
  * the bad value and the accepted range. */
@@ -211,6 +211,21 @@ void bench_result_free(struct bench_result *r);
  * re-raises, see bench_stop_reraise). `res` is filled in every case. */
 int bench_run(const struct probe_target *t, const struct bench_config *cfg, struct facts *f,
 	      struct bench_result *res, struct fst_error *err);
+
+/* bench.<test>.<leaf> as a number, NAN when absent; as a bool, false when absent. */
+double bench_figure(const struct facts *f, const char *test, const char *leaf);
+bool bench_flagged(const struct facts *f, const char *test, const char *leaf);
+
+/* Judges the bench.<test> figures in `f` against what the hardware `device` describes (its device.*
+ * and host.* facts: `f` itself in a report, a private probe in `fstune bench`), and sets:
+ * bench.<test>.implausible, implausible_reason (the limit and its source) and implausible_limit (IOPS)
+ * where even the low end of a figure's 95% interval is above what the link carries (USB, SATA, PCIe
+ * on bare metal) or a rotating disk does (random reads, fsync'd writes, where the rotational claim is
+ * credible: a disk bus on bare metal, no hidden RAID); bench.rotational_claim.{contradicted_by,
+ * reason} where the claim is not credible and a figure contradicts it; cache_suspect (with the
+ * reason) on the reads and plain writes of a loop device without direct I/O. Each flag is also a
+ * note in `notes` when given. Safe to call again on facts it judged before. */
+void bench_results_judge(struct facts *f, const struct facts *device, json_t *notes);
 
 /* The fio command line equivalent to each selected test on this target, then the clean-up of the file
  * fio lays out: `*out_lines` is set to a new array of strings, one shell line each (comments start with

@@ -37,6 +37,7 @@ enum facts_status {
 	FACTS_NOT_APPLICABLE, /* the question does not arise (no block device under tmpfs) */
 	FACTS_NOT_FOUND,      /* looked for and absent (no filesystem on the device) */
 	FACTS_FAILED,         /* an error: makes the exit status 3 */
+	FACTS_NOT_RUN,        /* not attempted because an earlier step failed (a benchmark after ENOSPC) */
 };
 
 struct facts {

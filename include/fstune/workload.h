@@ -2,8 +2,9 @@
  * what a sample of real files shows, and what a look at the live disk shows.
  *
  * For the benchmark layer (probes/bench/): the busy check before benchmarks is workload_observe()
- * over --busy-check seconds judged by workload_observation_busy() (workload_busy_check() below is the
- * one-second default); it is the same code as `--observe`, so both agree on what "busy" means.
+ * over --busy-check seconds judged by workload_observation_busy() (workload_busy_check() below looks for
+ * one second, for callers without that parameter); it is the same code as `--observe`, so both agree
+ * on what "busy" means.
  *
  * Order of precedence when facts are written (workload_collect): the preset (source "preset") or the
  * implicit general preset (source "default"), then the sample (source "sample") for the keys it

@@ -48,10 +48,11 @@
 double bench_runtime_cap_s(const struct bench_config *cfg)
 {
 	/* no --runtime: each I/O test stops when its rate settles, at most at this cap (the quick suite's
-	 * is what keeps it within 10 s: a 1 s busy check, the layout, 5 x (warm-up + cap)) */
+	 * is what keeps it within 6 s here: a 0.5 s busy check, 0.8-0.9 s of layout, 5 x (0.1 s of
+	 * warm-up + the cap); doc/bench-vs-fio.md) */
 	if (cfg->runtime_s > 0)
 		return cfg->runtime_s;
-	return cfg->suite == BENCH_SUITE_FULL && !cfg->tests[0] ? 2.5 : 1.3;
+	return cfg->suite == BENCH_SUITE_FULL && !cfg->tests[0] ? 2.0 : 0.7;
 }
 
 const char *const *bench_file_dirs(void)
@@ -591,6 +592,55 @@ static json_t *params_json(const struct bench_prep *p)
 	return o;
 }
 
+/* On an unmounted block device a test that writes is not_applicable (with the reason): true then. */
+static bool raw_device_skips(const struct bench_prep *p, const struct bench_test_def *def, struct facts *f)
+{
+	char *k;
+
+	if (!p->ctx.is_raw_device || !(def->is_write || def->needs_directory))
+		return false;
+	k = xasprintf("bench.%s", def->name);
+	facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "%s is an unmounted block device: read tests only "
+			      "(fstune trial measures writes on a scratch device)", p->target->path);
+	free(k);
+	return true;
+}
+
+/* The tests after a failed one are listed, not dropped: each is not_run, naming the failure. */
+static void mark_not_run(struct bench_prep *p, size_t from, const char *failed, struct facts *f)
+{
+	size_t i;
+
+	for (i = from; i < p->n; i++) {
+		char *k = xasprintf("bench.%s", p->sel[i]->name);
+
+		if (!raw_device_skips(p, p->sel[i], f))
+			facts_set_unavailable(f, k, FACTS_NOT_RUN, "%s failed before it, and the run stopped there "
+					      "(the filesystem is full or failing)", failed);
+		free(k);
+	}
+}
+
+/* The data file, laid out before the first test that reads or overwrites it. A failure of the layout
+ * is that test's failure record (the error says what the layout met). */
+static int ensure_layout(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f,
+			 struct fst_error *err)
+{
+	int r;
+
+	if (def->pattern == BENCH_PATTERN_APPEND || def->pattern == BENCH_PATTERN_FILES ||
+	    ctx->cfg->engine == BENCH_ENGINE_NULL)
+		return FST_EXIT_OK;
+	r = bench_layout_ensure(ctx, err);
+	if (r != FST_EXIT_OK && r < 128) {
+		char *k = xasprintf("bench.%s", def->name);
+
+		facts_set_unavailable(f, k, FACTS_FAILED, "%s", err->msg);
+		free(k);
+	}
+	return r;
+}
+
 static int run_tests(struct bench_prep *p, struct facts *f, struct fst_error *err)
 {
 	struct bench_ctx *ctx = &p->ctx;
@@ -599,37 +649,42 @@ static int run_tests(struct bench_prep *p, struct facts *f, struct fst_error *er
 
 	for (i = 0; i < p->n; i++) {
 		const struct bench_test_def *def = p->sel[i];
-		char *k = xasprintf("bench.%s", def->name);
 		int r;
 
-		if (ctx->is_raw_device && (def->is_write || def->needs_directory)) {
-			facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "%s is an unmounted block device: read "
-					      "tests only (fstune trial measures writes on a scratch device)",
-					      p->target->path);
-			free(k);
+		if (raw_device_skips(p, def, f))
 			continue;
+		r = ensure_layout(ctx, def, f, err);
+		if (r == FST_EXIT_OK && *ctx->stop)
+			r = 128 + *ctx->stop;
+		if (r == FST_EXIT_OK) {
+			r = def->run(ctx, def, f);
+			if (r != FST_EXIT_OK && r < 128)
+				fst_error_set(err, r, "%s", ctx->errbuf);
 		}
-		free(k);
-		if (status != FST_EXIT_OK)
-			break;
-		if (def->pattern != BENCH_PATTERN_APPEND && def->pattern != BENCH_PATTERN_FILES &&
-		    p->eff.engine != BENCH_ENGINE_NULL) {
-			r = bench_layout_ensure(ctx, err);
-			if (r != FST_EXIT_OK)
-				return r;
-		}
-		if (*ctx->stop)
-			return 128 + *ctx->stop;
-		r = def->run(ctx, def, f);
 		if (r >= 128)
 			return r;
 		if (r != FST_EXIT_OK) {
-			fst_error_set(err, r, "%s", ctx->errbuf);
-			status = r; /* stop here: the filesystem is full or failing */
+			/* stop here: the filesystem is full or failing; what was not run is listed */
+			status = r;
+			mark_not_run(p, i + 1, def->name, f);
+			break;
 		}
 	}
 	bench_results_cache_pairs(f);
 	return status;
+}
+
+/* The figures against the hardware: by the device facts of a report, else by a probe of them here. */
+static void judge(const struct probe_target *t, struct facts *f, json_t *notes)
+{
+	struct facts *view = NULL;
+
+	if (!facts_get(f, "device.transport")) {
+		view = facts_new();
+		probe_device_view(t, view);
+	}
+	bench_results_judge(f, view ? view : f, notes);
+	facts_free(view);
 }
 
 int bench_run(const struct probe_target *t, const struct bench_config *cfg, struct facts *f,
@@ -682,6 +737,8 @@ int bench_run(const struct probe_target *t, const struct bench_config *cfg, stru
 	}
 	/* everything the run created goes, on every path, before anything is reported */
 	bench_scratch_remove(&p.ctx);
+	if ((r == FST_EXIT_OK || r == FST_EXIT_PARTIAL) && p.eff.engine != BENCH_ENGINE_NULL)
+		judge(t, f, res->notes);
 	if (r == FST_EXIT_OK || r == FST_EXIT_PARTIAL) {
 		/* the facts make the target's name valid UTF-8; the result keeps their copy */
 		facts_set_json(f, "bench.parameters", params_json(&p), SRC);

@@ -37,8 +37,10 @@ struct tree {
 	uint64_t files, bytes, dirs;  /* written */
 	const struct file_workload *w;
 	uint64_t max_bytes;           /* the space bound of the write phase */
+	uint64_t *dir_bytes;          /* written into each directory d<k> */
 	DIR *top_dir;                 /* the read phase's walk of the top directory */
 	uint64_t files_read, bytes_read;
+	uint64_t files_due, bytes_due; /* what the directories read so far were written with */
 };
 
 /* The mean of exp(U) - 1 for U uniform on [ln(a+1), ln(b+1)]: one part of tree_size's distribution. */
@@ -199,7 +201,26 @@ static bool tree_step_write(void *arg, uint64_t n)
 		t->dirs++;
 	}
 	snprintf(name, sizeof name, "d%llu/f%llu", (unsigned long long)(n / t->per_dir), (unsigned long long)n);
-	return tree_write_file(t, name, size);
+	if (!tree_write_file(t, name, size))
+		return false;
+	t->dir_bytes[n / t->per_dir] += size;
+	return true;
+}
+
+/* What directory `name` (d<k>) was written with joins what the read must find; a name fstune did
+ * not write adds nothing, so the check fails. */
+static void tree_due_add(struct tree *t, const char *name)
+{
+	unsigned long long k;
+	char *end;
+
+	if (name[0] != 'd' || !name[1])
+		return;
+	k = strtoull(name + 1, &end, 10);
+	if (*end || k >= t->dirs)
+		return;
+	t->files_due += t->files - k * t->per_dir < t->per_dir ? t->files - k * t->per_dir : t->per_dir;
+	t->bytes_due += t->dir_bytes[k];
 }
 
 /* The read phase's step: the next directory of the top one, as readdir gives them; false at the end. */
@@ -217,8 +238,67 @@ static bool tree_step_read(void *arg, uint64_t n)
 	sub = openat(dirfd(t->top_dir), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sub < 0)
 		return file_fail(t->r, errno, "open %s", de->d_name);
+	tree_due_add(t, de->d_name);
 	tree_read_dir(t, sub);
 	return true;
+}
+
+/* Writes through syncfs, to the time or the space bound; then reads back in directory order (the top
+ * directory's entries as readdir gives them, each one's files likewise) with the data's pages dropped
+ * in between, outside the timing, to the time bound too: cold reads of small files can be several
+ * times slower than writing them was. */
+static void tree_phases(struct tree *t, uint64_t max_files, double *tw, double *tr)
+{
+	struct file_run *r = t->r;
+	const struct file_phase write_ph = {"write", "writing", "files", max_files, true, true, 0, 0.5,
+					    tree_step_write, t};
+	struct file_phase read_ph = {"read", "reading", "directories", 0, true, false, 0.6, 0.4,
+				     tree_step_read, t};
+	int top;
+
+	file_phase_run(r, &write_ph, tw);
+	read_ph.count = t->dirs;
+	tree_drop_pages(t);
+	top = file_done(r) ? -1 : openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	t->top_dir = top >= 0 ? fdopendir(top) : NULL;
+	if (!t->top_dir && !file_done(r)) {
+		file_fail(r, errno, "opendir");
+		if (top >= 0)
+			close(top);
+	}
+	if (t->top_dir) {
+		file_phase_run(r, &read_ph, tr);
+		closedir(t->top_dir);
+	}
+}
+
+/* The checks and the figures; the read may have stopped at the time bound, so what it read is checked
+ * against what those directories were written with. */
+static void tree_report(struct tree *t, double tw, double tr)
+{
+	struct file_run *r = t->r;
+
+	if (t->files_read != t->files_due || t->bytes_read != t->bytes_due)
+		file_check_failed(r, "the directories read back were written with %llu files of %llu bytes; "
+				  "read: %llu of %llu", (unsigned long long)t->files_due,
+				  (unsigned long long)t->bytes_due, (unsigned long long)t->files_read,
+				  (unsigned long long)t->bytes_read);
+	file_set_real(r, "write_s", tw);
+	file_set_real(r, "read_s", tr);
+	file_set_int(r, "files", (long long)t->files);
+	file_set_int(r, "files_read", (long long)t->files_read);
+	file_set_int(r, "bytes", (long long)t->bytes);
+	file_set_int(r, "directories", (long long)t->dirs);
+	file_set_int(r, "files_per_dir", (long long)t->per_dir);
+	file_set_real(r, "write_bw_bytes_per_s", tw > 0 ? (double)t->bytes / tw : 0);
+	file_set_real(r, "read_bw_bytes_per_s", tr > 0 ? (double)t->bytes_read / tr : 0);
+	file_set_real(r, "write_files_per_s", tw > 0 ? (double)t->files / tw : 0);
+	file_set_real(r, "read_files_per_s", tr > 0 ? (double)t->files_read / tr : 0);
+	file_set_int(r, "file_size_mean_bytes", t->files ? (long long)(t->bytes / t->files) : 0);
+	file_set_int(r, "file_size_top_bytes", (long long)t->top);
+	file_set_str(r, "cache", "warm");
+	file_set_real(r, "runtime_s", tw + tr);
+	file_set_common(r);
 }
 
 int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f)
@@ -262,6 +342,7 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 	t.per_dir = w.files_per_dir > max_files ? max_files : w.files_per_dir;
 	t.w = &w;
 	bench_rng_seed(&t.rng, ctx->seed ^ 0x74726565ull);
+	t.dir_bytes = xcalloc(max_files / t.per_dir + 1, sizeof *t.dir_bytes);
 	t.buf = bench_aligned_alloc(4096, BUF_SIZE);
 	bench_rng_fill(&t.rng, t.buf, BUF_SIZE);
 	t.top = tree_top(&w);
@@ -269,52 +350,10 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 		bench_note(ctx, "%s: file sizes capped at %llu MiB (the workload's largest is %llu bytes)", def->name,
 			   (unsigned long long)(FILE_SIZE_CAP >> 20), (unsigned long long)w.size_max);
 
-	{
-		/* write through syncfs, to the time or the space bound; then read back in directory order
-		 * (the top directory's entries as readdir gives them, each one's files likewise) with the
-		 * data's pages dropped in between, outside the timing */
-		const struct file_phase write_ph = {"write", "writing", "files", max_files, true, true, 0, 0.5,
-						    tree_step_write, &t};
-		const struct file_phase read_ph = {"read", "reading", "directories", 0, false, false, 0.6, 0.4,
-						   tree_step_read, &t};
-		int top;
-
-		file_phase_run(&r, &write_ph, &tw);
-		tree_drop_pages(&t);
-		top = file_done(&r) ? -1 : openat(r.dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		t.top_dir = top >= 0 ? fdopendir(top) : NULL;
-		if (!t.top_dir && !file_done(&r)) {
-			file_fail(&r, errno, "opendir");
-			if (top >= 0)
-				close(top);
-		}
-		if (t.top_dir) {
-			file_phase_run(&r, &read_ph, &tr);
-			closedir(t.top_dir);
-		}
-	}
-
-	if (!file_done(&r)) {
-		if (t.files_read != t.files || t.bytes_read != t.bytes)
-			file_check_failed(&r, "wrote %llu files of %llu bytes, read back %llu of %llu",
-					  (unsigned long long)t.files, (unsigned long long)t.bytes,
-					  (unsigned long long)t.files_read, (unsigned long long)t.bytes_read);
-		file_set_real(&r, "write_s", tw);
-		file_set_real(&r, "read_s", tr);
-		file_set_int(&r, "files", (long long)t.files);
-		file_set_int(&r, "bytes", (long long)t.bytes);
-		file_set_int(&r, "directories", (long long)t.dirs);
-		file_set_int(&r, "files_per_dir", (long long)t.per_dir);
-		file_set_real(&r, "write_bw_bytes_per_s", tw > 0 ? (double)t.bytes / tw : 0);
-		file_set_real(&r, "read_bw_bytes_per_s", tr > 0 ? (double)t.bytes_read / tr : 0);
-		file_set_real(&r, "write_files_per_s", tw > 0 ? (double)t.files / tw : 0);
-		file_set_real(&r, "read_files_per_s", tr > 0 ? (double)t.files_read / tr : 0);
-		file_set_int(&r, "file_size_mean_bytes", t.files ? (long long)(t.bytes / t.files) : 0);
-		file_set_int(&r, "file_size_top_bytes", (long long)t.top);
-		file_set_str(&r, "cache", "warm");
-		file_set_real(&r, "runtime_s", tw + tr);
-		file_set_common(&r);
-	}
+	tree_phases(&t, max_files, &tw, &tr);
+	if (!file_done(&r))
+		tree_report(&t, tw, tr);
 	free(t.buf);
+	free(t.dir_bytes);
 	return file_run_end(&r);
 }

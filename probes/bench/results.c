@@ -11,18 +11,28 @@
 #include <unistd.h>
 
 #include "lib/xalloc.h"
+#include "fstune/debug.h"
+#include "fstune/units.h"
 #include "probes/bench/bench_int.h"
+#include "probes/bench/burst.h"
 #include "probes/bench/run.h"
 
 #define SRC "bench"
 #define CACHE_READ_US 5.0  /* no device reads 4 KiB in under ~5 µs: below that it is a cache */
 #define QD1_OVERHEAD_US 5.0 /* the driver's own time per I/O the QD1 check allows */
 #define CACHE_WRITE_RATIO 4.0 /* writes this much faster than reads of the same shape: a cache */
+/* A submitting thread that was on a CPU, or runnable and waiting for one, this share of the run
+ * never waited for the device: the CPU set the rate. Our own heuristic line: every quick-suite test
+ * on zram here came to 0.99-1.10 (the hypervisor's steal, read machine-wide, left out), the VM's
+ * virtio disk to 0.10-0.35, and up to 0.70 for its fsync test with the CPU waits of a machine at
+ * load 5. */
+#define CPU_BOUND_SHARE 0.85
 
 void bench_stats_init(struct bench_stats *s)
 {
 	memset(s, 0, sizeof *s);
 	bench_hist_init(&s->hist);
+	bench_slices_init(&s->timeline, BENCH_TIMELINE_NS);
 	s->first_done_ns = UINT64_MAX;
 }
 
@@ -36,6 +46,7 @@ void bench_stats_merge(struct bench_stats *into, const struct bench_stats *from)
 	into->lat_sum_ns += from->lat_sum_ns;
 	for (i = 0; i < BENCH_MAX_SLICES; i++)
 		into->intervals[i] += from->intervals[i];
+	bench_slices_merge(&into->timeline, &from->timeline);
 	if (from->first_done_ns < into->first_done_ns)
 		into->first_done_ns = from->first_done_ns;
 	if (from->last_done_ns > into->last_done_ns)
@@ -163,6 +174,45 @@ struct figures {
 	double asked, took; /* seconds asked for (warm-up included) and taken */
 };
 
+/* cpu_bound: the threads that submit I/O were on a CPU, or runnable and waiting for one, nearly all
+ * the run: they never waited for the device, so the CPU set the rate (zram, tmpfs, a fast NVMe on few
+ * cores, a machine busy with other work). The CPU time is the whole process's (io_uring's workers
+ * included); a run that used every CPU online is CPU-bound whatever its threads waited. */
+static void store_cpu_bound(struct bench_ctx *ctx, const struct bench_test_def *def,
+			    const struct bench_stats *s, struct facts *f, const struct figures *x)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	/* time the hypervisor stole was neither on a CPU nor waiting for one, as the guest counts it */
+	double running = x->took * (1 - fmin(s->steal_share, 0.9));
+	double span = running * (s->workers ? s->workers : 1), on_cpu, waiting;
+	bool is_bound;
+	char *k, why[420], steal[80] = "";
+
+	if (x->took <= 0 || !s->all_ios)
+		return;
+	on_cpu = s->cpu_s / span;
+	waiting = s->cpu_wait_s > 0 ? s->cpu_wait_s / span : 0;
+	is_bound = on_cpu + waiting >= CPU_BOUND_SHARE ||
+		   (online > 0 && s->cpu_s / running >= CPU_BOUND_SHARE * (double)online);
+	DBG(DEBUG_BENCH, "bench: %s: on a CPU %.2f, waiting %.2f, steal %.2f of the run (cpu_bound at %.2f)",
+	    def->name, on_cpu, waiting, s->steal_share, CPU_BOUND_SHARE);
+	k = key(def, "cpu_bound");
+	facts_set_bool(f, k, is_bound, SRC);
+	free(k);
+	if (!is_bound)
+		return;
+	if (s->steal_share >= 0.01)
+		snprintf(steal, sizeof steal, "; the hypervisor took %.0f%% of the CPUs' time, left out",
+			 s->steal_share * 100);
+	snprintf(why, sizeof why, "the %s that submitted I/O %s on a CPU %.0f%% of the run and waiting for one "
+		 "%.0f%%, never for the device (%.2f us of CPU per I/O at %.0f IOPS, %.2f CPUs of %ld%s): the CPU, "
+		 "not the device, set this rate", s->workers > 1 ? "threads" : "thread",
+		 s->workers > 1 ? "were" : "was", on_cpu * 100, waiting * 100, s->cpu_s * 1e6 / (double)s->all_ios,
+		 x->iops, s->cpu_s / running, online, steal);
+	set_str(f, def, "cpu_bound_reason", why);
+	bench_note(ctx, "%s: cpu_bound: %s", def->name, why);
+}
+
 static void store_figures(struct bench_ctx *ctx, const struct bench_test_def *def, enum bench_engine_id engine,
 			  const struct bench_stats *s, struct facts *f, struct figures *x)
 {
@@ -206,6 +256,7 @@ static void store_figures(struct bench_ctx *ctx, const struct bench_test_def *de
 			bench_note(ctx, "%s: the benchmark thread waited for a CPU %.0f%% of the run: other work "
 				   "competed for the CPUs, and the latencies include that wait", def->name, wait_pct);
 	}
+	store_cpu_bound(ctx, def, s, f, x);
 }
 
 /* The consistency checks of DESIGN.md, on every real run: the messages of those that failed. */
@@ -264,6 +315,51 @@ static void store_cache_suspect(struct bench_ctx *ctx, const struct bench_test_d
 			"device is that fast; the page cache or memory answered");
 }
 
+/* FSTUNE_DEBUG=bench: the completions per slice from the test's start, warm-up included. */
+static void timeline_debug(const struct bench_test_def *def, const struct bench_stats *s)
+{
+	const struct bench_slices *t = &s->timeline;
+	unsigned n = (unsigned)((s->stop_ns - s->t_start_ns) / t->width_ns), i;
+	char line[BENCH_MAX_SLICES * 8 + 1] = "";
+	size_t len = 0;
+
+	if (!debug_on(DEBUG_BENCH))
+		return;
+	for (i = 0; i < n && i < BENCH_MAX_SLICES; i++)
+		len += (size_t)snprintf(line + len, sizeof line - len, " %llu", (unsigned long long)t->counts[i]);
+	DBG(DEBUG_BENCH, "bench: %s: completions per %.0f ms from the start:%s", def->name,
+	    (double)t->width_ns / 1e6, line);
+}
+
+/* A write test: what it wrote (warm-up included: the most a cache could have absorbed unseen), and a
+ * burst when its rate fell clearly, for good, after a first part. Not for fsync'd writes: each is
+ * flushed from any cache before the next, so nothing fills, and a drop there is the device's or its
+ * neighbours' doing. */
+static void store_burst(struct bench_ctx *ctx, const struct bench_test_def *def, const struct bench_stats *s,
+			struct facts *f)
+{
+	struct bench_burst b;
+	char r1[UNITS_BUFSZ], r2[UNITS_BUFSZ], by[UNITS_BUFSZ];
+	unsigned n;
+	char *k;
+
+	if (!def->is_write)
+		return;
+	set_int(f, def, "bytes_written", (long long)(s->all_ios * def->io_size));
+	if (def->is_fsync)
+		return;
+	n = (unsigned)((s->stop_ns - s->t_start_ns) / s->timeline.width_ns);
+	if (!bench_burst_find(s->timeline.counts, n, s->timeline.width_ns, def->io_size, &b))
+		return;
+	k = key(def, "burst");
+	facts_set_json(f, k, json_pack("{s:I, s:f, s:f}", "burst_bytes", (json_int_t)b.burst_bytes, "burst_rate",
+				       round(b.burst_rate), "sustained_rate", round(b.sustained_rate)), SRC);
+	free(k);
+	bench_note(ctx, "%s: burst: %s for the first %s, then %s (a write cache filled, or something began to "
+		   "throttle the writes)", def->name, units_rate(r1, sizeof r1, b.burst_rate),
+		   units_bytes(by, sizeof by, b.burst_bytes), units_rate(r2, sizeof r2, b.sustained_rate));
+}
+
 int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def, enum bench_engine_id engine,
 			const struct bench_stats *s, struct facts *f)
 {
@@ -291,6 +387,8 @@ int bench_results_store(struct bench_ctx *ctx, const struct bench_test_def *def,
 		json_decref(failed);
 	}
 	store_cache_suspect(ctx, def, x.p50, f);
+	timeline_debug(def, s);
+	store_burst(ctx, def, s, f);
 	return n_failed;
 }
 
@@ -321,4 +419,24 @@ void bench_results_cache_pairs(struct facts *f)
 		free(kl);
 		free(kc);
 	}
+}
+
+double bench_figure(const struct facts *f, const char *test, const char *leaf)
+{
+	char *k = xasprintf("bench.%s.%s", test, leaf);
+	double v = NAN;
+
+	facts_get_real(f, k, &v);
+	free(k);
+	return v;
+}
+
+bool bench_flagged(const struct facts *f, const char *test, const char *leaf)
+{
+	char *k = xasprintf("bench.%s.%s", test, leaf);
+	bool v = false;
+
+	facts_get_bool(f, k, &v);
+	free(k);
+	return v;
 }

@@ -306,6 +306,7 @@ static void worker_loop(struct worker *w, bool report_progress)
 				is_stopping = true;
 				continue;
 			}
+			bench_slices_add(&w->st.timeline, io->done_ns - j->t0);
 			worker_record(w, io);
 			if (io->done_ns >= deadline) {
 				if (!is_stopping)
@@ -416,6 +417,26 @@ static double process_cpu_s(void)
 	       (double)ru.ru_stime.tv_usec / 1e6;
 }
 
+/* The CPUs' time so far from /proc/stat's "cpu" line, in ticks: all of it and the steal (time a
+ * hypervisor ran something else on our virtual CPUs). False when it cannot be read. */
+static bool cpu_ticks(unsigned long long *total, unsigned long long *steal)
+{
+	unsigned long long v[8] = {0};
+	FILE *fp = fopen("/proc/stat", "re");
+	int n;
+
+	if (!fp)
+		return false;
+	n = fscanf(fp, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+		   &v[6], &v[7]);
+	fclose(fp);
+	if (n != 8)
+		return false;
+	*total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+	*steal = v[7];
+	return true;
+}
+
 /* Runs the workers while the calling thread reports progress and watches for a stop. */
 static void run_threads(struct job *j, struct worker *ws)
 {
@@ -471,6 +492,8 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 	struct worker *ws;
 	unsigned i, n_ready = 0;
 	double cpu0 = 0, cpu1 = 0;
+	unsigned long long tick0 = 0, steal0 = 0, tick1 = 0, steal1 = 0;
+	bool has_ticks = false;
 	int r = 0;
 
 	memset(&j, 0, sizeof j);
@@ -510,6 +533,7 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 	}
 	if (r == 0) {
 		cpu0 = process_cpu_s();
+		has_ticks = cpu_ticks(&tick0, &steal0);
 		j.t0 = j.ops->now_ns ? 0 : bench_clock_ns();
 		DBG(DEBUG_BENCH, "bench: %s: engine %s, %u worker(s) at depth %u, span %llu", def->name,
 		    j.ops->name, j.workers, j.depth, (unsigned long long)span);
@@ -518,6 +542,7 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 		else
 			run_threads(&j, ws);
 		cpu1 = process_cpu_s();
+		has_ticks = has_ticks && cpu_ticks(&tick1, &steal1) && tick1 > tick0 && steal1 >= steal0;
 	}
 
 	bench_stats_init(out);
@@ -530,6 +555,7 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 	out->workers = j.workers;
 	out->depth = j.depth;
 	out->cpu_s = cpu1 - cpu0;
+	out->steal_share = has_ticks ? (double)(steal1 - steal0) / (double)(tick1 - tick0) : 0;
 	for (i = 0; i < n_ready; i++) {
 		bench_stats_merge(out, &ws[i].st);
 		if (ws[i].error && !rerr->error) {

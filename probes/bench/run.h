@@ -4,16 +4,17 @@
 #define FSTUNE_PROBES_BENCH_RUN_H
 
 #include "probes/bench/bench_int.h"
+#include "probes/bench/slices.h"
 
 /* The measured window is cut into slices: their completion counts give spread_pct and the 95%
  * confidence interval of the rate (ci95_pct, batch means). A fixed --runtime is cut into
  * BENCH_INTERVALS slices; the adaptive runtime uses slices of BENCH_SLICE_NS and stops once the interval
  * is within BENCH_CI95_TARGET_PCT of the rate (at least BENCH_MIN_SLICES, at most the test's cap). */
 #define BENCH_INTERVALS 10
-#define BENCH_MAX_SLICES 64
 #define BENCH_SLICE_NS 100000000ull
 #define BENCH_MIN_SLICES 5
 #define BENCH_CI95_TARGET_PCT 3.0
+#define BENCH_TIMELINE_NS 10000000ull /* the timeline's first slice width; it widens as the run lasts */
 
 struct bench_stats {
 	struct bench_hist hist;    /* latencies of the I/Os completed in the window, ns */
@@ -21,6 +22,8 @@ struct bench_stats {
 	uint64_t bytes;            /* bytes they transferred */
 	double lat_sum_ns;         /* sum of their latencies (Little's law: / window = mean in flight) */
 	uint64_t intervals[BENCH_MAX_SLICES]; /* completions per slice of the window */
+	struct bench_slices timeline; /* completions from the test's start, warm-up included: a write
+				       * cache filling shows there (burst.h) */
 	unsigned n_intervals;      /* slices in the window */
 	uint64_t first_done_ns, last_done_ns; /* first and last completion in the window */
 	uint64_t stop_ns;          /* when the last worker stopped issuing (deadline noticed) */
@@ -28,6 +31,9 @@ struct bench_stats {
 	uint64_t warmup_ns, runtime_ns;
 	uint64_t all_ios;          /* every completion, warm-up included (CPU per I/O) */
 	double cpu_s;              /* user + system CPU time of the whole process during the run, s */
+	double steal_share;        /* share of all CPUs' time the hypervisor took during the run (steal in
+	                            * /proc/stat): neither the workers' CPU time nor their wait; 0 when
+	                            * unknown */
 	double cpu_wait_s;         /* time the workers were runnable but waited for a CPU (schedstat
 	                            * run_delay), s; -1 when the kernel does not keep it */
 	unsigned workers, depth;   /* threads, and I/Os each held in flight */

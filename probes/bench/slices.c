@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "probes/bench/run.h"
 #include "probes/bench/slices.h"
 
 void bench_slices_init(struct bench_slices *s, uint64_t width_ns)
@@ -26,6 +27,19 @@ void bench_slices_add(struct bench_slices *s, uint64_t since_start_ns)
 	while (since_start_ns / s->width_ns >= BENCH_MAX_SLICES)
 		fold(s);
 	s->counts[since_start_ns / s->width_ns]++;
+}
+
+void bench_slices_merge(struct bench_slices *into, const struct bench_slices *from)
+{
+	struct bench_slices f = *from;
+	unsigned i;
+
+	while (into->width_ns < f.width_ns)
+		fold(into);
+	while (f.width_ns < into->width_ns)
+		fold(&f);
+	for (i = 0; i < BENCH_MAX_SLICES; i++)
+		into->counts[i] += f.counts[i];
 }
 
 static unsigned complete(const struct bench_slices *s, uint64_t end_ns, uint64_t *events)

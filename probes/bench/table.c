@@ -74,18 +74,18 @@ const struct bench_test_def *bench_test_find(const char *name)
 
 const struct bench_param bench_params[] = {
 	{"suite", BENCH_PARAM_SUITE, "quick", 0, 0, "quick|full",
-	 "which tests: quick (5 tests, ~15 s) or full (all, ~60 s)", OFF(suite)},
+	 "which tests: quick (5 tests, ~6 s) or full (all, ~45 s)", OFF(suite)},
 	{"tests", BENCH_PARAM_TESTS, "", 0, 0, "LIST",
 	 "comma-separated test names instead of a suite", OFF(tests)},
 	{"runtime", BENCH_PARAM_SECONDS, "0", 0.05, 3600, "S",
-	 "measured seconds per test; 0: until the rate settles (95% interval within 3%), at most 1.3 (quick) or 2.5 (full)", OFF(runtime_s)},
-	{"warmup", BENCH_PARAM_SECONDS, "0.25", 0, 600, "S",
+	 "measured seconds per test; 0: until the rate settles (95% interval within 3%), at most 0.7 (quick) or 2 (full)", OFF(runtime_s)},
+	{"warmup", BENCH_PARAM_SECONDS, "0.1", 0, 600, "S",
 	 "seconds run before each test, not counted", OFF(warmup_s)},
 	{"size", BENCH_PARAM_SIZE, "0", 0, 1099511627776.0, "BYTES",
 	 "test span (>= 256 MiB); 0: min(1 GiB, 90% of free)", OFF(size_bytes)},
 	{"engine", BENCH_PARAM_ENGINE, "auto", 0, 0, "E",
 	 "auto, io_uring, psync, psync-threads, null (no I/O)", OFF(engine)},
-	{"busy-check", BENCH_PARAM_SECONDS, "1", 0, 60, "S",
+	{"busy-check", BENCH_PARAM_SECONDS, "0.5", 0, 60, "S",
 	 "seconds to watch the device for other I/O first",
 	 OFF(busy_check_s)},
 };

@@ -164,10 +164,9 @@ local function recs_curve(facts, out)
 	if b == nil then return end
 	local pts, ev = {}, {}
 	for _, sz in ipairs({"1k", "2k", "4k", "8k", "16k", "64k"}) do
-		local t = b["rand_read_" .. sz .. "_qd1"]
 		local key = "bench.rand_read_" .. sz .. "_qd1"
-		if t and type(t.lat_mean_us) == "number" and t.lat_mean_us > 0 and t.cache_suspect ~= true
-			and t.direct ~= "no" then
+		local t = fstune.measured("rand_read_" .. sz .. "_qd1")
+		if t and type(t.lat_mean_us) == "number" and t.lat_mean_us > 0 then
 			pts[#pts + 1] = string.format("%s %.0f us", sz, t.lat_mean_us)
 			pts[sz] = t.lat_mean_us
 			ev[#ev + 1] = key .. ".lat_mean_us"

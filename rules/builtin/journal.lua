@@ -47,7 +47,7 @@ local function sync_work(w)
 end
 
 local function fsync_figure(facts)
-	local b = facts.bench and facts.bench.fsync_4k_overwrite
+	local b = fstune.measured("fsync_4k_overwrite")
 	local iops = b and b.iops
 	if type(iops) == "number" and iops > 0 then
 		return string.format(" The fsync benchmark here measured %.0f fsync'd 4 KiB overwrites per second "

@@ -376,6 +376,7 @@ local function check_all(facts)
 	rec_block_size(facts, d, out)
 
 	if d.rotational == true and (d.transport == "virtio" or d.transport == "xen" or d.transport == "loop") then
+		local claim = fstune.get("bench.rotational_claim.reason")
 		out[#out + 1] = {name = "rotational_not_evidence", severity = "info", confidence = 0.9,
 			title = string.format("%s reports rotational=1, which says nothing about the storage behind it",
 				d.transport == "loop" and "the loop device" or "the virtual disk"),
@@ -386,8 +387,10 @@ local function check_all(facts)
 					or "a virtual machine's disk reports 1 unless the host declares the storage "
 					.. "non-rotational, which virtualization software rarely does by default.",
 				d.transport, d.transport ~= "loop" and facts.host and facts.host.virtualization
-				and (" in a " .. facts.host.virtualization .. " virtual machine") or ""),
-			evidence = {"device.rotational", "device.transport", "host.virtualization"}}
+				and (" in a " .. facts.host.virtualization .. " virtual machine") or "")
+				.. (claim and (" The measurement says so too: " .. claim .. ".") or ""),
+			evidence = {"device.rotational", "device.transport", "host.virtualization",
+				"bench.rotational_claim.reason"}}
 	end
 	return out
 end
@@ -469,7 +472,7 @@ alignment_offset) and md facts (md_chunk_bytes, md_data_disks, md_level) with th
 		"device.alignment_offset", "device.partition_start_bytes", "device.transport",
 		"device.rotational", "device.md_level", "device.md_chunk_bytes", "device.md_data_disks",
 		"device.topology_hidden", "fs.type", "fs.block_size", "fs.stripe_unit_bytes",
-		"fs.stripe_width_bytes", "host.virtualization"},
+		"fs.stripe_width_bytes", "host.virtualization", "bench.rotational_claim.reason"},
 	check = check,
 	tests = {
 		{name = "md raid6 of disks, ext4 made without stripe: suggest the geometry",
@@ -581,6 +584,12 @@ alignment_offset) and md facts (md_chunk_bytes, md_data_disks, md_level) with th
 			facts = {host = {virtualization = "kvm"}, device = {name = "vda1", disk = "vda",
 				transport = "virtio", rotational = true, logical_block_size = 512, physical_block_size = 512,
 				minimum_io_size = 512, optimal_io_size = 0, partition_start_bytes = 1048576}},
+			expect = {{name = "rotational_not_evidence", severity = "info"}}},
+		{name = "virtio disk says rotational, and the benchmark contradicts it",
+			facts = {host = {virtualization = "kvm"}, device = {name = "vda", disk = "vda",
+				transport = "virtio", rotational = true, logical_block_size = 512, physical_block_size = 512,
+				minimum_io_size = 512, optimal_io_size = 0},
+				bench = {rotational_claim = {contradicted_by = "rand_read_4k_qd32", reason = "11000 IOPS"}}},
 			expect = {{name = "rotational_not_evidence", severity = "info"}}},
 		{name = "loop device says rotational",
 			facts = {device = {name = "loop0", transport = "loop", rotational = true, logical_block_size = 4096,

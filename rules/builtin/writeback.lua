@@ -30,9 +30,14 @@ local function usable(test)
 		return nil, "run with direct = unverified (the filesystem does not report direct-I/O support, so the "
 			.. "rate may be its own write path rather than the device's)"
 	end
+	-- a write cache that filled during the test: what drains the dirty pages is the rate after it
+	local sustained = t.burst ~= nil and t.burst.sustained_rate
+	if type(sustained) == "number" and sustained > 0 then
+		return sustained, nil, "burst.sustained_rate"
+	end
 	local bw = t.bw_bytes_per_s
 	if type(bw) ~= "number" or bw <= 0 then return nil end
-	return bw
+	return bw, nil, "bw_bytes_per_s"
 end
 
 -- The write rate for the workload's pattern: seq_write_1m for sequential access or large files,
@@ -45,14 +50,20 @@ local function pattern_rate(facts)
 	local order = large and {"seq_write_1m"} or {"rand_write_4k_qd32", "rand_write_4k_qd1", "seq_write_1m"}
 	local skipped, skipped_why
 	for _, test in ipairs(order) do
-		local bw, why = usable(test)
+		local bw, why, field = usable(test)
 		if bw then
 			local note = ""
 			if not large and test == "seq_write_1m" then
 				note = " No random-write test ran, so the sequential rate stands in for this workload's "
 					.. "random writes: the real drain is slower, and the advice errs on the large side."
 			end
-			return bw, test, note
+			if field == "burst.sustained_rate" then
+				note = note .. string.format(" That is the rate after a burst: the first %s went at %s (a "
+					.. "write cache filling), which dirty pages cannot count on.",
+					fmt(fstune.get("bench." .. test .. ".burst.burst_bytes")),
+					fstune.fmt_rate(fstune.get("bench." .. test .. ".burst.burst_rate")))
+			end
+			return bw, test, note, field
 		end
 		if why and not skipped then skipped, skipped_why = test, why end
 	end
@@ -68,7 +79,7 @@ local function check(facts)
 	-- The limit in force: vm.dirty_bytes when set, else the ratio of the kernel's dirtyable memory
 	-- (free + reclaimable), whose closest estimate is MemAvailable (MemTotal an upper bound).
 	local limit, limit_words, evidence
-	local bw, test, note = pattern_rate(facts)
+	local bw, test, note, field = pattern_rate(facts)
 	local test_why = not bw and note
 	if vm.dirty_bytes ~= 0 then
 		if not bw then return {} end -- an absolute limit someone chose: only a measurement questions it
@@ -114,7 +125,7 @@ local function check(facts)
 			" If this host has a much slower disk as well, size the limits for that one, or give it a "
 				.. "per-device share (bdi max_ratio with strict_limit).")
 		conf = 0.9
-		evidence[#evidence + 1] = "bench." .. test .. ".bw_bytes_per_s"
+		evidence[#evidence + 1] = "bench." .. test .. "." .. field
 	else
 		if limit < NO_BENCH_LIMIT then
 			return {}
@@ -189,6 +200,7 @@ return {
 		"vm.dirty_bytes", "vm.dirty_background_bytes" },
 	uses = { "host.mem_available_bytes", "bench.seq_write_1m.bw_bytes_per_s",
 		"bench.rand_write_4k_qd32.bw_bytes_per_s", "bench.rand_write_4k_qd1.bw_bytes_per_s",
+		"bench.seq_write_1m.burst.sustained_rate",
 		"workload.access", "workload.file_size_p50_bytes", "device.name" },
 	check = check,
 	tests = {
@@ -216,6 +228,19 @@ return {
 			facts = { host = host(64, 60), vm = defaults, workload = large,
 				bench = seq(500000000, { cache_suspect = true }), sources = probed },
 			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+		{ name = "the 500 MB/s result beyond what its link carries (implausible): the size rule",
+			facts = { host = host(64, 60), vm = defaults, workload = large,
+				bench = seq(500000000, { implausible = true }), sources = probed },
+			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+		{ name = "the 500 MB/s result limited by the CPU (cpu_bound): the size rule",
+			facts = { host = host(64, 60), vm = defaults, workload = large,
+				bench = seq(500000000, { cpu_bound = true }), sources = probed },
+			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+		{ name = "3 GB/s over the run, but a burst then 500 MB/s sustained: sized by the sustained rate",
+			facts = { host = host(64, 60), vm = defaults, workload = large,
+				bench = seq(3000000000, { burst = { burst_bytes = 4 * GiB, burst_rate = 5000000000,
+					sustained_rate = 500000000 } }), sources = probed },
+			expect = limits(2 * GiB, 512 * MiB) },
 		{ name = "the same 500 MB/s measured on a filesystem without verified direct I/O: the size rule",
 			facts = { host = host(64, 60), vm = defaults, workload = large,
 				bench = seq(500000000, { direct = "unverified" }), sources = probed },

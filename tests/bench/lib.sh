@@ -84,3 +84,14 @@ bench_run_consistent() {
 		echo "note: try $try: fstune's own checks failed: $(jq -c '[(.bench // .facts.bench)[] | objects | .checks_failed // empty]' "$TMP/out")" >&2
 	done
 }
+
+# blkio_throttle_cgroup KNOB: a new cgroup v1 blkio group in $cg (removed on exit), after checking that
+# this kernel throttles with blkio.throttle.KNOB (cgroup v2's io.max is not available here); skips
+# where it cannot. The caller writes "MAJ:MIN LIMIT" into $cg/blkio.throttle.KNOB.
+blkio_throttle_cgroup() {
+	local blkio=/sys/fs/cgroup/blkio
+	[ -w "$blkio/cgroup.procs" ] && [ -e "$blkio/blkio.throttle.$1" ] ||
+		skip "no cgroup v1 blkio controller with throttling ($1) at $blkio"
+	cg=$(mktemp -d "$blkio/fstune-test.XXXXXX")
+	on_exit "rmdir $cg"
+}

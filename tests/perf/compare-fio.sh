@@ -12,8 +12,11 @@
 # compressor makes of the data, and fio's default buffer compresses a little where fstune's does not:
 # add --refill_buffers to fio's write lines there (fstune bench --fio-commands says so).
 #
-# Usage: tests/perf/compare-fio.sh [--pairs N] [--runtime S] [--tests LIST] [--size BYTES] [[--dir] DIR]
+# Usage: tests/perf/compare-fio.sh [--pairs N] [--runtime S|quick] [--tests LIST] [--size BYTES] [[--dir] DIR]
 #        tests/perf/compare-fio.sh --from PAIRS [--from PAIRS ...]
+#   --runtime quick  fstune with the quick suite's own defaults (its warm-up; adaptive, stopping once
+#         the rate settles, at most the quick cap), fio with that warm-up and the cap: the quick suite
+#         as an admin runs it against fio as fstune bench --fio-commands prints it
 #   DIR   a directory to measure in; default (as root): a loop-mounted ext4 on a 4 GiB sparse image,
 #         the loop device with direct I/O, in a private mount namespace
 #   --from  summarize pairs kept by earlier runs (COMPARE_FIO_KEEP) together; measure nothing
@@ -44,6 +47,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 command -v jq >/dev/null || { echo "compare-fio: jq not found" >&2; exit 2; }
+# quick: the suite's own warm-up and adaptive runtime; else a fixed runtime after 0.5 s of warm-up
+timing=(--runtime "$runtime" --warmup 0.5)
+[ "$runtime" != quick ] || timing=()
 if [ ${#from[@]} -eq 0 ]; then
 	command -v "$FIO" >/dev/null || { echo "compare-fio: fio not found" >&2; exit 2; }
 	"$FSTUNE" bench --help >/dev/null || { echo "compare-fio: $FSTUNE has no bench command" >&2; exit 2; }
@@ -106,7 +112,7 @@ run_fio() { # TEST [batched]: prints "iops cpu_us_per_io p50_us"
 		"\($iops) \(if $ios > 0 then $cpu * 1e6 / $ios else 0 end) \($p50)"' <<<"$json"
 }
 run_fstune() { # TEST: prints "iops cpu_us_per_io p50_us"
-	"$FSTUNE" bench --json --quiet --tests "$1" --runtime "$runtime" --warmup 0.5 --size "$size" \
+	"$FSTUNE" bench --json --quiet --tests "$1" "${timing[@]}" --size "$size" \
 		--busy-check 0 "$dir" | jq -r --arg t "$1" '.bench[$t] |
 		"\(.iops // 0) \(.cpu_us_per_io // 0) \(if $t | startswith("fsync") then 0 else .lat_p50_us // 0 end)"'
 }
@@ -127,10 +133,15 @@ setup_target() { # makes the default loop-mounted ext4 unless a DIR was named; p
 		echo "# loop-mounted ext4: $loopdev (direct I/O: $(cat "/sys/block/${loopdev#/dev/}/loop/dio")) on $mnt"
 	fi
 
-	common=(--tests "$tests" --runtime "$runtime" --warmup 0.5 --size "$size" --busy-check 0)
+	common=(--tests "$tests" "${timing[@]}" --size "$size" --busy-check 0)
 	"$FSTUNE" bench --fio-commands "${common[@]}" "$dir" >"$work/fio-commands"
 	span=$(grep -m1 'fstune-fio\.dat ' "$work/fio-commands" | sed 's/.*--size=\([0-9]*\).*/\1/')
-	echo "# fio $("$FIO" --version), span $span bytes, $pairs pairs of ${runtime} s runs (+0.5 s warm-up)"
+	if [ "$runtime" = quick ]; then
+		echo "# fio $("$FIO" --version), span $span bytes, $pairs pairs; fstune with the quick suite's defaults," \
+			"fio with $(grep -m1 -o -- '--runtime=[0-9]*ms --ramp_time=[0-9]*ms' "$work/fio-commands")"
+	else
+		echo "# fio $("$FIO" --version), span $span bytes, $pairs pairs of ${runtime} s runs (+0.5 s warm-up)"
+	fi
 	echo "# fio as a user runs it (the lines of fstune bench --fio-commands); at rand_read_4k_qd32 also" \
 		"the batched form --iodepth_batch_submit=QD --iodepth_batch_complete_min=1 (fstune's refill)"
 }
