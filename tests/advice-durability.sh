@@ -5,7 +5,8 @@
 # whose change the kernel refuses on remount, so the offline sequence runs; an ext2 without a journal
 # given one with tune2fs -j and mounted as ext4 with the journal in use (and the proof that a mount as
 # ext4 alone adds none); a btrfs holding VM images given a No_COW directory by the printed command
-# (mounted nobarrier too: barrier back on remount); and an XFS mount naming nobarrier refused.
+# (mounted nobarrier too: barrier back on remount); an XFS mount naming nobarrier refused; and an
+# fsync measured on a loop device, named as the loop device and its backing file.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
@@ -162,4 +163,22 @@ if command -v mkfs.xfs >/dev/null; then
 		fi
 	done
 fi
+
+# 6. fsync measured for real on an ext4 over a loop device: the finding names the loop device and
+#    its backing file, never a VM's or a rotating disk's cache.
+img=$TMP/fsync.img
+make_image "$img" 600M
+mkfs.ext4 -q -F "$img" || fail "mkfs.ext4 failed"
+dev=$(attach_loop "$img")
+mnt=$(mount_tmp "$dev")
+r=$TMP/fsync.report
+run_status 0 "$FSTUNE" report "$mnt" --tests fsync_4k_overwrite --size 256M --runtime 0.5 --no-system-rules \
+	--format json
+cp "$TMP/out" "$r"
+[ "$(jq -r '.facts.bench.fsync_4k_overwrite.lat_p50_us | type' "$r")" = number ] || fail "fsync_4k_overwrite not measured"
+title=$(field "$r" durability.loop_flush .title)
+[[ $title == "${dev#/dev/} is a loop device over $img: its fsync ("*") is the backing file's" ]] ||
+	fail "the loop device's fsync finding: $title ($(jq -c '[.recommendations[].id]' "$r"))"
+jq -e 'all(.recommendations[]; .id != "durability.vm_cache_mode" and .id != "durability.flush_not_reaching_media")' \
+	"$r" >/dev/null || fail "a loop device was judged as a disk: $(jq -c '[.recommendations[].id]' "$r")"
 echo "ok"
