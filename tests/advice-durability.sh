@@ -119,12 +119,13 @@ if dumpe2fs -h "$dev" 2>/dev/null | grep -q 'features:.*has_journal'; then
 fi
 [ "$(type_of "$mnt")" = ext2 ] || fail "the revert mounted $mnt as $(type_of "$mnt")"
 
-# 4. btrfs holding VM images written at random: a No_COW directory made by the printed command.
+# 4. btrfs holding VM images written at random, mounted with compression: a No_COW directory made by
+#    the printed command, whose rationale says the files lose compression.
 img=$TMP/btrfs.img
 make_image "$img" 1G
 mkfs.btrfs -q -f "$img" >/dev/null || fail "mkfs.btrfs failed"
 dev=$(attach_loop "$img")
-mnt=$(mount_tmp "$dev" -o nobarrier)
+mnt=$(mount_tmp "$dev" -o nobarrier,compress=zstd:3)
 r=$TMP/btrfs.report
 report_on "$mnt" "$r" --access random --file-size 1g-8g --io-size 4k
 # btrfs takes barrier back on remount as ext4 does
@@ -139,6 +140,9 @@ id=cow.nocow_dir
 	fail "btrfs under VM images: want $id at suggest: $(jq -c '[.recommendations[] | {id, severity}]' "$r")"
 dir=$(field "$r" $id .recommended)
 [ "$dir" = "$mnt/nocow" ] || fail "$id recommends $dir"
+# btrfs lists compress= among the filesystem's options only (mountinfo's superblock field)
+field "$r" $id .rationale | grep -q 'The mount compresses (compress=zstd:3)' ||
+	fail "$id misses the compression: $(jq -c .facts.fs.super_options "$r")"
 run_cmds "$r" $id apply
 lsattr -d "$dir" | awk '{ print $1 }' | grep -q C || fail "the apply did not set C on $dir: $(lsattr -d "$dir")"
 touch "$dir/disk.img"
