@@ -148,7 +148,7 @@ local function rec_trim(facts, f, d, out)
 					.. "remount,nodiscard succeeds and changes nothing), which is why the commands unmount "
 					.. "it first" or " and remount without discard"),
 			evidence = fstune.present({"fs.mount_options", "fs.super_options", "device.discard_granularity",
-				"fs.fstrim_timer", "fs.type"})}
+				"fs.fstrim_timer", "fs.type", "host.container"})}
 	end
 	if container then
 		if not discard then
