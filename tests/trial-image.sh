@@ -47,12 +47,14 @@ jq -e '.candidates | all(.rank >= 1 and (.runs[0].bench.smallfile_fsync.tps > 0)
 	fail "smallfiles: $(jq -c '[.candidates[] | {spec, rank, notes: .runs[0].notes, error: .runs[0].error}]' "$TMP/out")"
 
 # The default candidates for small files: the rules' reformat advice for this device and workload
-# (inodes.ratio_for_small_files: mkfs.ext4 -i or -N for the preset's million files), ext4 with 1K, 2K and
+# (inodes.ratio_for_small_files: mkfs.ext4 -i or -N for the preset's million files, with the block
+# size a blank device's command states, blocksize.new_block_size), ext4 with 1K, 2K and
 # 4K blocks, the mkfs defaults.
 run_status 0 "$FSTUNE" trial --image "$img" --no-system-rules --workload smallfiles --runtime 0.2 --warmup 0 \
 	--repeat 1 --json
 trial_no_leftovers "$img"
-jq -e '(.candidates | any(.origin == "rules:inodes.ratio_for_small_files" and (.spec | test("^ext4:-[iN] [0-9]+$")))) and
+jq -e '(.candidates | any(.origin == "rules:blocksize.new_block_size,inodes.ratio_for_small_files" and
+	(.spec | test("^ext4:-b 4096 -[iN] [0-9]+$")))) and
 	([.candidates[] | {(.spec): .origin}] | add | ."ext4:-b 1024" == "workload" and ."ext4:-b 2048" == "workload" and ."ext4:-b 4096" == "workload" and
 	."ext4:" == "default")' "$TMP/out" >/dev/null || fail "default candidates: $(jq -c '[.candidates[] | [.spec, .origin]]' "$TMP/out")"
 jq -e '.candidates | all(.rank >= 1)' "$TMP/out" >/dev/null ||
