@@ -46,6 +46,7 @@ static char *option_on(const struct setting *s, const json_t *value)
 	return on;
 }
 
+/* Whether the mount lists noatime, which a revert from relatime puts back. */
 static bool is_noatime(const struct facts *facts)
 {
 	const json_t *opts = facts_get(facts, "fs.mount_options");
