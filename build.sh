@@ -12,7 +12,8 @@ cd "$(dirname "$0")"
 # `report --format openmetrics`; debhelper and lintian for .ci/run's package step (make deb);
 # ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible);
 # shellcheck for tests/scripts-*.sh (the scripts of report --scripts); systemd for systemd-analyze,
-# which verifies the units the btrfs read-ahead advice writes (tests/advice-btrfs.sh).
+# which verifies the units the btrfs read-ahead advice writes (tests/advice-btrfs.sh); chromium,
+# whose headless mode renders the HTML pages of report and compare (tests/report-html.sh).
 packages="
 build-essential
 autoconf
@@ -44,6 +45,7 @@ ansible-core
 ansible-lint
 shellcheck
 systemd
+chromium
 "
 
 missing=""

@@ -36,11 +36,13 @@ int cli_common_option(struct cli_common *c, int opt, const char *arg, const char
 		const struct output_format *f = output_format_find(arg);
 
 		if (!f) {
-			fst_warn("unknown --format '%s': use %s", arg, output_format_names(c->can_openmetrics));
+			fst_warn("unknown --format '%s': use %s", arg, output_format_names(c->scope));
 			return -1;
 		}
-		if (f->is_report_only && !c->can_openmetrics) {
-			fst_warn("--format %s is for 'fstune report' only: use %s", f->name, output_format_names(false));
+		if (f->scope > c->scope) {
+			fst_warn("--format %s is for %s only: use %s", f->name,
+				 f->scope == CLI_SCOPE_REPORT ? "'fstune report'" : "'fstune report' and 'fstune compare'",
+				 output_format_names(c->scope));
 			return -1;
 		}
 		c->format = f->id;

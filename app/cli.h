@@ -10,7 +10,14 @@
 
 #include "fstune/error.h"
 
-enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_MARKDOWN, CLI_FORMAT_OPENMETRICS };
+enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_MARKDOWN, CLI_FORMAT_OPENMETRICS, CLI_FORMAT_HTML };
+
+/* Which commands write a format, narrowest use last: a command takes the formats up to its own. */
+enum cli_scope {
+	CLI_SCOPE_FACTS,   /* every command (probe and workload write the facts in it) */
+	CLI_SCOPE_REPORTS, /* a report or a comparison: report, compare and the wizard's Save */
+	CLI_SCOPE_REPORT,  /* a report only: report and the wizard's Save */
+};
 
 struct cli_common {
 	enum cli_format format;
@@ -19,7 +26,7 @@ struct cli_common {
 	bool verbose;          /* --verbose: also what only matters to hand-written facts */
 	const char *sysroot;   /* --sysroot DIR */
 	const char *target_os; /* --target-os linux|freebsd, NULL when not given */
-	bool can_openmetrics;  /* set by a command before parsing: --format openmetrics is accepted */
+	enum cli_scope scope;  /* set by a command before parsing: the formats it writes */
 };
 
 /* Long options of the common flags: cli_parse puts them before a command's own (CLI_COMMON_OPTIONS

@@ -8,15 +8,18 @@
 #include "app/render/report_render.h"
 
 const struct output_format output_formats[] = {
-	{CLI_FORMAT_TEXT, "text", NULL, "fstune-report.txt", "for reading: the same as fstune report", false,
+	{CLI_FORMAT_TEXT, "text", NULL, "fstune-report.txt", "for reading: the same as fstune report", CLI_SCOPE_FACTS,
 	 report_write_text, facts_render_text},
-	{CLI_FORMAT_MARKDOWN, "markdown", "md", "fstune-report.md", "for a ticket or a wiki page", false,
+	{CLI_FORMAT_MARKDOWN, "markdown", "md", "fstune-report.md", "for a ticket or a wiki page", CLI_SCOPE_FACTS,
 	 report_write_markdown, facts_render_markdown},
 	{CLI_FORMAT_JSON, "json", NULL, "fstune-report.json",
-	 "fstune.report/1, for scripts; fstune report --facts reads it back", false, report_write_json,
+	 "fstune.report/1, for scripts; fstune report --facts reads it back", CLI_SCOPE_FACTS, report_write_json,
 	 facts_render_json},
-	{CLI_FORMAT_OPENMETRICS, "openmetrics", NULL, "fstune.prom", "for node_exporter's textfile collector", true,
-	 report_write_openmetrics, NULL},
+	{CLI_FORMAT_OPENMETRICS, "openmetrics", NULL, "fstune.prom", "for node_exporter's textfile collector",
+	 CLI_SCOPE_REPORT, report_write_openmetrics, NULL},
+	{CLI_FORMAT_HTML, "html", NULL, "fstune-report.html",
+	 "a page for a browser: benchmark charts, commands to copy", CLI_SCOPE_REPORTS,
+	 report_write_html, NULL},
 };
 const size_t output_n_formats = sizeof output_formats / sizeof output_formats[0];
 
@@ -36,18 +39,18 @@ const struct output_format *output_format_of(enum cli_format id)
 	return &output_formats[0];
 }
 
-const char *output_format_names(bool with_report_only)
+const char *output_format_names(enum cli_scope scope)
 {
-	static char all[128], common[128];
-	char *buf = with_report_only ? all : common;
+	static char names[3][128];
+	char *buf = names[scope];
 
 	if (!buf[0]) {
 		size_t n = 0, k = 0, len = 0;
 
 		for (size_t i = 0; i < output_n_formats; i++)
-			n += with_report_only || !output_formats[i].is_report_only;
+			n += output_formats[i].scope <= scope;
 		for (size_t i = 0; i < output_n_formats; i++) {
-			if (!with_report_only && output_formats[i].is_report_only)
+			if (output_formats[i].scope > scope)
 				continue;
 			len += (size_t)snprintf(buf + len, 128 - len, "%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ",
 						output_formats[i].name);

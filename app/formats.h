@@ -1,6 +1,6 @@
 /* The output formats, declared once: `--format` of every command parses its names from this table,
  * `fstune report` and the wizard's Save screen write a report through its writers, `fstune probe`
- * and `fstune workload` the facts. Adding a format is
+ * and `fstune workload` the facts, `fstune compare` its comparison (each in its own writer). Adding a format is
  * a row here (with its id in enum cli_format) and a report writer. */
 #ifndef FSTUNE_APP_FORMATS_H
 #define FSTUNE_APP_FORMATS_H
@@ -17,7 +17,7 @@ struct output_format {
 	const char *alias;         /* another name --format takes; NULL: none */
 	const char *file;          /* the Save screen's file name */
 	const char *what;          /* one line for the Save screen */
-	bool is_report_only;       /* only `fstune report` (and the Save screen) writes it */
+	enum cli_scope scope;      /* the commands that write it */
 	int (*write_report)(const struct session *s, FILE *out); /* 0, or -1 with errno set */
 	/* the facts alone (probe, workload); NULL for a report-only format */
 	void (*write_facts)(FILE *out, const struct facts *f, bool show_sources);
@@ -30,7 +30,8 @@ extern const size_t output_n_formats;
 const struct output_format *output_format_find(const char *name);
 /* The row of an id (every id has one). */
 const struct output_format *output_format_of(enum cli_format id);
-/* "text, json or markdown" (with openmetrics when `with_report_only`), for messages. Static storage. */
-const char *output_format_names(bool with_report_only);
+/* "text, json or markdown" (with html, openmetrics as `scope` takes them), for messages. Static
+ * storage. */
+const char *output_format_names(enum cli_scope scope);
 
 #endif

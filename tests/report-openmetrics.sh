@@ -1,9 +1,10 @@
 #!/bin/bash
-# report --format openmetrics: findings by severity (accepted ones apart), probe failures, rule errors
-# and the benchmark numbers (IOPS, throughput, latency percentiles with fsync p99) as metrics that
+# report --format openmetrics: findings by severity (accepted ones apart) and one by one, probe
+# failures, rule errors and the benchmark numbers (IOPS, throughput, latency percentiles with fsync
+# p99, the 95% interval) as metrics that
 # `promtool check metrics` (Debian package prometheus) finds clean, on every facts file, on facts with
-# hand-written benchmark results, and on a real report run with the null engine; other commands
-# refuse the format.
+# hand-written benchmark results, and on a real report run with the null engine; the example alerting
+# rules (contrib/prometheus) pass promtool and fire per finding; other commands refuse the format.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
 . "$FSTUNE_SRCDIR/tests/report-lib.sh" || exit 99
 require_cmd jq
@@ -19,6 +20,11 @@ for facts in $(report_facts_files); do
 	report_run "$facts" openmetrics >"$TMP/m.txt"
 	check_clean "$TMP/m.txt" "$facts"
 	report_run "$facts" json >"$TMP/r.json"
+	# one fstune_recommendation per finding, with its id, severity and setting
+	jq -r '.recommendations[] | "fstune_recommendation{\(.id)|\(.severity)|\(.setting // "")}"' "$TMP/r.json" | sort >"$TMP/want"
+	sed -n 's/^fstune_recommendation{.*,id="\([^"]*\)",severity="\([^"]*\)",setting="\([^"]*\)",accepted="false"} 1$/fstune_recommendation{\1|\2|\3}/p' \
+		"$TMP/m.txt" | sort >"$TMP/got"
+	diff "$TMP/want" "$TMP/got" >/dev/null || fail "$facts: fstune_recommendation: $(diff "$TMP/want" "$TMP/got")"
 	for sev in critical warn suggest info; do
 		want=$(jq --arg s "$sev" '[.recommendations[] | select(.severity == $s)] | length' "$TMP/r.json")
 		grep -q "^fstune_findings{.*,severity=\"$sev\",accepted=\"false\"} $want$" "$TMP/m.txt" ||
@@ -29,7 +35,7 @@ done
 # Hand-written benchmark results, a failed probe and an accepted finding.
 jq '.bench = {
 	"rand_read_4k_qd1": {"iops": 12000, "bw_bytes_per_s": 49152000, "lat_mean_us": 80, "lat_p50_us": 75,
-		"lat_p99_us": 140, "lat_p999_us": 310, "lat_max_us": 900, "samples": 24000},
+		"lat_p99_us": 140, "lat_p999_us": 310, "lat_max_us": 900, "samples": 24000, "ci95_pct": 2.1},
 	"fsync_4k_overwrite": {"iops": 5000, "lat_mean_us": 190, "lat_p50_us": 180, "lat_p99_us": 420, "samples": 10000},
 	"smallfile": {"tps": 900, "create_per_s": 1500.5}}
 	| .unavailable["fs.inode_count"] = {"status": "failed", "reason": "ext2fs_open: Input/output error"}
@@ -41,6 +47,9 @@ L='device="nvme\"0\\n1",mount_point="/var/lib/postgresql"'
 for line in \
 	"fstune_findings{$L,severity=\"warn\",accepted=\"true\"} 1" \
 	"fstune_findings{$L,severity=\"warn\",accepted=\"false\"} 0" \
+	"fstune_recommendation{$L,id=\"queue.bfq_on_nvme\",severity=\"warn\",setting=\"queue.scheduler\",accepted=\"true\"} 1" \
+	"fstune_recommendation{$L,id=\"nvme_lbaf.lba_format_512e\",severity=\"info\",setting=\"\",accepted=\"false\"} 1" \
+	"fstune_bench_ci95_ratio{$L,test=\"rand_read_4k_qd1\"} 0.021" \
 	"fstune_probe_failures{$L,status=\"failed\"} 1" \
 	"fstune_probe_failed{$L,key=\"fs.inode_count\"} 1" \
 	"fstune_bench_iops{$L,test=\"rand_read_4k_qd1\"} 12000" \
@@ -57,6 +66,31 @@ done
 # Each family once, with HELP and TYPE before its samples.
 dups=$(grep '^# TYPE ' "$TMP/m.txt" | sort | uniq -d)
 [ -z "$dups" ] || fail "families declared twice: $dups"
+
+# The example alerting rules are valid and fire on these metrics: one alert per finding at warn or
+# above that is not accepted, none for an accepted one.
+rules=$FSTUNE_SRCDIR/contrib/prometheus/fstune-alerts.yml
+promtool check rules "$rules" >"$TMP/promtool" 2>&1 || fail "promtool check rules: $(cat "$TMP/promtool")"
+alert_test() { # METRICS EXPECTED-ALERTS-YAML: promtool test rules on the metrics' fstune_recommendation series
+	{
+		printf 'rule_files: [%s]\nevaluation_interval: 1m\ntests:\n  - interval: 1m\n    input_series:\n' "$rules"
+		sed -n "s/^\(fstune_recommendation{.*}\) 1$/      - series: '\1'\n        values: '1x120'/p" "$1"
+		printf '    alert_rule_test:\n      - eval_time: 90m\n        alertname: FstuneFinding\n        exp_alerts:%s\n' "$2"
+	} >"$TMP/alerts-test.yml"
+	promtool test rules "$TMP/alerts-test.yml" >"$TMP/promtool" 2>&1 ||
+		fail "promtool test rules: $(cat "$TMP/promtool")"$'\n'"$(cat "$TMP/alerts-test.yml")"
+}
+alert_test "$TMP/m.txt" " []"
+run_status 3 report_run "$TMP/bench.json" openmetrics
+alert_test "$TMP/out" "
+          - exp_labels: {severity: warn, device: 'nvme\"0\\n1', mount_point: /var/lib/postgresql,
+                         id: queue.bfq_on_nvme, setting: queue.scheduler, accepted: 'false'}
+            exp_annotations:
+              summary: 'fstune warn: queue.bfq_on_nvme on  /var/lib/postgresql'
+              description: >-
+                fstune recommends changing queue.scheduler on nvme\"0\\n1 (/var/lib/postgresql). Run
+                \`fstune report /var/lib/postgresql\` on the host for the evidence and the commands, or
+                accept the finding in /etc/fstune/accepted.conf."
 
 # A real report with the null engine: the pipeline's own bench.* keys. Its timing checks may make it
 # partial (3) on a loaded machine; the metrics are written either way.

@@ -44,7 +44,7 @@ echo x >"$mnt/data/$(printf 'd\xff')/$(printf 'f\xfe\\')"
 run_status 0 "$FSTUNE" workload --sample "$mnt/data" --format json "$mnt"
 jq -e '.workload.files_total == 1' "$TMP/out" >/dev/null || fail "the sample: $(cat "$TMP/out")"
 rm -rf "$mnt/data"
-for format in json text markdown openmetrics; do
+for format in json text markdown openmetrics html; do
 	run_status 0 "$FSTUNE" report "${RULES[@]}" --bench none --format "$format" "$mnt"
 done
 run_status 0 "$FSTUNE" report "${RULES[@]}" --bench none --format json "${WORKLOAD[@]}" "$mnt"

@@ -50,7 +50,7 @@ ui_detected_to_advice() {
 	tmux_wait "${1:-Advice:}"
 }
 
-# ui_save FORMAT FILE: on any step after Workload, saves the report in FORMAT (text, markdown, json,
+# ui_save FORMAT FILE: on any step after Workload, saves the report in FORMAT (text, markdown, json, html,
 # openmetrics: the Save screen's row) to FILE.
 ui_save() {
 	tmux_keys s 2>/dev/null || true

@@ -34,6 +34,7 @@ static const char usage_text[] =
 	"  --accept ID                  treat finding ID as accepted in every report (repeatable)\n"
 	"  --accepted FILE              apply the accepted findings of FILE to every report's facts\n"
 	"                               (also $FSTUNE_ACCEPTED); marks already in a report stay\n"
+	"  --format html                (also) one page for a browser\n"
 	"\n";
 
 struct compare_args {
@@ -441,6 +442,8 @@ static int render(const json_t *model, enum cli_format format, FILE *out)
 		return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 	case CLI_FORMAT_MARKDOWN:
 		return compare_write_markdown(model, out);
+	case CLI_FORMAT_HTML:
+		return compare_write_html(model, out);
 	case CLI_FORMAT_TEXT:
 	default:
 		return compare_write_text(model, out);
@@ -470,7 +473,7 @@ static int load_inputs(struct compare_args *a, struct input *in)
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = {.acc.accepted = accepted_new()};
+	struct compare_args a = {.acc.accepted = accepted_new(), .common.scope = CLI_SCOPE_REPORTS};
 	struct cli_output *out = NULL;
 	struct input *in = NULL;
 	json_t *model = NULL;

@@ -52,6 +52,7 @@ static const char usage_text[] =
 	"  --accept ID                  mark finding ID accepted: shown, but not counted by\n"
 	"                               --fail-on (repeatable)\n"
 	"  --format openmetrics         (also) metrics for node_exporter's textfile collector\n"
+	"  --format html                (also) one page for a browser, with the benchmark charts\n"
 	"  --accepted FILE              read the accepted findings from FILE instead of\n"
 	"                               /etc/fstune/accepted.conf (also $FSTUNE_ACCEPTED)\n"
 	"  --scripts DIR                also write DIR/apply.sh and DIR/revert.sh: the changes as a\n"
@@ -327,7 +328,7 @@ static int write_scripts(const struct report_args *a, const struct session *s)
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .acc.accepted = accepted_new(),
-				.common.can_openmetrics = true};
+				.common.scope = CLI_SCOPE_REPORT};
 	struct fst_error err = FST_ERROR_INIT;
 	struct cli_output *out = NULL;
 	struct session *s = NULL;

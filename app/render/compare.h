@@ -24,6 +24,8 @@
 /* Each writer returns 0, or -1 when writing to `out` failed. */
 int compare_write_text(const json_t *model, FILE *out);
 int compare_write_markdown(const json_t *model, FILE *out);
+/* One self-contained page for a browser (compare_html.c). */
+int compare_write_html(const json_t *model, FILE *out);
 
 /* The display of one report's cell of a finding row: "warn", "warn (accepted)", "-". Caller frees. */
 char *compare_finding_cell(const json_t *cell);

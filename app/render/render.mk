@@ -6,9 +6,15 @@ libfstune_app_a_SOURCES += app/render/facts_render.c app/render/facts_render.h \
 	app/render/report_text.c app/render/report_markdown.c app/render/report_json.c \
 	app/render/report_openmetrics.c app/render/report_owners.c app/render/bench_table.c app/render/bench_table.h \
 	app/render/compare.h app/render/compare_render.c app/render/trial_out.c \
-	app/render/scripts.c app/render/scripts.h
+	app/render/scripts.c app/render/scripts.h \
+	app/render/html.h app/render/html.c app/render/html_chart.c app/render/report_html.h \
+	app/render/report_html.c app/render/report_html_bench.c app/render/compare_html.c
 
 # The apply and revert scripts, run for real on loop devices.
 SCRIPTS_TESTS = tests/scripts-apply.sh tests/scripts-errors.sh tests/scripts-read.sh
 TESTS += $(SCRIPTS_TESTS)
 EXTRA_DIST += $(SCRIPTS_TESTS)
+
+# The HTML pages, rendered by headless Chromium.
+TESTS += tests/report-html.sh
+EXTRA_DIST += tests/report-html.sh tests/lib/html_check.py

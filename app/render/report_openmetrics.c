@@ -91,6 +91,46 @@ static void findings(struct om_ctx *c, const struct report_model *m)
 	sample(c, "fstune_rules_not_evaluated", "", (double)m->n_not_evaluated);
 }
 
+/* One series per recommendation, so an alert can name the finding: its id, severity, setting ("" for
+ * advice with nothing to change) and whether the admin accepted it. Two recommendations with the
+ * same labels (a hostile facts file can repeat one) would be a duplicate series: the first is kept. */
+static char *rec_labels(const struct report_rec *r)
+{
+	char *id = label_pair("id", r->id), *sev = label_pair("severity", r->severity);
+	char *set = label_pair("setting", r->setting);
+	char *all = xasprintf("%s,%s,%s,accepted=\"%s\"", id, sev, set, r->accepted ? "true" : "false");
+
+	free(id);
+	free(sev);
+	free(set);
+	return all;
+}
+
+static void recommendations(struct om_ctx *c, const struct report_model *m)
+{
+	char **seen = xcalloc(m->n_recs + 1, sizeof(*seen));
+	size_t n_seen = 0;
+
+	family(c, "fstune_recommendation",
+	       "1 for each recommendation of the last report, by id, severity, setting and acceptance.");
+	for (size_t i = 0; i < m->n_recs; i++) {
+		char *labels = rec_labels(&m->recs[i]);
+		bool is_repeat = false;
+
+		for (size_t k = 0; k < n_seen && !is_repeat; k++)
+			is_repeat = strcmp(seen[k], labels) == 0;
+		if (is_repeat) {
+			free(labels);
+			continue;
+		}
+		sample(c, "fstune_recommendation", labels, 1);
+		seen[n_seen++] = labels;
+	}
+	while (n_seen)
+		free(seen[--n_seen]);
+	free(seen);
+}
+
 /* Facts that could not be probed, by status; each one that failed (status 3) also by key. */
 static void probe_failures(struct om_ctx *c, const struct report_model *m)
 {
@@ -120,9 +160,12 @@ static void probe_failures(struct om_ctx *c, const struct report_model *m)
 		}
 }
 
-/* A measured value in the base unit Prometheus names use: seconds for the schema's microseconds. */
+/* A measured value in the base unit Prometheus names use: seconds for the schema's microseconds, a
+ * ratio for its percentages. */
 static double base_unit(const struct report_bench_value *v)
 {
+	if (v->unit == UNITS_PERCENT)
+		return v->value / 100;
 	return v->unit == UNITS_US ? v->value * 1e-6 : v->value;
 }
 
@@ -138,6 +181,8 @@ static const struct bench_metric {
 	{"iops", "fstune_bench_iops", "I/O operations per second measured by the test.", NULL},
 	{"bw_bytes_per_s", "fstune_bench_throughput_bytes_per_second", "Throughput measured by the test.", NULL},
 	{"lat_max_us", "fstune_bench_latency_max_seconds", "Highest completion latency seen by the test.", NULL},
+	{"ci95_pct", "fstune_bench_ci95_ratio",
+	 "Half-width of the 95% confidence interval of the test's rate, as a share of it (0.03: within 3%).", NULL},
 	{"tps", "fstune_bench_operations_per_second",
 	 "File operations per second of the file tests, by operation.", "op=\"transaction\""},
 	{"create_per_s", "fstune_bench_operations_per_second", NULL, "op=\"create\""},
@@ -240,6 +285,7 @@ int report_write_openmetrics(const struct session *s, FILE *out)
 	free(dev);
 	free(mnt);
 	findings(&c, m);
+	recommendations(&c, m);
 	probe_failures(&c, m);
 	bench(&c, m);
 	latency(&c, m);

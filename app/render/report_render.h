@@ -16,6 +16,8 @@ int report_write_markdown(const struct session *s, FILE *out);
 int report_write_json(const struct session *s, FILE *out);
 /* Metrics for node_exporter's textfile collector (report_openmetrics.c). */
 int report_write_openmetrics(const struct session *s, FILE *out);
+/* One self-contained page for a browser (report_html.c). */
+int report_write_html(const struct session *s, FILE *out);
 
 /* The whole `fstune.report/1` document (new reference). `generated` false leaves out the
  * "generated" block, which is the only part that changes between runs on the same facts. */

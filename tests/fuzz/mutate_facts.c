@@ -297,7 +297,8 @@ static void run_full(const char *path, const char *scripts, struct rules_set *ru
 	struct fst_error err = FST_ERROR_INIT;
 	struct session *s = session_from_facts_file(path, &err);
 	int (*const writers[])(const struct session *, FILE *) = {report_write_text, report_write_markdown,
-								     report_write_json, report_write_openmetrics};
+								     report_write_json, report_write_openmetrics,
+								     report_write_html};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m;

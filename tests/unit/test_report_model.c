@@ -132,6 +132,11 @@ static void check_renderers(const struct session *s)
 	CHECK(strlen(t) > HUGE_LEN);
 	free(t);
 	free(report_session_render(s, report_write_json));
+	/* every string of the wrong-typed model as text, none as markup */
+	t = report_session_render(s, report_write_html);
+	CHECK(strlen(t) > HUGE_LEN);
+	CHECK(strstr(t, "</html>\n") && !strstr(t, "<script"));
+	free(t);
 	t = report_session_render(s, report_write_openmetrics);
 	CHECK_CONTAINS(t, "fstune_findings{device=\"sdz\",mount_point=\"/srv\",severity=\"critical\","
 			  "accepted=\"false\"} 1");
