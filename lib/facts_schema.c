@@ -371,6 +371,7 @@ static const struct facts_key_info known_keys[] = {
 	{"owners.mount", O, TREE, "Who else sets a mount option"},
 	{"owners.mount.option", O, TREE, "Who else sets a mount option"},
 	{"owners.mount.option.noatime", OL, TXT, "Who else sets noatime"},
+	{"owners.mount.option.relatime", OL, TXT, "Who else sets relatime"},
 	{"owners.mount.option.lazytime", OL, TXT, "Who else sets lazytime"},
 	{"owners.mount.option.commit", OL, TXT, "Who else sets commit"},
 	{"owners.mount.option.discard", OL, TXT, "Who else sets discard"},

@@ -27,7 +27,7 @@
 #include "probes/registry.h"
 
 static const char *const btrfs_keys[] = {
-	"block_size", "fragment_size", "node_size", "size_bytes", "features", "devices", NULL,
+	"block_size", "fragment_size", "node_size", "size_bytes", "device_count", "features", "devices", NULL,
 };
 
 static int cmp_str(const void *a, const void *b)

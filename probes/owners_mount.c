@@ -21,6 +21,7 @@ static const struct {
 	const char *options[7];
 } mount_settings[] = {
 	{"mount.option.noatime", {"noatime", "relatime", "strictatime", "atime", "norelatime", "nostrictatime"}},
+	{"mount.option.relatime", {"noatime", "relatime", "strictatime", "atime", "norelatime", "nostrictatime"}},
 	{"mount.option.lazytime", {"lazytime", "nolazytime"}},
 	{"mount.option.commit", {"commit="}},
 	{"mount.option.discard", {"discard", "nodiscard", "discard="}},

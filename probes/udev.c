@@ -106,20 +106,24 @@ static bool props_from_capture(struct udev_props *p, const char *name)
 	return true;
 }
 
-/* udev's *_ENC values escape unsafe bytes as \xNN (e.g. "\x20" for a space); decoded and trimmed. */
+/* udev's *_ENC values escape unsafe bytes as \xNN (e.g. "\x20" for a space); decoded, with the
+ * blanks a fixed-width IDENTIFY or INQUIRY field pads with trimmed and runs of them made one, as
+ * lsblk's normalize_whitespace does. */
 static char *decode_enc(const char *s)
 {
 	char *out = xmalloc(strlen(s) + 1), *o = out;
 
 	while (*s) {
 		unsigned v;
+		char c = *s++;
 
-		if (s[0] == '\\' && s[1] == 'x' && sscanf(s + 2, "%2x", &v) == 1 && s[2] && s[3]) {
-			*o++ = (char)v;
-			s += 4;
-		} else {
-			*o++ = *s++;
+		if (c == '\\' && s[0] == 'x' && sscanf(s + 1, "%2x", &v) == 1 && s[1] && s[2]) {
+			c = (char)v;
+			s += 3;
 		}
+		if (c == ' ' && (o == out || o[-1] == ' '))
+			continue;
+		*o++ = c;
 	}
 	while (o > out && o[-1] == ' ')
 		o--;
@@ -156,9 +160,22 @@ static void enrich(struct facts *f, const struct udev_props *p, const char *key,
 		facts_set_string(f, prop_key, used, "udev");
 }
 
+/* The model as lsblk shows it: udev's (ID_MODEL_ENC, from the whole ATA IDENTIFY or SCSI INQUIRY
+ * string) over sysfs's device/model, which the SCSI layer cuts at 16 bytes ("WDC WD800JD-00MS" for
+ * "WDC WD800JD-00MSA1"). */
+static void set_model(struct facts *f, const struct udev_props *p)
+{
+	const char *src = facts_source(f, "device.model");
+	const char *enc = props_get(p, "ID_MODEL_ENC"), *plain = props_get(p, "ID_MODEL");
+
+	if (src && !strcmp(src, "sysfs") && ((enc && *enc) || (plain && *plain)))
+		facts_remove(f, "device.model");
+	enrich(f, p, "device.model", "ID_MODEL_ENC", "ID_MODEL", true, NULL);
+}
+
 static void set_identity(struct facts *f, const struct udev_props *p)
 {
-	enrich(f, p, "device.model", "ID_MODEL_ENC", "ID_MODEL", true, NULL);
+	set_model(f, p);
 	enrich(f, p, "device.serial", "ID_SERIAL_SHORT", "ID_SERIAL", false, "device.serial_udev_property");
 	enrich(f, p, "device.wwn", "ID_WWN_WITH_EXTENSION", "ID_WWN", false, "device.wwn_udev_property");
 	enrich(f, p, "device.id_bus", "ID_BUS", NULL, false, NULL);

@@ -77,6 +77,9 @@ json_t *rules_check_batch(const struct check_job *jobs, size_t n, const struct r
 /* Turns one raw answer into recommendations (appended to recs) or errors. */
 void rules_finish_answer(const struct rule_file *rf, const json_t *answer, const struct facts *facts,
 			 json_t *recs, json_t *errors);
+/* vectors.c: the recommendations of every rule file's vectors that ran check(), as
+ * [{"rule", "vector", "recommendations"}]: what `fstune rules test` judges, for tests over them. */
+json_t *rules_vector_recommendations(const struct rules_set *set);
 /* true when the file's needs are in the facts; else appends a not_evaluated entry (when given). */
 bool rules_needs_met(const struct rule_file *rf, const struct facts *facts, json_t *not_evaluated);
 /* The dotted keys of `needs` missing from `facts`, as an array (empty when all present). */

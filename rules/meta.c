@@ -17,7 +17,7 @@ static const char *const top_fields[] = {"id",    "title", "description", "sourc
 static const char *const vector_fields[] = {"name", "facts", "expect", NULL};
 static const char *const expect_fields[] = {"name",       "severity", "setting",   "recommended",
 					    "current",    "confidence", "disruption", "apply",
-					    "revert",     "host_wide",  "precedes_mkfs", NULL};
+					    "revert",     "host_wide",  "precedes_mkfs", "evidence", NULL};
 
 static bool fail(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool fail(char *msg, size_t len, const char *fmt, ...)

@@ -2,7 +2,7 @@
  * mkfs.fs_type recommendation, the first in the report's order; else the filesystem found; else the
  * first reformat recommendation's), and every reformat recommendation made for another type is
  * spelled again for the chosen one or, when the setting has no meaning there (an ext4 reserve on
- * XFS), left out of the report with a note saying why. Two mkfs commands for one device would each
+ * XFS), left out of the report with a note saying why; so is advice about another type (its `fs`). Two mkfs commands for one device would each
  * erase the other. */
 #include "config.h"
 
@@ -97,6 +97,15 @@ static bool fs_type_chosen(const json_t *recs, const char *id)
 	return false;
 }
 
+/* Whether `rec` is advice with nothing to run about a new filesystem of a type other than `fs` (the
+ * bigalloc note of ext4 when XFS is made). */
+static bool is_advice_for_other(const json_t *rec, const char *fs)
+{
+	const char *for_fs = rec_str(rec, "fs");
+
+	return !json_object_get(rec, "mkfs") && for_fs && strcmp(for_fs, fs);
+}
+
 /* The options of a recommendation's spec as words ("-O bigalloc -C 1048576"), for a note. */
 static char *spec_words(const json_t *rec)
 {
@@ -135,6 +144,13 @@ const char *rules_mkfs_one_fs(json_t *recs, const struct facts *facts, json_t *n
 		json_t *rec = json_array_get(recs, i);
 		char why[256], *args, *other;
 
+		if (is_advice_for_other(rec, fs)) {
+			json_array_append_new(notes, json_sprintf("Leaves out %s (advice for %s): %s, and one "
+								  "filesystem goes on a device.", rec_str(rec, "id"),
+								  rec_str(rec, "fs"), chooser));
+			json_array_remove(recs, i);
+			continue;
+		}
 		if (!spec_fs(rec) || !strcmp(spec_fs(rec), fs)) {
 			i++;
 			continue;

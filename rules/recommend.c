@@ -253,6 +253,8 @@ static bool finish_one(const struct rule_file *rf, const json_t *raw, const stru
 		json_object_set_new(rec, "disruption", json_string("advice"));
 		json_object_set_new(rec, "apply", json_array());
 		json_object_set_new(rec, "revert", json_array());
+		if (json_is_string(json_object_get(raw, "fs")))
+			json_object_set(rec, "fs", json_object_get(raw, "fs"));
 	}
 	json_object_set_new(rec, "needs_reformat",
 			    json_boolean(!strcmp(json_string_value(json_object_get(rec, "disruption")),

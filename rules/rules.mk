@@ -18,7 +18,7 @@ libfstune_rules_a_CFLAGS = $(AM_CFLAGS) $(LUA_CFLAGS)
 dist_man_MANS += doc/fstune-rules.5
 
 check_PROGRAMS += tests/rules/rules_engine_test tests/rules/test_settings tests/rules/test_mkfs \
-	tests/rules/test_verify
+	tests/rules/test_verify tests/rules/test_rationale
 tests_rules_rules_engine_test_SOURCES = tests/rules/engine_test.c
 tests_rules_rules_engine_test_LDADD = $(FSTUNE_LDADD)
 tests_rules_test_settings_SOURCES = tests/rules/test_settings.c
@@ -28,7 +28,10 @@ tests_rules_test_mkfs_SOURCES = tests/rules/test_mkfs.c
 tests_rules_test_mkfs_LDADD = $(FSTUNE_LDADD)
 tests_rules_test_verify_SOURCES = tests/rules/test_verify.c
 tests_rules_test_verify_LDADD = $(FSTUNE_LDADD)
-TESTS += tests/rules/test_settings tests/rules/test_mkfs tests/rules/test_verify tests/rules-engine.sh \
+tests_rules_test_rationale_SOURCES = tests/rules/test_rationale.c
+tests_rules_test_rationale_LDADD = $(FSTUNE_LDADD)
+TESTS += tests/rules/test_settings tests/rules/test_mkfs tests/rules/test_verify tests/rules/test_rationale \
+	tests/rules-engine.sh \
 	tests/rules-hostile.sh tests/rules-cli.sh
 EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh \
 	tests/rules/facts-server.json \

@@ -106,6 +106,10 @@ static const struct setting table[] = {
 	 .disruption = "remount", .key = "noatime", .alt = "relatime",
 	 .help = "no access-time updates (mount -o noatime; off = relatime, or strictatime when "
 		 "the mount had it)"},
+	{.name = "mount.option.relatime", .family = &setting_family_mount, .type = ST_BOOL,
+	 .disruption = "remount", .key = "relatime", .alt = "strictatime",
+	 .help = "access times updated once a day or when older than mtime/ctime, the default "
+		 "(mount -o relatime; off = strictatime, the revert of a noatime mount is noatime)"},
 	{.name = "mount.option.lazytime", .family = &setting_family_mount, .type = ST_BOOL,
 	 .disruption = "remount", .key = "lazytime", .alt = "nolazytime",
 	 .help = "timestamps kept in memory (mount -o lazytime)"},

@@ -1,4 +1,4 @@
-/* Mount options. The remountable ones (noatime, lazytime, commit, discard, barrier): `mount -o
+/* Mount options. The remountable ones (noatime, relatime, lazytime, commit, discard, barrier): `mount -o
  * remount` now, the option in the fstab entry to keep it, mountinfo to read it back. The options a
  * remount does not change: the ext3/4 data mode, which the kernel refuses on remount, and discard
  * on XFS, which it ignores: unmount and mount, or for / the kernel command line and a reboot. */
@@ -13,16 +13,7 @@
 #include "rules/settings_family.h"
 #include "rules/settings_forms.h"
 
-/* The journal commit interval a mount has when it names none, which the kernel then does not show:
- * ext3/4 5 s, btrfs 30 s; 0 for a filesystem without the option (or of no known type). */
-static int commit_default(const struct facts *facts)
-{
-	const char *fs = facts_get_string(facts, "fs.type");
-
-	if (fs && !strcmp(fs, "btrfs"))
-		return 30;
-	return fs && (!strcmp(fs, "ext4") || !strcmp(fs, "ext3")) ? 5 : 0;
-}
+static json_t *option_default(const struct setting *s, const struct facts *facts);
 
 /* The kernel never prints strictatime: a mount showing neither relatime nor noatime has it. */
 static bool is_strictatime(const struct facts *facts)
@@ -56,24 +47,40 @@ static char *option_on(const struct setting *s, const json_t *value)
 	return on;
 }
 
+/* Whether the mount lists noatime, which a revert from relatime puts back. */
+static bool is_noatime(const struct facts *facts)
+{
+	const json_t *opts = facts_get(facts, "fs.mount_options");
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(opts, i, o)
+		if (json_is_string(o) && !strcmp(json_string_value(o), "noatime"))
+			return true;
+	return false;
+}
+
 /* The option the revert remounts with: the flag's opposite (strictatime for a mount that had it),
  * the previous value, or the filesystem's default commit interval. */
 static char *option_off(const struct setting *s, const struct setting_ctx *c)
 {
 	char *v, *off;
+	json_t *was;
 
 	if (s->type == ST_BOOL) {
 		bool want = json_is_true(c->value);
 
 		if (want && !strcmp(s->key, "noatime") && is_strictatime(c->facts))
 			return xstrdup("strictatime");
+		if (want && !strcmp(s->key, "relatime") && is_noatime(c->facts))
+			return xstrdup("noatime");
 		return xstrdup(want ? s->alt : s->key);
 	}
-	if (!c->current)
-		return xasprintf("%s=%d", s->key, commit_default(c->facts) ? commit_default(c->facts) : 5);
-	v = settings_value_text(c->current);
+	was = c->current ? json_incref((json_t *)c->current) : option_default(s, c->facts);
+	v = was ? settings_value_text(was) : xstrdup("5"); /* ext4's, when nothing says the type */
 	off = xasprintf("%s=%s", s->key, v);
 	free(v);
+	json_decref(was);
 	return off;
 }
 
@@ -154,6 +161,10 @@ void settings_mount_change(const struct setting *s, const json_t *value, char **
 		*off = xasprintf("%s=", s->key);
 	else if (!strcmp(*on, "noatime"))
 		*off = xstrdup("relatime,strictatime,atime");
+	else if (!strcmp(*on, "relatime"))
+		*off = xstrdup("strictatime,noatime");
+	else if (!strcmp(*on, "strictatime"))
+		*off = xstrdup("relatime,noatime");
 	else if (!strcmp(*on, "barrier"))
 		*off = xstrdup("nobarrier,barrier=0"); /* the same option, spelled twice */
 	else if (!strcmp(*on, "nobarrier"))
@@ -162,18 +173,28 @@ void settings_mount_change(const struct setting *s, const json_t *value, char **
 		*off = xstrdup(json_is_true(value) ? s->alt : s->key);
 }
 
-/* noatime and its kin are per-mount flags (mountinfo field 6, fs.mount_options); lazytime, commit,
- * discard and barrier live in the superblock's options (fs.super_options). Both are read from
- * /proc/self/mountinfo as the probe reads them: the mount point's octal escapes undone to find the
- * line (the last one, the mount on top), the options printed as the kernel escapes them, as the
- * facts keep them (findmnt would print its own \x escapes). The recorded value is the facts' list,
- * whatever `current` says. */
+/* The atime flags (noatime, relatime) are per-mount (mountinfo field 6, fs.mount_options); lazytime,
+ * commit, discard and barrier are the filesystem's, for every mount of it (the superblock's options,
+ * fs.super_options). */
+static bool is_per_mount(const struct setting *s)
+{
+	return !strcmp(s->key, "noatime") || !strcmp(s->key, "relatime");
+}
+
+static const char *mount_fact(const struct setting *s)
+{
+	return is_per_mount(s) ? "fs.mount_options" : "fs.super_options";
+}
+
+/* Both lists are read from /proc/self/mountinfo as the probe reads them: the mount point's octal
+ * escapes undone to find the line (the last one, the mount on top), the options printed as the kernel
+ * escapes them, as the facts keep them (findmnt would print its own \x escapes). The recorded value
+ * is the facts' list, whatever `current` says. */
 static bool read_mount(const struct setting *s, const struct facts *facts, const json_t *current,
 		       char **cmd, char **recorded)
 {
-	bool per_mount = !strcmp(s->key, "noatime");
 	const char *mp = facts_get_string(facts, "fs.mount_point");
-	const json_t *opts = facts_get(facts, per_mount ? "fs.mount_options" : "fs.super_options");
+	const json_t *opts = facts_get(facts, mount_fact(s));
 	char *mnt;
 	size_t i;
 	json_t *o;
@@ -187,69 +208,89 @@ static bool read_mount(const struct setting *s, const struct facts *facts, const
 	mnt = settings_mount_word(facts);
 	*cmd = xasprintf("FSTUNE_MNT=%s LC_ALL=C awk '%s unoct($5) == ENVIRON[\"FSTUNE_MNT\"] { %s } END { print v }' "
 			 "/proc/self/mountinfo", mnt, FST_AWK_UNOCT,
-			 per_mount ? "v = $6" : "for (i = 7; i < NF && $i != \"-\"; i++); v = $(i + 3)");
+			 is_per_mount(s) ? "v = $6" : "for (i = 7; i < NF && $i != \"-\"; i++); v = $(i + 3)");
 	*recorded = settings_list_text(opts); /* the same comma-joined list */
 	free(mnt);
 	return true;
 }
 
-static const char *mount_fact(const struct setting *s)
+/* Whether `v` is option `key` ("discard", "discard=async"); with the prefix `no` when `negated`. */
+static bool names_option(const char *v, const char *key, bool negated)
 {
-	(void)s;
-	return "fs.mount_options";
+	size_t klen = strlen(key);
+
+	if (negated) {
+		if (strncmp(v, "no", 2))
+			return false;
+		v += 2;
+	}
+	return !strncmp(v, key, klen) && (v[klen] == '\0' || v[klen] == '=');
 }
 
-/* A valued option's value in an option ("commit=30" for commit): a new integer, or NULL when `o` is
- * another option or the value is not one the setting takes. */
-static json_t *valued_option(const struct setting *s, const char *o)
+/* The last word of the lists naming option `key` ("discard", "discard=async", "nodiscard"): the
+ * setting's own list first, then the other (a hand-written facts file may put an option in either).
+ * NULL when neither names it; *is_known says whether either list is in the facts. */
+static const char *find_option(const struct setting *s, const struct facts *facts, bool *is_known)
 {
-	size_t n = strlen(s->key);
-	char *end, msg[128];
-	long long v;
-	json_t *j;
+	const char *lists[] = {mount_fact(s), is_per_mount(s) ? "fs.super_options" : "fs.mount_options"};
 
-	if (strncmp(o, s->key, n) || o[n] != '=' || !o[n + 1])
-		return NULL;
-	v = strtoll(o + n + 1, &end, 10);
-	if (*end)
-		return NULL;
-	j = json_integer(v);
-	if (settings_check_value(s, j, false, msg, sizeof(msg)))
-		return j;
-	json_decref(j);
+	*is_known = false;
+	for (size_t l = 0; l < 2; l++) {
+		const json_t *opts = facts_get(facts, lists[l]);
+		const char *found = NULL;
+		size_t i;
+		json_t *o;
+
+		*is_known |= json_is_array(opts);
+		json_array_foreach(opts, i, o) {
+			const char *v = json_string_value(o);
+
+			if (v && (names_option(v, s->key, false) || names_option(v, s->key, true)))
+				found = v;
+		}
+		if (found)
+			return found;
+	}
 	return NULL;
 }
 
-/* The option as the mount has it, from the per-mount and the superblock's options together:
- * mountinfo lists a filesystem's own options (discard, barrier, commit) with the superblock's, apart
- * from the per-mount ones (noatime), and the rules read both. A flag is on when either list has it;
- * a valued option (commit=N) is its value there, else the filesystem's default, which the kernel
- * does not show. Unknown when neither list is in the facts. */
+/* What the filesystem does when its options do not name the option: the kernel lists ext4's and
+ * btrfs's commit= and nobarrier only when they differ from the default (_ext4_show_options,
+ * btrfs_show_options), and discard and lazytime only when on. NULL when the type is unknown, or
+ * has no such option (commit and barrier on XFS). */
+static json_t *option_default(const struct setting *s, const struct facts *facts)
+{
+	const char *fs = facts_get_string(facts, "fs.type");
+	bool ext = fs && (!strcmp(fs, "ext3") || !strcmp(fs, "ext4")), btrfs = fs && !strcmp(fs, "btrfs");
+
+	if (!strcmp(s->key, "commit"))
+		return ext ? json_integer(5) : btrfs ? json_integer(30) : NULL;
+	if (!strcmp(s->key, "barrier"))
+		return ext || btrfs ? json_true() : NULL;
+	if (!strcmp(s->key, "noatime") || !strcmp(s->key, "relatime")) /* strictatime when neither shows */
+		return json_false();
+	return fs ? json_false() : NULL;
+}
+
+/* The option's effective state: what the lists say (discard=async is on, barrier=0 off, commit=N
+ * is N), else the filesystem's default; unknown when neither list is in the facts. */
 static json_t *mount_current(const struct setting *s, const struct facts *facts)
 {
-	static const char *const lists[] = {"fs.mount_options", "fs.super_options"};
-	bool is_known = false;
+	bool is_known;
+	const char *v = find_option(s, facts, &is_known);
+	const char *eq = v ? strchr(v, '=') : NULL;
 
-	for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
-		const json_t *opts = facts_get(facts, lists[l]);
-		size_t i;
-		json_t *o, *v;
+	if (!v)
+		return is_known ? option_default(s, facts) : NULL;
+	if (s->type != ST_BOOL) {
+		char *end;
+		long long n = eq ? strtoll(eq + 1, &end, 10) : 0;
 
-		is_known |= json_is_array(opts);
-		json_array_foreach(opts, i, o) {
-			if (!json_is_string(o))
-				continue;
-			if (s->type == ST_BOOL && !strcmp(json_string_value(o), s->key))
-				return json_true();
-			if (s->type != ST_BOOL && (v = valued_option(s, json_string_value(o))))
-				return v;
-		}
+		return eq && end != eq + 1 && !*end ? json_integer(n) : NULL;
 	}
-	if (!is_known)
-		return NULL;
-	if (s->type == ST_BOOL)
+	if (!names_option(v, s->key, false))
 		return json_false();
-	return commit_default(facts) ? json_integer(commit_default(facts)) : NULL;
+	return json_boolean(!eq || strcmp(eq + 1, "0"));
 }
 
 const struct setting_family setting_family_mount = {

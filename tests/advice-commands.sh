@@ -4,9 +4,10 @@
 # refuses); inode advice for ext4 made with -i 1048576 and for a small ext4 facing millions of
 # small files (the merged mkfs command must be one mke2fs accepts; the first two keep the label and
 # the UUID, checked with blkid after the command ran); a strictatime mount (seen, and
-# reverted to strictatime); dir_index turned off and on with the printed apply and revert sequences
+# reverted to strictatime), and as a mail spool (relatime, reverted to strictatime); dir_index turned off and on with the printed apply and revert sequences
 # in order, the last-check time set back first so that tune2fs cannot pass by accident; the discard
-# and lazytime remount sequences; noatime on a relatime mount and back.
+# and lazytime remount sequences; noatime on a relatime mount and back; commit=30 and back to the
+# default ext4 does not list.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
@@ -140,6 +141,21 @@ grep -q " $mnt .*noatime" /proc/mounts || fail "the apply did not mount $mnt noa
 run_cmds "$r" '.recommendations[] | select(.id == "mount.strictatime") | .revert[]'
 opts=$(awk -v m="$mnt" '$2 == m { print $4 }' /proc/mounts)
 [[ ,$opts, != *,relatime,* && ,$opts, != *,noatime,* ]] || fail "the revert left $mnt with $opts, not strictatime"
+# The same mount as a mail spool (readers compare atime with mtime): relatime, never noatime, and
+# the revert back to strictatime; the fstab line swaps strictatime for relatime.
+jq '.workload = {profile: "smallfiles"}' "$TMP/atime.json" >"$TMP/spool.json"
+report_facts "$TMP/spool.json" "$TMP/spool.report"
+r=$TMP/spool.report
+assert_eq "$(jq -r '[.recommendations[] | select(.id == "mount.strictatime")][0] | "\(.setting) \(.current) \(.recommended)"' "$r")" \
+	"mount.option.relatime false true" "the mail spool's strictatime advice"
+jq -r '[.recommendations[] | select(.id == "mount.strictatime")][0].persistent.line' "$r" | grep -q 'add relatime.*remove strictatime' ||
+	fail "the fstab line: $(jq -c '[.recommendations[] | select(.id == "mount.strictatime")][0].persistent' "$r")"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.strictatime") | .apply[]'
+opts=$(findmnt -rno VFS-OPTIONS --mountpoint "$mnt")
+[[ ,$opts, == *,relatime,* ]] || fail "the apply left $mnt with $opts, not relatime"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.strictatime") | .revert[]'
+opts=$(findmnt -rno VFS-OPTIONS --mountpoint "$mnt")
+[[ ,$opts, != *,relatime,* && ,$opts, != *,noatime,* ]] || fail "the revert left $mnt with $opts, not strictatime"
 
 # 5. dir_index off and on with the printed sequences, in order, on a mounted ext4 with checksums
 #    (tune2fs demands a freshly checked filesystem to turn dir_index off there).
@@ -208,4 +224,23 @@ run_cmds "$r" '.recommendations[] | select(.id == "mount.noatime_read_mostly") |
 [[ ,$(vfs), == *,noatime,* ]] || fail "the apply left $mnt with $(vfs)"
 run_cmds "$r" '.recommendations[] | select(.id == "mount.noatime_read_mostly") | .revert[]'
 [[ ,$(vfs), == *,relatime,* && ,$(vfs), != *,noatime,* ]] || fail "the revert left $mnt with $(vfs), not relatime"
+
+# 8. commit=30 for a streaming workload on a mount that leaves commit to ext4's default: the kernel
+#    does not list commit=5, so `current` is the default the revert remounts with, and the read-back
+#    is the superblock's options, where commit= shows.
+mkdir "$TMP/commit.d"
+run_status 0 "$FSTUNE" report "$mnt" --bench none --access sequential --io-size 1m --no-sync-heavy \
+	--no-system-rules --format json --scripts "$TMP/commit.d"
+cp "$TMP/out" "$TMP/commit.report"
+r=$TMP/commit.report
+fso() { findmnt -rno FS-OPTIONS --mountpoint "$mnt"; }
+[[ ,$(fso), != *,commit=* ]] || fail "commit is listed to begin with: $(fso)"
+assert_eq "$(jq -c '[.recommendations[] | select(.id == "mount.commit_throughput")][0] | [.current, .recommended]' "$r")" \
+	"[5,30]" "commit_throughput's current and recommended"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.commit_throughput") | .apply[]'
+[[ ,$(fso), == *,commit=30,* ]] || fail "the apply left $mnt with $(fso)"
+run_cmds "$r" '.recommendations[] | select(.id == "mount.commit_throughput") | .revert[]'
+[[ ,$(fso), != *,commit=* ]] || fail "the revert left $mnt with $(fso), not the default commit"
+grep -q 'check mount.option.commit .*findmnt -rno FS-OPTIONS' "$TMP/commit.d/apply.sh" ||
+	fail "apply.sh does not read commit back from the superblock's options: $(grep -n "check '" "$TMP/commit.d/apply.sh")"
 echo "ok"

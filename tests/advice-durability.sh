@@ -5,7 +5,8 @@
 # whose change the kernel refuses on remount, so the offline sequence runs; an ext2 without a journal
 # given one with tune2fs -j and mounted as ext4 with the journal in use (and the proof that a mount as
 # ext4 alone adds none); a btrfs holding VM images given a No_COW directory by the printed command
-# (mounted nobarrier too: barrier back on remount); and an XFS mount naming nobarrier refused.
+# (mounted nobarrier too: barrier back on remount); an XFS mount naming nobarrier refused; and an
+# fsync measured on a loop device, named as the loop device and its backing file.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
@@ -118,12 +119,13 @@ if dumpe2fs -h "$dev" 2>/dev/null | grep -q 'features:.*has_journal'; then
 fi
 [ "$(type_of "$mnt")" = ext2 ] || fail "the revert mounted $mnt as $(type_of "$mnt")"
 
-# 4. btrfs holding VM images written at random: a No_COW directory made by the printed command.
+# 4. btrfs holding VM images written at random, mounted with compression: a No_COW directory made by
+#    the printed command, whose rationale says the files lose compression.
 img=$TMP/btrfs.img
 make_image "$img" 1G
 mkfs.btrfs -q -f "$img" >/dev/null || fail "mkfs.btrfs failed"
 dev=$(attach_loop "$img")
-mnt=$(mount_tmp "$dev" -o nobarrier)
+mnt=$(mount_tmp "$dev" -o nobarrier,compress=zstd:3)
 r=$TMP/btrfs.report
 report_on "$mnt" "$r" --access random --file-size 1g-8g --io-size 4k
 # btrfs takes barrier back on remount as ext4 does
@@ -138,6 +140,9 @@ id=cow.nocow_dir
 	fail "btrfs under VM images: want $id at suggest: $(jq -c '[.recommendations[] | {id, severity}]' "$r")"
 dir=$(field "$r" $id .recommended)
 [ "$dir" = "$mnt/nocow" ] || fail "$id recommends $dir"
+# btrfs lists compress= among the filesystem's options only (mountinfo's superblock field)
+field "$r" $id .rationale | grep -q 'The mount compresses (compress=zstd:3)' ||
+	fail "$id misses the compression: $(jq -c .facts.fs.super_options "$r")"
 run_cmds "$r" $id apply
 lsattr -d "$dir" | awk '{ print $1 }' | grep -q C || fail "the apply did not set C on $dir: $(lsattr -d "$dir")"
 touch "$dir/disk.img"
@@ -162,4 +167,22 @@ if command -v mkfs.xfs >/dev/null; then
 		fi
 	done
 fi
+
+# 6. fsync measured for real on an ext4 over a loop device: the finding names the loop device and
+#    its backing file, never a VM's or a rotating disk's cache.
+img=$TMP/fsync.img
+make_image "$img" 600M
+mkfs.ext4 -q -F "$img" || fail "mkfs.ext4 failed"
+dev=$(attach_loop "$img")
+mnt=$(mount_tmp "$dev")
+r=$TMP/fsync.report
+run_status 0 "$FSTUNE" report "$mnt" --tests fsync_4k_overwrite --size 256M --runtime 0.5 --no-system-rules \
+	--format json
+cp "$TMP/out" "$r"
+[ "$(jq -r '.facts.bench.fsync_4k_overwrite.lat_p50_us | type' "$r")" = number ] || fail "fsync_4k_overwrite not measured"
+title=$(field "$r" durability.loop_flush .title)
+[[ $title == "${dev#/dev/} is a loop device over $img: its fsync ("*") is the backing file's" ]] ||
+	fail "the loop device's fsync finding: $title ($(jq -c '[.recommendations[].id]' "$r"))"
+jq -e 'all(.recommendations[]; .id != "durability.vm_cache_mode" and .id != "durability.flush_not_reaching_media")' \
+	"$r" >/dev/null || fail "a loop device was judged as a disk: $(jq -c '[.recommendations[].id]' "$r")"
 echo "ok"

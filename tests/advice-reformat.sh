@@ -3,12 +3,13 @@
 # sector size), wipefs then mkfs.btrfs -L -U keeps the label and the UUID, so fstab's LABEL= and
 # UUID= entries go on matching (blkid checked; tests/advice-commands.sh does the same for mke2fs and
 # mkfs.xfs). One filesystem per device: a blank disk described as an 18 TB video archive on a 512e
-# NVMe namespace gets one mkfs.xfs (run), the ext4 advice left out with a note each, and the nvme
-# format note first.
+# NVMe namespace gets one mkfs.xfs -b size=4096 (run), the ext4 advice left out with a note each
+# (bigalloc's too), and the nvme format note first. A blank device for a database gets a command
+# that states its block size (run on 256 MiB, where mke2fs alone would make 1 KiB blocks).
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 require_loop
-require_cmd jq blkid mkfs.xfs mkfs.btrfs wipefs
+require_cmd jq blkid mkfs.xfs mkfs.btrfs wipefs xfs_db mkfs.ext4 dumpe2fs
 
 # merged REPORT: the one mkfs command; fails unless there is exactly one
 merged() {
@@ -70,7 +71,7 @@ run_status 0 "$FSTUNE" report --facts "$TMP/blank.json" --no-system-rules --form
 r=$TMP/blank.report
 cp "$TMP/out" "$r"
 cmd=$(merged "$r")
-assert_eq "$cmd" "mkfs.xfs $dev" "the one command"
+assert_eq "$cmd" "mkfs.xfs -b size=4096 $dev" "the one command"
 assert_eq "$(jq -r '.mkfs[0].notes[0]' "$r" | cut -c1-48)" "First, if you take it, nvme_lbaf.lba_format_512e" "the first note"
 for left in inodes.largefile_ratio reserve.mkfs_reserve; do
 	jq -e --arg p "Leaves out $left (for ext4: " \
@@ -78,6 +79,31 @@ for left in inodes.largefile_ratio reserve.mkfs_reserve; do
 		>/dev/null || fail "no note leaving out $left: $(jq -c '.mkfs[0].notes' "$r")"
 	jq -e --arg id "$left" 'all(.recommendations[]; .id != $id)' "$r" >/dev/null || fail "$left is still advised"
 done
+# ext4's bigalloc note is advice with nothing to run: left out for XFS too, said so
+jq -e 'any(.mkfs[0].notes[]; startswith("Leaves out blocksize.bigalloc_large_files (advice for ext4): fschoice"))' \
+	"$r" >/dev/null || fail "no note leaving out the bigalloc advice: $(jq -c '.mkfs[0].notes' "$r")"
+jq -e 'all(.recommendations[]; .id != "blocksize.bigalloc_large_files")' "$r" >/dev/null ||
+	fail "bigalloc is still advised with XFS chosen"
 run_mkfs "$cmd"
 assert_eq "$(blkid -o value -s TYPE "$dev")" xfs "what '$cmd' made"
+assert_eq "$(xfs_db -r -c 'sb 0' -c 'p blocksize' "$dev")" "blocksize = 4096" "the block size '$cmd' made"
+
+# 3. A blank 256 MiB device for a database with 8 KiB pages: the command states -b 4096, where
+#    mke2fs.conf's "small" type would have made 1024-byte blocks; run, then read back.
+img=$TMP/db.img
+make_image "$img" 256M
+dev=$(attach_loop "$img")
+run_status 0 "$FSTUNE" probe "$dev" --format json
+jq '.workload = {profile: "database", access: "random", io_size_bytes: 8192, sync_heavy: true}' \
+	"$TMP/out" >"$TMP/db.json"
+run_status 0 "$FSTUNE" report --facts "$TMP/db.json" --no-system-rules --format json
+r=$TMP/db.report
+cp "$TMP/out" "$r"
+jq -e '.recommendations[] | select(.id == "blocksize.new_block_size") |
+	.recommended == 4096 and (.rationale | contains("8 KiB pages"))' "$r" >/dev/null ||
+	fail "no stated block size for the database: $(jq -c '[.recommendations[] | {id, recommended}]' "$r")"
+cmd=$(merged "$r")
+[[ $cmd == "mkfs.ext4 "*"-b 4096"*" $dev" ]] || fail "the command does not state -b 4096: $cmd"
+run_mkfs "$cmd"
+assert_eq "$(dumpe2fs -h "$dev" 2>/dev/null | sed -n 's/^Block size: *//p')" 4096 "the block size '$cmd' made"
 echo ok

@@ -2,10 +2,11 @@
 # Bad input: random bytes, an empty file, truncated images, superblocks with absurd fields or a bad
 # checksum. Never a crash (the sanitized build aborts on any memory error): no filesystem is status 0
 # with fs unavailable as not_found; a filesystem whose superblock cannot be believed is status 3
-# with the keys failed and the reason.
+# with the keys failed and the reason. A btrfs superblock is judged as btrfs-progs judges it: bytes_used
+# above total_bytes is read, under 6 nodes refused.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 . "$FSTUNE_SRCDIR/tests/fs-lib.sh"
-require_cmd mkfs.ext2 mkfs.xfs mkfs.btrfs jq python3 blkid
+require_cmd mkfs.ext2 mkfs.xfs mkfs.btrfs btrfs jq python3 blkid
 
 # patch FILE OFFSET HEX-BYTES: overwrite bytes in place ("\x00\x05").
 patch() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
@@ -86,6 +87,56 @@ case $st in
 3) want "$TMP/btrfs-node.json" '.unavailable["fs.node_size"].reason | test("node size 3")' true ;;
 *) fail "btrfs with node size 3: status $st, want 0 or 3" ;;
 esac
+
+# set_btrfs_u64 FILE OFFSET VALUE: a superblock field rewritten with its crc32c made right again, so
+# that the superblock is one btrfs-progs and libblkid believe.
+set_btrfs_u64() {
+	python3 - "$@" <<'PY'
+import struct, sys
+path, off, value = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+table = []
+for i in range(256):
+    c = i
+    for _ in range(8):
+        c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+    table.append(c)
+with open(path, "r+b") as f:
+    f.seek(65536)
+    sb = bytearray(f.read(4096))
+    sb[off:off + 8] = struct.pack("<Q", value)
+    crc = 0xFFFFFFFF
+    for b in sb[32:]:
+        crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    sb[0:4] = struct.pack("<I", crc ^ 0xFFFFFFFF)
+    sb[4:32] = bytes(28)
+    f.seek(65536)
+    f.write(sb)
+PY
+}
+BTRFS_TOTAL_BYTES=$((0x70)) BTRFS_BYTES_USED=$((0x78))
+
+# bytes_used above total_bytes: btrfs-progs opens it (its check, as the kernel's, is bytes_used of at
+# least 6 nodes), and so does the probe.
+total=$(btrfs inspect-internal dump-super "$TMP/btrfs.img" | awk '$1 == "total_bytes" { print $2 }')
+cp --sparse=always "$TMP/btrfs.img" "$TMP/btrfs-used.img"
+set_btrfs_u64 "$TMP/btrfs-used.img" $BTRFS_BYTES_USED $((total + 1048576))
+btrfs inspect-internal dump-super "$TMP/btrfs-used.img" >"$TMP/dump.txt" 2>&1 ||
+	fail "btrfs-progs refuses the superblock: $(cat "$TMP/dump.txt")"
+grep -q '^csum[[:space:]].*\[match\]' "$TMP/dump.txt" || fail "the rewritten superblock's checksum: $(grep ^csum "$TMP/dump.txt")"
+grep -q "^bytes_used[[:space:]]*$((total + 1048576))\$" "$TMP/dump.txt" || fail "bytes_used not rewritten"
+expect_status 0 "$TMP/btrfs-used.img"
+want "$TMP/btrfs-used.img.json" .fs.device_count 1
+want "$TMP/btrfs-used.img.json" .fs.node_size 16384
+
+# bytes_used under 6 nodes, as btrfs-progs rejects it: every key it would have given is unavailable
+# with the reason, fs.device_count too.
+cp --sparse=always "$TMP/btrfs.img" "$TMP/btrfs-few.img"
+set_btrfs_u64 "$TMP/btrfs-few.img" $BTRFS_BYTES_USED 4096
+expect_status 3 "$TMP/btrfs-few.img"
+for k in fs.device_count fs.node_size fs.size_bytes; do
+	want "$TMP/btrfs-few.img.json" ".unavailable[\"$k\"].status" '"failed"'
+	want "$TMP/btrfs-few.img.json" ".unavailable[\"$k\"].reason | test(\"4096 bytes used is less than 6 nodes\")" true
+done
 
 head -c 66000 "$TMP/btrfs.img" >"$TMP/btrfs-cut.img"
 expect_status 0 "$TMP/btrfs-cut.img"

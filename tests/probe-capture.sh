@@ -2,7 +2,8 @@
 # Members of mounted filesystems on captured machines (--sysroot), and udev data from a capture:
 #  - tests/fixtures/sysroot/bcachefs-multi (from util-linux's multi-devs-bcachefs, no
 #    sys/class/block): udev data from dev/<NAME> and run/udev/data/b<MAJ>:<MIN>, and the second
-#    bcachefs member is a member of the mount made through the first;
+#    bcachefs member is a member of the mount made through the first; the SATA disk sdb's model is
+#    udev's whole ID_MODEL_ENC, not sysfs's 16 bytes;
 #  - tests/fixtures/sysroot/md-raid5: a leaf under a mounted md is a member through holders/.
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 . "$FSTUNE_SRCDIR/tests/fs-lib.sh"
@@ -31,6 +32,17 @@ want "$j" .device.wwn '"0x33333330000036b0"'
 want "$j" .device.wwn_udev_property '"ID_WWN_WITH_EXTENSION"'
 want "$j" .device.id_bus '"scsi"'
 want "$j" '.sources["device.serial"]' '"udev"'
+# sdb: the capture's sysfs model is cut at 16 bytes (SCSI's INQUIRY field); udev's ID_MODEL_ENC has
+# the whole ATA model, as lsblk shows it (util-linux's lsblk-multi-devs-bcachefs-vendor, read from
+# the capture's ID_MODEL, spells its blanks as udev's underscores)
+assert_eq "$(cat "$B/sys/block/sdb/device/model")" "WDC WD800JD-00MS" "the capture's sysfs model"
+probe_json "$TMP/sdb.json" sdb --sysroot "$B"
+want "$TMP/sdb.json" '[.device.model, .sources["device.model"]]' '["WDC WD800JD-00MSA1","udev"]'
+# without the udev data, sysfs's
+cp -a "$B" "$TMP/nodev"
+rm "$TMP/nodev/dev/sdb"
+probe_json "$TMP/sdb-sysfs.json" sdb --sysroot "$TMP/nodev"
+want "$TMP/sdb-sysfs.json" '[.device.model, .sources["device.model"]]' '["WDC WD800JD-00MS","sysfs"]'
 # sdc2's signature came from run/udev/data/b8:34: without dev/sdc2 it is still there
 cp -a "$B" "$TMP/b"
 rm "$TMP/b/dev/sdc2"

@@ -85,13 +85,15 @@ jq -e '.metric.name == "smallfile_fsync" and ([.metrics[].name] == ["smallfile",
 
 # The default candidates for small files: the mkfs defaults first (the baseline), the rules' reformat
 # advice for this device and workload (inodes.ratio_for_small_files: mkfs.ext4 -i or -N for the preset's
-# million files), ext4 with 1K, 2K and 4K blocks (4K merged: the defaults here), xfs.
+# million files, with the block size a blank device's command states, blocksize.new_block_size), ext4
+# with 1K, 2K and 4K blocks (4K merged: the defaults here), xfs.
 run_status 0 "$FSTUNE" trial --image "$img" --no-system-rules --workload smallfiles --runtime 0.2 --warmup 0 \
 	--repeat 1 --json
 trial_no_leftovers "$img"
 jq -e '.candidates[0] | .spec == "ext4:" and .origin == "default" and .baseline' "$TMP/out" >/dev/null ||
 	fail "baseline: $(jq -c '.candidates[0]' "$TMP/out")"
-jq -e '(.candidates | any(.origin == "rules:inodes.ratio_for_small_files" and (.spec | test("^ext4:-[iN] [0-9]+$")))) and
+jq -e '(.candidates | any(.origin == "rules:blocksize.new_block_size,inodes.ratio_for_small_files" and
+	(.spec | test("^ext4:-b 4096 -[iN] [0-9]+$")))) and
 	([.candidates[] | {(.spec): .origin}] | add | ."ext4:-b 1024" == "workload" and ."ext4:-b 2048" == "workload" and
 	 ."ext4:-b 4096" == "workload" and ."xfs:" == "default")' "$TMP/out" >/dev/null ||
 	fail "default candidates: $(jq -c '[.candidates[] | [.spec, .origin]]' "$TMP/out")"

@@ -9,6 +9,7 @@
 #include <wchar.h>
 
 #include "app/wizard/ui_int.h"
+#include "fstune/utf8.h"
 #include "lib/xalloc.h"
 
 /* Cells of the next character at `s` (of `*bytes` bytes); invalid bytes count as one cell each. */
@@ -30,16 +31,36 @@ static int char_cells(const char *s, size_t *bytes)
 	return w < 0 ? 1 : w;
 }
 
+/* Whether `s` holds a control character (C0, DEL or C1), which curses would obey: a carriage
+ * return or a line break moves the cursor back over the row, an escape reaches the terminal. */
+static bool has_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return true;
+	return false;
+}
+
 int ui_text_width(const char *text)
 {
 	int cells = 0;
 	size_t n;
 
+	if (has_control(text)) {
+		char *visible = fst_text_visible(text, true);
+
+		cells = ui_text_width(visible);
+		free(visible);
+		return cells;
+	}
 	for (const char *p = text; *p; p += n)
 		cells += char_cells(p, &n);
 	return cells;
 }
 
+/* Text in a cell of the screen is one line of what it says: a fact from a facts file anyone can
+ * write (a disk's model, a mount point) has its control characters written visibly, as the text
+ * report writes them. */
 int ui_put(int y, int x, int cols, attr_t attr, const char *text)
 {
 	int cells = 0, ell = ui_text_width(ui_glyph->ellipsis);
@@ -49,6 +70,13 @@ int ui_put(int y, int x, int cols, attr_t attr, const char *text)
 
 	if (cols <= 0 || !text)
 		return 0;
+	if (has_control(text)) {
+		char *visible = fst_text_visible(text, true);
+
+		cells = ui_put(y, x, cols, attr, visible);
+		free(visible);
+		return cells;
+	}
 	if (ui_text_width(text) > cols) {
 		/* Cut where the rest plus the ellipsis still fits. */
 		for (p = text; *p; p += n) {

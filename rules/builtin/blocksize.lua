@@ -1,6 +1,7 @@
 -- Filesystem block size (ext2/3/4, XFS): never below 4096 for performance nor below the physical
 -- sector; smaller only to save space, from the sampler's exact tail waste; what the measured
--- small-versus-large request curve says (and does not say); bigalloc and the database page size.
+-- small-versus-large request curve says (and does not say); bigalloc; on a blank device the block
+-- size the mkfs command states, with its reasons (sector, page, a database's page size, the curve).
 
 local SOURCES = {
 	"mke2fs(8): -b 1024..65536; the kernel mounts only block sizes up to the page size unless "
@@ -158,10 +159,11 @@ local function recs_space(facts, fam, cur, phys, out)
 		evidence = ev}
 end
 
--- The rand_read_*_qd1 curve: what small versus large requests cost on this device.
-local function recs_curve(facts, out)
+-- The measured rand_read_*_qd1 points ("1k 100 us"), their evidence keys and the 4 KiB / small
+-- latency ratio; nil without a 1 or 2 KiB point and a 4 KiB one measured past the cache.
+local function measured_curve(facts)
 	local b = facts.bench
-	if b == nil then return end
+	if b == nil then return nil end
 	local pts, ev = {}, {}
 	for _, sz in ipairs({"1k", "2k", "4k", "8k", "16k", "64k"}) do
 		local key = "bench.rand_read_" .. sz .. "_qd1"
@@ -173,8 +175,14 @@ local function recs_curve(facts, out)
 		end
 	end
 	local small = pts["1k"] or pts["2k"]
-	if small == nil or pts["4k"] == nil then return end
-	local ratio = pts["4k"] / small
+	if small == nil or pts["4k"] == nil then return nil end
+	return pts, ev, pts["4k"] / small
+end
+
+-- The rand_read_*_qd1 curve: what small versus large requests cost on this device.
+local function recs_curve(facts, out)
+	local pts, ev, ratio = measured_curve(facts)
+	if pts == nil then return end
 	local steep = ratio >= CURVE_STEEP
 	out[#out + 1] = {name = steep and "request_cost_grows" or "request_cost_flat", severity = "info",
 		confidence = 0.9,
@@ -191,12 +199,73 @@ local function recs_curve(facts, out)
 		evidence = ev}
 end
 
-local function recs_new_fs(facts, fam, out)
+-- What the device's sectors say about the block of a new filesystem.
+local function sector_words(phys, lbs, bs)
+	if phys == nil then
+		return "The device's physical sector size is unknown; 4096 is at least any common sector."
+	end
+	if phys >= 4096 then
+		return string.format("The device writes %d-byte physical sectors (%s): a smaller block would be a "
+			.. "read-modify-write inside it (mke2fs warns about one, mkfs.xfs refuses it).", phys,
+			lbs == phys and "4Kn" or string.format("%d-byte logical sectors over them, 512e", lbs or 512))
+	end
+	return string.format("The device's %d-byte sectors allow any block size; %d is the page size.", phys, bs)
+end
+
+-- What a database's page size says about the block: a whole number of blocks per page, or not.
+local function page_words(w)
+	if w == nil or w.profile ~= "database" or not fstune.is_integer(w.io_size_bytes) then return "" end
+	local io = w.io_size_bytes
+	if io % 4096 == 0 then
+		return string.format(" The database's %s pages (--io-size) are a whole number of 4096-byte blocks: "
+			.. "each page write covers whole blocks and needs no read-modify-write.", fmt(io))
+	end
+	return string.format(" The database's %s pages (--io-size) are smaller than a 4096-byte block, so each "
+		.. "page write covers part of one, which the filesystem must read first; prefer a database page of "
+		.. "4 KiB or more rather than a smaller block, which costs metadata and directory capacity and no "
+		.. "longer speeds small reads.", fmt(io))
+end
+
+-- What the measured curve says about it: nothing against 4096 either way.
+local function curve_words(facts)
+	local pts, ev, ratio = measured_curve(facts)
+	if pts == nil then return "", {} end
+	return string.format(" The measured random reads (%s, 4 KiB / small = %.2fx) are what requests cost on "
+		.. "the device; buffered I/O reads whole pages whatever the block, so %s", table.concat(pts, ", "), ratio,
+		ratio >= CURVE_STEEP and "an application's own small direct I/O gains from small requests, not the "
+			.. "filesystem from small blocks." or "4 KiB requests lose nothing against small ones here."), ev
+end
+
+-- A new filesystem's block size, stated on the mkfs command with its reasons: the sector, the page,
+-- a database's page size and the measured curve.
+local function rec_new_block(facts, phys, out)
+	local page = pos(facts.host and facts.host.page_size_bytes) or 4096
+	if phys and phys > page then return end -- beyond the page: the mkfs defaults, no block advice
+	local bs = math.max(4096, math.min(phys or 512, page))
+	local d, w = facts.device or {}, facts.workload
+	local cw, cev = curve_words(facts)
+	local ev = fstune.present({"device.physical_block_size", "device.logical_block_size", "host.page_size_bytes",
+		"workload.profile", "workload.io_size_bytes"})
+	for _, k in ipairs(cev) do ev[#ev + 1] = k end
+	local db = w and w.profile == "database" and fstune.is_integer(w.io_size_bytes)
+	out[#out + 1] = {name = "new_block_size", setting = "mkfs.block_size", recommended = bs, fs = "ext4",
+		severity = "info", confidence = 0.8,
+		title = db and string.format("A new filesystem for %s database pages: %d-byte blocks", fmt(w.io_size_bytes), bs)
+			or string.format("A new filesystem: %d-byte blocks", bs),
+		rationale = string.format("%s The page cache works in %s pages whatever the block size, so a block "
+			.. "below 4096 bytes no longer makes small reads cheaper, and costs block pointers, bitmap bits and "
+			.. "directory capacity.%s%s The mkfs command states the block size rather than leave it to the "
+			.. "defaults, which depend on the size (mke2fs.conf gives a filesystem under 512 MiB 1024-byte "
+			.. "blocks).", sector_words(pos(phys), pos(d.logical_block_size), bs),
+			fmt(page), page_words(w), cw),
+		evidence = ev}
+end
+
+local function recs_new_fs(facts, phys, out)
 	local w = facts.workload
-	if w == nil then return end
-	local p50 = w.file_size_p50_bytes
-	if fam == "ext" and fstune.is_integer(p50) and p50 >= LARGE_P50 then
-		out[#out + 1] = {name = "bigalloc_large_files", severity = "info", confidence = 0.5,
+	local p50 = w and w.file_size_p50_bytes
+	if fstune.is_integer(p50) and p50 >= LARGE_P50 then
+		out[#out + 1] = {name = "bigalloc_large_files", fs = "ext4", severity = "info", confidence = 0.5,
 			title = "Large files: -T largefile and the inode ratio first; bigalloc is an option, not a default",
 			rationale = string.format("The median file is %s. Fewer inodes (-T largefile, see the inodes rule) "
 				.. "save more than a larger block would; ext4's bigalloc allocates in clusters (e.g. -O bigalloc "
@@ -204,20 +273,10 @@ local function recs_new_fs(facts, fam, out)
 				.. "is the minimum allocation even for directories. Blocks stay 4096.", fmt(p50)),
 			evidence = {"workload.file_size_p50_bytes"}}
 	end
-	if w.profile == "database" and fstune.is_integer(w.io_size_bytes) then
-		local io = w.io_size_bytes
-		local match = io % 4096 == 0
-		out[#out + 1] = {name = "db_page_size", severity = "info", confidence = 0.7,
-			title = match and string.format("4096-byte blocks divide the database's %s pages", fmt(io))
-				or string.format("The database's %s pages are smaller than a 4096-byte block", fmt(io)),
-			rationale = match and string.format("The workload's I/O size (--io-size) is %s, a whole number of "
-				.. "4096-byte blocks: each page write covers whole blocks and needs no read-modify-write. Keep "
-				.. "the default block size.", fmt(io))
-				or string.format("The workload's I/O size (--io-size) is %s: each page write covers part of a "
-					.. "4096-byte block, which the filesystem or the device must read first. Prefer a database "
-					.. "page of 4 KiB or more; do not shrink the filesystem block for it (see below_4k).", fmt(io)),
-			evidence = {"workload.io_size_bytes", "workload.profile"}}
+	for _, r in ipairs(out) do
+		if r.setting == "mkfs.block_size" then return end -- smaller_for_space states it, with its reason
 	end
+	rec_new_block(facts, phys, out)
 end
 
 local function check(facts)
@@ -240,7 +299,7 @@ local function check(facts)
 	elseif blank then
 		fam = "ext"
 		recs_space(facts, fam, nil, phys, out)
-		recs_new_fs(facts, fam, out)
+		recs_new_fs(facts, phys, out)
 	end
 	if fam or blank then recs_curve(facts, out) end
 	return out
@@ -278,6 +337,10 @@ return fstune.rule {
 		.. "exact tail waste (workload.tail_waste_bytes, source sample) shows a large saving, with its cost "
 		.. "stated, unless a trial confirmed it. The measured rand_read_*_qd1 curve is reported as what "
 		.. "small versus large requests cost on the device, not as evidence about the block size. "
+		.. "On a blank device the mkfs command always states its block size (mkfs.block_size, info: "
+		.. "4096, or the physical sector up to the page size), with the reasons: the sector (4Kn, 512e), "
+		.. "the page, a database's page size (--io-size) and the measured curve where there is one. "
+		.. "The bigalloc note is ext4's, and is left out when the report's mkfs makes another filesystem. "
 		.. "On a zoned disk (host-managed or host-aware) only that curve: the zoned rule says which "
 		.. "filesystem fits.",
 	sources = SOURCES,
@@ -285,14 +348,14 @@ return fstune.rule {
 	rec_sources = {
 		below_4k = {1, 2, 3, 4, 5}, below_sector = {1, 2, 3}, sector_above_page = {1, 3, 8}, smaller_for_space = {1, 3, 4, 5},
 		request_cost_flat = {6}, request_cost_grows = {6}, bigalloc_large_files = {7},
-		db_page_size = {1, 8},
+		new_block_size = {1, 2, 3, 8},
 	},
 	settings = {"mkfs.block_size"},
 	needs = {"host.target_os"},
 	uses = {"fs.type", "fs.block_size", "device.physical_block_size", "host.page_size_bytes",
 		"workload.tail_waste_bytes", "workload.bytes_total", "workload.file_size_p50_bytes",
 		"workload.profile", "workload.io_size_bytes", "bench.rand_read_1k_qd1.lat_mean_us",
-		"bench.rand_read_4k_qd1.lat_mean_us", "trial.best", "device.zoned"},
+		"bench.rand_read_4k_qd1.lat_mean_us", "trial.best", "device.zoned", "device.logical_block_size"},
 	check = check,
 	tests = {
 		{name = "ext4 with 1 KiB blocks on a 512e disk: below the 4096-byte sector, warn",
@@ -321,14 +384,26 @@ return fstune.rule {
 					["workload.tail_waste_bytes.u4k"] = "sample", ["workload.bytes_total"] = "sample",
 					["device.physical_block_size"] = "sysfs", ["trial.c1.spec"] = "trial"}},
 			expect = {{name = "smaller_for_space", recommended = 1024, confidence = 0.8}}},
-		{name = "sampled waste of 300 MiB: not worth it, nothing",
+		{name = "sampled waste of 300 MiB: not worth it, the new filesystem's 4096 stated",
 			facts = {host = linux, device = sata512n, workload = tiny_w, sources = tiny_src},
-			expect = {}},
-		{name = "the same waste from a preset: no reformat on fstune's numbers",
+			expect = {{name = "new_block_size", recommended = 4096, severity = "info",
+				apply = {"mkfs.ext4 -b 4096 \"${DEVICE:?}\""}}}},
+		{name = "the same waste from a preset: no reformat on fstune's numbers, 4096",
 			facts = {host = linux, device = sata512n, workload = preset_w, sources = preset_src},
-			expect = {}},
+			expect = {{name = "new_block_size", recommended = 4096}}},
 		{name = "large saving but a 512e disk: never below the 4096-byte sector",
 			facts = {host = linux, device = sata512e, workload = small_w, sources = small_src},
+			expect = {{name = "new_block_size", recommended = 4096,
+				evidence = {"device.physical_block_size", "device.logical_block_size", "host.page_size_bytes"}}}},
+		{name = "blank 4Kn disk, a measured flat curve: 4096 with the sector and the curve as its reasons",
+			facts = {host = linux, device = {transport = "sata", logical_block_size = 4096,
+				physical_block_size = 4096}, bench = curve(100, 105), sources = curve_src},
+			expect = {{name = "new_block_size", recommended = 4096,
+				evidence = {"device.physical_block_size", "device.logical_block_size", "host.page_size_bytes",
+					"bench.rand_read_1k_qd1.lat_mean_us", "bench.rand_read_4k_qd1.lat_mean_us"}},
+				{name = "request_cost_flat"}}},
+		{name = "blank disk with 16 KiB physical sectors over 4 KiB pages: no block advice",
+			facts = {host = linux, device = {transport = "nvme", physical_block_size = 16384}},
 			expect = {}},
 		{name = "ext4 4 KiB, measured curve flat (1 KiB 100 us, 4 KiB 105 us)",
 			facts = {host = linux, device = sata512e, fs = ext4(4096), bench = curve(100, 105), sources = curve_src},
@@ -341,16 +416,19 @@ return fstune.rule {
 				bench = {rand_read_1k_qd1 = {lat_mean_us = 100, cache_suspect = true},
 					rand_read_4k_qd1 = {lat_mean_us = 400}}},
 			expect = {}},
-		{name = "blank disk for large files: bigalloc as info only",
+		{name = "blank disk for large files: bigalloc as info only, for ext4",
 			facts = {host = linux, device = sata512e, workload = {file_size_p50_bytes = 1 * GiB}},
-			expect = {{name = "bigalloc_large_files", severity = "info"}}},
+			expect = {{name = "bigalloc_large_files", severity = "info"}, {name = "new_block_size"}}},
 		{name = "blank host-managed disk for large files: no bigalloc advice (ext4 cannot be made there)",
 			facts = {host = linux, device = fstune.merge({zoned = "host-managed"}, sata512e),
 				workload = {file_size_p50_bytes = 1 * GiB}},
 			expect = {}},
-		{name = "blank disk for a database with 8 KiB pages",
+		{name = "blank disk for a database with 8 KiB pages: the mkfs command states 4096",
 			facts = {host = linux, device = sata512e, workload = {profile = "database", io_size_bytes = 8192}},
-			expect = {{name = "db_page_size", severity = "info"}}},
+			expect = {{name = "new_block_size", severity = "info", recommended = 4096,
+				disruption = "reformat", apply = {"mkfs.ext4 -b 4096 \"${DEVICE:?}\""},
+				evidence = {"device.physical_block_size", "device.logical_block_size", "host.page_size_bytes",
+					"workload.profile", "workload.io_size_bytes"}}}},
 		{name = "ext4 4 KiB on a drive with 16 KiB physical sectors: info, no reformat beyond the page",
 			facts = {host = linux, device = {transport = "nvme", physical_block_size = 16384}, fs = ext4(4096)},
 			expect = {{name = "sector_above_page", severity = "info"}}},

@@ -45,11 +45,15 @@ local function check(facts)
 			.. "writes of its own; remount with noautodefrag (and drop it from fstab) once they live "
 			.. "in the No_COW directory, where it has nothing to do."
 	end
-	for _, o in ipairs(f.mount_options or {}) do
-		if type(o) == "string" and o:match("^compress") then
-			extra = extra .. " The mount compresses (" .. o .. "): No_COW files are stored uncompressed."
-			break
+	-- btrfs lists compress= among the filesystem's options (mountinfo's superblock field)
+	local compress
+	for _, list in ipairs({f.mount_options or {}, f.super_options or {}}) do
+		for _, o in ipairs(list) do
+			if compress == nil and type(o) == "string" and o:match("^compress") then compress = o end
 		end
+	end
+	if compress then
+		extra = extra .. " The mount compresses (" .. compress .. "): No_COW files are stored uncompressed."
 	end
 	local rec = {name = "nocow_dir", severity = assumed and "info" or "suggest", confidence = 0.6,
 		title = "btrfs copy-on-write under " .. what .. ": keep such files in a No_COW directory",
@@ -67,7 +71,7 @@ local function check(facts)
 			dir and string.format(" The directory %s is a suggestion: use the one the images or database "
 				.. "files will live in.", dir) or ""),
 		evidence = fstune.present({"fs.type", "workload.access", "workload.profile", "workload.file_size_p50_bytes",
-			"workload.file_size_mean_bytes", "fs.mount_options"})}
+			"workload.file_size_mean_bytes", "fs.mount_options", "fs.super_options"})}
 	if dir then
 		rec.setting = "file.nocow"
 		rec.recommended = dir
@@ -104,6 +108,11 @@ return {
 			facts = {fs = btrfs({"rw", "autodefrag", "compress=zstd:3"}), workload = {access = "random",
 				profile = "database"}},
 			expect = {{name = "nocow_dir", severity = "suggest"}}},
+		{name = "compression in the filesystem's options, where btrfs lists it: those options are evidence",
+			facts = {fs = fstune.merge(btrfs({"rw", "relatime"}), {super_options = {"rw", "ssd", "compress=zstd:3",
+				"space_cache=v2"}}), workload = {access = "random", profile = "database"}},
+			expect = {{name = "nocow_dir", evidence = {"fs.type", "workload.access", "workload.profile",
+				"fs.mount_options", "fs.super_options"}}}},
 		{name = "database preset only: info",
 			facts = {fs = btrfs(), workload = {access = "random", profile = "database",
 				file_size_p50_bytes = 64 * MiB},

@@ -10,6 +10,7 @@ local SOURCES = {
 		.. "sends flushes [L-sysfs-block]",
 	"QEMU block cache modes (cache=writeback/none/writethrough/unsafe/directsync): whether a guest's "
 		.. "flush reaches the host's media is the hypervisor's choice",
+	"Linux drivers/block/loop.c: lo_req_flush() answers REQ_OP_FLUSH with vfs_fsync() of the backing file",
 }
 
 -- A rotating disk cannot put a sector on the platter sooner than the head gets there: half a
@@ -21,6 +22,27 @@ local MEDIA_MIN_US = 1000
 -- USB bridges are included: many acknowledge a flush without passing it on.
 local ROTATING_BUS = {sata = true, sas = true, scsi = true, ata = true, usb = true}
 
+-- A loop device has no cache or platter of its own: the loop driver turns a flush into an fsync of
+-- the backing file (lo_req_flush, drivers/block/loop.c), and its rotational flag is the driver's.
+local function loop_flush(d, virt, ms)
+	local file = type(d.loop_backing_file) == "string" and d.loop_backing_file or nil
+	local vm = virt ~= nil and virt ~= "none"
+	return {{name = "loop_flush", severity = "info", confidence = 0.9,
+		title = string.format("%s is a loop device%s: its fsync (%s) is the backing file's", d.name or "The device",
+			file and (" over " .. file) or "", ms),
+		rationale = string.format("An fsync'd 4 KiB overwrite took %s (median) on %s, a loop device%s. The loop "
+			.. "driver passes a flush on as an fsync of that file, so the figure is the durability of the "
+			.. "filesystem holding the file and of the storage under it%s, not of a disk: the loop device "
+			.. "has no cache or platter of its own, and its rotational flag is the driver's, not hardware's. "
+			.. "%sMeasure the device the data will live on for its own durability.", ms, d.name or "the device",
+			file and (" over " .. file) or "", vm and string.format(", and in this VM (%s) of the hypervisor's "
+				.. "cache mode under that", virt) or "",
+			d.loop_direct_io == false and "Without direct I/O (loop_direct_io off) its writes also pass "
+				.. "through the page cache of the filesystem holding the file. " or ""),
+		evidence = fstune.present({"bench.fsync_4k_overwrite.lat_p50_us", "device.transport", "device.name",
+			"device.loop_backing_file", "device.loop_direct_io", "device.rotational", "host.virtualization"})}}
+end
+
 local function check(facts)
 	local d, h = facts.device, facts.host
 	-- an fsync faster than a revolution is what this rule is about: the implausible flag says that too
@@ -31,6 +53,7 @@ local function check(facts)
 	local virt = h and h.virtualization
 	local ev = fstune.present({"bench.fsync_4k_overwrite.lat_p50_us", "device.rotational", "device.write_cache",
 		"device.transport", "host.virtualization"})
+	if d.transport == "loop" then return loop_flush(d, virt, ms) end
 	if virt ~= nil and virt ~= "none" then
 		local fast = d.rotational == true and p50 < MEDIA_MIN_US
 		-- One name either way: a median near the threshold must not flip the finding from run to run.
@@ -92,16 +115,18 @@ return fstune.rule {
 	description = "A rotating SATA/SAS disk on bare metal with a volatile write cache whose measured "
 		.. "fsync_4k_overwrite median is below 1 ms acknowledges flushes from its cache: a warning, with "
 		.. "what to check. In a virtual machine, an information that durability depends on the "
-		.. "hypervisor's cache mode. A protected cache (device.write_cache_protected, or hardware RAID "
+		.. "hypervisor's cache mode. On a loop device, that the figure is its backing file's (the loop "
+		.. "driver turns a flush into an fsync of the file), naming the file. A protected cache (device.write_cache_protected, or hardware RAID "
 		.. "that hides its topology) is not warned about; a result flagged cache_suspect or not direct "
 		.. "is not used.",
 	sources = SOURCES,
 	-- Each recommendation cites the sources it rests on (indices into SOURCES), not the whole list.
-	rec_sources = {flush_not_reaching_media = {1, 2, 3, 4}, vm_cache_mode = {1, 5}},
+	rec_sources = {flush_not_reaching_media = {1, 2, 3, 4}, vm_cache_mode = {1, 5}, loop_flush = {6}},
 	settings = {},
 	needs = {"device.rotational"},
 	uses = {"bench.fsync_4k_overwrite.lat_p50_us", "device.write_cache", "device.transport",
-		"device.write_cache_protected", "device.topology_hidden", "host.virtualization"},
+		"device.write_cache_protected", "device.topology_hidden", "host.virtualization", "device.name",
+		"device.loop_backing_file", "device.loop_direct_io"},
 	check = check,
 	tests = {
 		{name = "bare-metal SATA disk, write back, fsync 0.15 ms: flushes stop in the cache",
@@ -126,6 +151,14 @@ return fstune.rule {
 			facts = {host = {virtualization = "kvm"}, device = with(hdd, "transport", "virtio"), bench = fsync(200),
 				sources = measured},
 			expect = {{name = "vm_cache_mode", severity = "info", confidence = 0.8}}},
+		{name = "a loop device in a VM that claims to rotate, fsync 259 us: the loop device and its file, not the VM's disk",
+			facts = {host = {virtualization = "kvm"}, device = {name = "loop3", transport = "loop", rotational = true,
+				loop_backing_file = "/var/tmp/disk.img", loop_direct_io = false}, bench = fsync(259),
+				sources = measured},
+			expect = {{name = "loop_flush", severity = "info",
+				evidence = {"bench.fsync_4k_overwrite.lat_p50_us", "device.transport", "device.name",
+					"device.loop_backing_file", "device.loop_direct_io", "device.rotational",
+					"host.virtualization"}}}},
 		{name = "the same VM, the fsync result flagged as a cache effect: nothing to quote",
 			facts = {host = {virtualization = "kvm"}, device = with(hdd, "transport", "virtio"),
 				bench = fsync(200, {cache_suspect = true}), sources = measured},

@@ -50,14 +50,15 @@ local function rec_atime(facts, f, w, out)
 	if has_opt(f, "noatime") then return end
 	if is_strictatime(f) then
 		if atime_sensitive(w) then
-			out[#out + 1] = {name = "strictatime", severity = "suggest", confidence = 0.6,
+			out[#out + 1] = {name = "strictatime", setting = "mount.option.relatime", recommended = true,
+				severity = "suggest", confidence = 0.6,
 				title = "strictatime writes an inode for every read; relatime keeps mail readers working",
 				rationale = "The filesystem is mounted strictatime (the kernel lists neither relatime nor "
 					.. "noatime among its options), so every read of a file also dirties its inode. relatime, "
 					.. "the kernel default since 2.6.30, updates atime only when it is older than mtime/ctime "
-					.. "or a day old, which is what mail readers comparing atime with mtime need. Replace "
-					.. "strictatime by relatime in fstab and remount (mount -o remount,relatime; back with "
-					.. "mount -o remount,strictatime). noatime is not advised here because of those readers.",
+					.. "or a day old, which is what mail readers comparing atime with mtime need. The commands "
+					.. "remount with relatime and put it in place of strictatime in the fstab entry; the revert "
+					.. "remounts strictatime. noatime is not advised here because of those readers.",
 				evidence = fstune.present({"fs.mount_options", "workload.profile"})}
 		else
 			out[#out + 1] = {name = "strictatime", setting = "mount.option.noatime", recommended = true,
@@ -83,7 +84,7 @@ local function rec_atime(facts, f, w, out)
 				.. "With relatime, the default, each file read still rewrites its inode once a day; noatime "
 				.. "drops that. The gain is small: relatime already removed most atime writes. Do not use it "
 				.. "where programs compare atime with mtime (mail readers).", rs * 100),
-			evidence = fstune.present({"workload.read_share", "fs.mount_options"})}
+			evidence = fstune.present({"workload.read_share", "fs.mount_options", "fs.super_options"})}
 	end
 end
 
@@ -105,7 +106,7 @@ local function rec_lazytime(f, w, out)
 			.. "timestamp-only change, but the journal still commits each one every few seconds; with "
 			.. "lazytime they stay in memory and far fewer timestamp updates are journalled.",
 		evidence = fstune.present({"workload.access", "workload.file_size_p50_bytes", "workload.file_size_mean_bytes",
-			"fs.mount_options"})}
+			"fs.mount_options", "fs.super_options"})}
 end
 
 local function rec_trim(facts, f, d, out)
@@ -119,7 +120,7 @@ local function rec_trim(facts, f, d, out)
 			title = "mounted with discard, but the device does not support discard",
 			rationale = "The device reports discard_granularity 0 (no discard support), so the discard "
 				.. "option only costs the filesystem the bookkeeping. Drop it.",
-			evidence = fstune.present({"fs.mount_options", "device.discard_granularity"})}
+			evidence = fstune.present({"fs.mount_options", "fs.super_options", "device.discard_granularity"})}
 		return
 	end
 	if not fstune.is_integer(gran) or gran == 0 then return end
@@ -146,8 +147,8 @@ local function rec_trim(facts, f, d, out)
 					.. "(xfs_fs_reconfigure changes only inode32/inode64 and ro/rw, so mount -o "
 					.. "remount,nodiscard succeeds and changes nothing), which is why the commands unmount "
 					.. "it first" or " and remount without discard"),
-			evidence = fstune.present({"fs.mount_options", "device.discard_granularity", "fs.fstrim_timer",
-				"fs.type"})}
+			evidence = fstune.present({"fs.mount_options", "fs.super_options", "device.discard_granularity",
+				"fs.fstrim_timer", "fs.type", "host.container"})}
 	end
 	if container then
 		if not discard then
@@ -159,7 +160,8 @@ local function rec_trim(facts, f, d, out)
 					.. "'systemctl status fstrim.timer' there, or 'fstrim -v %s' from the host, which lists what "
 					.. "it trimmed. From inside the container only the mount options can be checked.", gran,
 					f.mount_point or "MOUNTPOINT"),
-				evidence = fstune.present({"host.container", "device.discard_granularity", "fs.mount_options"})}
+				evidence = fstune.present({"host.container", "device.discard_granularity", "fs.mount_options",
+					"fs.super_options"})}
 		end
 		return
 	end
@@ -172,14 +174,15 @@ local function rec_trim(facts, f, d, out)
 				.. "volume does not learn which blocks are free: write amplification grows as it fills, "
 				.. "and thin storage is never given back. util-linux ships fstrim.timer, weekly, 'sufficient "
 				.. "for most desktop and server systems'.", gran, discard and "" or "not "),
-			evidence = fstune.present({"device.discard_granularity", "fs.fstrim_timer", "fs.mount_options"})}
+			evidence = fstune.present({"device.discard_granularity", "fs.fstrim_timer", "fs.mount_options",
+				"fs.super_options"})}
 	elseif timer == nil and not discard then
 		out[#out + 1] = {name = "fstrim_unknown", severity = "info", confidence = 0.4,
 			title = "the device supports discard; check that something runs fstrim",
 			rationale = string.format("The device accepts discard (granularity %d bytes) and the filesystem "
 				.. "is not mounted with discard. Whether fstrim.timer runs could not be found out. Run "
 				.. "'systemctl status fstrim.timer' (or schedule 'fstrim -av' weekly).", gran),
-			evidence = fstune.present({"device.discard_granularity", "fs.mount_options"})}
+			evidence = fstune.present({"device.discard_granularity", "fs.mount_options", "fs.super_options"})}
 	end
 end
 
@@ -210,7 +213,7 @@ local function rec_commit(f, w, out)
 			.. "data) can be lost instead of 5 s. Programs that fsync still get their data on disk at "
 			.. "once, since fsync forces a commit. The value is a heuristic, not a measurement.",
 		evidence = fstune.present({"workload.access", "workload.io_size_bytes", "workload.sync_heavy",
-			"fs.mount_options"})}
+			"fs.mount_options", "fs.super_options"})}
 end
 
 local function check(facts)
@@ -236,7 +239,8 @@ return fstune.rule {
 	description = [[
 - strictatime (the kernel never prints it: a mount listing neither relatime nor noatime has it):
   suggest noatime, whose revert restores strictatime (relatime, the default since 2.6.30, for mail
-  spools whose readers compare atime with mtime). relatime is never flagged. A revert to relatime
+  spools whose readers compare atime with mtime: mount.option.relatime, whose revert restores
+  strictatime). relatime is never flagged. A revert to relatime
   remounts with atime,relatime: libmount keeps noatime from the current options otherwise.
 - relatime and an observed read share of 90% or more (a heuristic): noatime, as info.
 - random writes into large preallocated files (median or mean >= 16 MiB, a heuristic): lazytime,
@@ -264,7 +268,7 @@ return fstune.rule {
 		commit_window = {2},
 		commit_throughput = {2},
 	},
-	settings = {"mount.option.noatime", "mount.option.lazytime", "mount.option.discard", "fstrim.timer",
+	settings = {"mount.option.noatime", "mount.option.relatime", "mount.option.lazytime", "mount.option.discard", "fstrim.timer",
 		"mount.option.commit"},
 	needs = {"fs.mount_options"},
 	uses = {"fs.type", "fs.super_options", "fs.fstrim_timer", "device.discard_granularity",
@@ -281,9 +285,17 @@ return fstune.rule {
 		{name = "strictatime",
 			facts = {fs = fs({"rw", "strictatime"}, {fstrim_timer = true}), device = {discard_granularity = 0}},
 			expect = {{name = "strictatime", severity = "suggest", setting = "mount.option.noatime"}}},
-		{name = "strictatime on a mail spool: relatime advice, no noatime",
-			facts = {fs = fs({"rw", "strictatime"}), workload = {profile = "smallfiles"}},
-			expect = {{name = "strictatime", severity = "suggest"}}},
+		{name = "strictatime on a mail spool: relatime, no noatime; the revert restores strictatime",
+			facts = {fs = fs({"rw", "nosuid"}), workload = {profile = "smallfiles"}},
+			expect = {{name = "strictatime", severity = "suggest", setting = "mount.option.relatime",
+				recommended = true, apply = {"mount -o remount,atime,relatime /srv"},
+				revert = {"mount -o remount,strictatime /srv"}}}},
+		{name = "discard held in the superblock's options: evidence names them",
+			facts = {fs = fs({"rw", "relatime"}, {mount_point = "/", fstrim_timer = true,
+				super_options = {"rw", "discard"}}), device = {discard_granularity = 512}},
+			expect = {{name = "discard_to_fstrim", severity = "info", recommended = false,
+				evidence = {"fs.mount_options", "fs.super_options", "device.discard_granularity",
+					"fs.fstrim_timer", "fs.type"}}}},
 		{name = "observed read-mostly: the revert clears noatime before relatime (libmount keeps it)",
 			facts = {fs = fs({"rw", "relatime"}), workload = {read_share = 0.97},
 				sources = {["workload.read_share"] = "observe"}},

@@ -142,11 +142,11 @@ static const struct family_case {
 	 "\"super_options\": [\"rw\", \"errors=remount-ro\"]}}",
 	 "mount -o remount,discard /srv", "FSTUNE_MNT=/srv LC_ALL=C awk '" FST_AWK_UNOCT " unoct($5) == ENVIRON[\"FSTUNE_MNT\"] { for (i = 7; i < NF && "
 	 "$i != \"-\"; i++); v = $(i + 3) } END { print v }' /proc/self/mountinfo", "rw,errors=remount-ro",
-	 "fs.mount_options", "false"},
+	 "fs.super_options", "false"},
 	{"mount.data", "mount.option.data", "\"journal\"",
 	 "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", "
 	 "\"mount_options\": [\"rw\"]}}",
-	 "umount /srv", NULL, NULL, "fs.mount_options", NULL},
+	 "umount /srv", NULL, NULL, "fs.super_options", NULL},
 	{"ext.feature", "fs.feature.dir_index", "true", "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext4\"}}",
 	 "tune2fs -O dir_index /dev/sdb1", NULL, NULL, "fs.features", NULL},
 	{"ext.journal", "fs.feature.has_journal", "true",
@@ -208,6 +208,51 @@ static void check_family_case(const struct family_case *fc)
 	free(rcmd);
 	free(recorded);
 	facts_free(f);
+}
+
+/* A mount option's effective state: what the filesystem's options say, else its default, which the
+ * kernel does not list (ext4's commit=5, barrier on). */
+static void test_mount_current(void)
+{
+	static const struct {
+		const char *setting, *facts, *current; /* current as JSON; NULL: unknown */
+	} cases[] = {
+		{"mount.option.commit", "{\"fs\": {\"type\": \"ext4\", \"super_options\": [\"rw\"]}}", "5"},
+		{"mount.option.commit", "{\"fs\": {\"type\": \"btrfs\", \"super_options\": [\"rw\"]}}", "30"},
+		{"mount.option.commit", "{\"fs\": {\"type\": \"ext4\", \"super_options\": [\"rw\", \"commit=60\"]}}",
+		 "60"},
+		{"mount.option.commit", "{\"fs\": {\"type\": \"ext4\", \"super_options\": [\"commit=x\"]}}", NULL},
+		{"mount.option.commit", "{\"fs\": {\"type\": \"xfs\", \"super_options\": [\"rw\"]}}", NULL},
+		{"mount.option.commit", "{\"fs\": {\"type\": \"ext4\"}}", NULL},
+		{"mount.option.barrier", "{\"fs\": {\"type\": \"ext4\", \"super_options\": [\"rw\"]}}", "true"},
+		{"mount.option.barrier", "{\"fs\": {\"type\": \"ext4\", \"super_options\": [\"nobarrier\"]}}",
+		 "false"},
+		{"mount.option.barrier", "{\"fs\": {\"type\": \"ext4\", \"mount_options\": [\"barrier=0\"]}}", "false"},
+		{"mount.option.barrier", "{\"fs\": {\"type\": \"xfs\", \"super_options\": [\"rw\"]}}", NULL},
+		{"mount.option.discard", "{\"fs\": {\"type\": \"btrfs\", \"super_options\": [\"discard=async\"]}}",
+		 "true"},
+		{"mount.option.discard", "{\"fs\": {\"type\": \"xfs\", \"super_options\": [\"nodiscard\"]}}", "false"},
+		{"mount.option.lazytime", "{\"fs\": {\"type\": \"ext4\", \"super_options\": [\"lazytime\"]}}", "true"},
+		{"mount.option.noatime", "{\"fs\": {\"type\": \"ext4\", \"mount_options\": [\"noatime\"]}}", "true"},
+		{"mount.option.relatime", "{\"fs\": {\"type\": \"ext4\", \"mount_options\": [\"noatime\"]}}", "false"},
+		{"mount.option.relatime", "{\"fs\": {\"type\": \"ext4\", \"mount_options\": [\"relatime\"]}}", "true"},
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct fst_error err = FST_ERROR_INIT;
+		struct facts *f = facts_from_json(cases[i].facts, strlen(cases[i].facts), "test", &err);
+		json_t *have = rules_setting_current(cases[i].setting, f);
+		json_t *want = cases[i].current ? json_loads(cases[i].current, JSON_DECODE_ANY, NULL) : NULL;
+
+		if (!(cases[i].current ? json_equal(have, want) : have == NULL))
+			fprintf(stderr, "case %zu: %s on %s\n", i, cases[i].setting, cases[i].facts);
+		CHECK(cases[i].current ? json_equal(have, want) : have == NULL);
+		json_decref(have);
+		json_decref(want);
+		facts_free(f);
+	}
+	CHECK_STR(rules_setting_fact("mount.option.relatime"), "fs.mount_options");
+	CHECK_STR(rules_setting_fact("mount.option.commit"), "fs.super_options");
 }
 
 static void test_families(void)
@@ -576,6 +621,7 @@ int main(void)
 	test_quote();
 	test_values();
 	test_families();
+	test_mount_current();
 	test_units();
 	test_build();
 	test_build_udev();

@@ -35,12 +35,13 @@ int main(void)
 	free(s);
 
 	names = path_list_block(&n);
-	CHECK(n == 3);
-	if (n == 3) {
-		CHECK_STR(names[0], "sdc");
-		CHECK_STR(names[1], "sdc1");
-		CHECK_STR(names[2], "sdc2");
-		CHECK(names[3] == NULL);
+	CHECK(n == 4);
+	if (n == 4) {
+		CHECK_STR(names[0], "sdb");
+		CHECK_STR(names[1], "sdc");
+		CHECK_STR(names[2], "sdc1");
+		CHECK_STR(names[3], "sdc2");
+		CHECK(names[4] == NULL);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
