@@ -3,8 +3,9 @@
 # (headless Chromium, Debian package chromium): every page is strict UTF-8, balanced, self-contained
 # and inert (tests/lib/html_check.py lint: no script, nothing fetched); the DOM Chromium builds holds
 # every finding's id, title and commands, the benchmark bars with their intervals and the
-# small-versus-large curve; screenshots at 1280 and 390 pixels are not blank and the page is never
-# wider than the window (both checks shown to catch a blank and an overflowing page first). Hostile
+# small-versus-large curve, a flagged figure's mark beside its bar; a fleet's comparison is its
+# summary, each finding's host count the model's; screenshots at 1280 and 390 pixels are not blank
+# and the page is never wider than the window (both checks shown to catch a blank and an overflowing page first). Hostile
 # text (a rule's title of markup, control bytes, bytes that are not UTF-8, a bidi override) stays text.
 . "${FSTUNE_SRCDIR:?run the tests through make check}/tests/lib/common.sh" || exit 99
 . "$FSTUNE_SRCDIR/tests/report-lib.sh" || exit 99
@@ -97,18 +98,28 @@ EOF
 jq '.bench = {
 	"rand_read_1k_qd1": {"iops": 9100, "ci95_pct": 2.5, "lat_p50_us": 100},
 	"rand_read_2k_qd1": {"iops": 9000, "ci95_pct": 2.0, "lat_p50_us": 102},
-	"rand_read_4k_qd1": {"iops": 8800, "ci95_pct": 1.5, "lat_p50_us": 105, "lat_p99_us": 300},
+	"rand_read_4k_qd1": {"iops": 8800, "ci95_pct": 1.5, "lat_p50_us": 105, "lat_p99_us": 300, "direct": "yes",
+		"cache_suspect": true, "cache_suspect_reason": "p50 below what the device can do"},
 	"rand_read_8k_qd1": {"iops": 8000, "ci95_pct": 1.1, "lat_p50_us": 116},
 	"rand_read_16k_qd1": {"iops": 6500, "ci95_pct": 3.0, "lat_p50_us": 140},
 	"rand_read_64k_qd1": {"iops": 2500, "bw_bytes_per_s": 163840000, "ci95_pct": 2.2, "lat_p50_us": 380},
 	"seq_read_1m": {"iops": 1500, "bw_bytes_per_s": 1572864000, "ci95_pct": 0.8},
 	"fsync_4k_overwrite": {"iops": 900, "lat_p99_us": 2400},
+	"seq_write_1m": {"iops": 900, "bw_bytes_per_s": 943718400, "ci95_pct": 1.0, "direct": "yes", "implausible": true,
+		"implausible_reason": "above what the interface carries",
+		"burst": {"burst_rate": 2e9, "burst_bytes": 1073741824, "sustained_rate": 9e8}},
 	"smallfile": {"tps": 400, "create_per_s": 1500.5, "ci95_pct": 4.0}}' \
 	"$FSTUNE_SRCDIR/tests/facts/nvme-bfq.json" >"$TMP/bench.json"
 report_run "$TMP/bench.json" html >"$TMP/bench.html"
 rendered "$TMP/bench.html" "benchmark report"
-assert_eq "$(grep -c '<rect class="bar"' "$TMP/dom.html")" 9 "a bar per test"
-assert_eq "$(grep -o '<path class="ci"' "$TMP/dom.html" | wc -l)" 14 "an interval per bar and curve point that has one"
+assert_eq "$(grep -c '<rect class="bar"' "$TMP/dom.html")" 10 "a bar per test"
+assert_eq "$(grep -o '<path class="ci"' "$TMP/dom.html" | wc -l)" 15 "an interval per bar and curve point that has one"
+# a flagged figure carries the text table's marks beside its bar's label, and no other bar does
+grep -qF 'rand_read_4k_qd1 <tspan class="flag">cache?</tspan>' "$TMP/dom.html" || fail "no cache? beside rand_read_4k_qd1's bar"
+grep -qF 'seq_write_1m <tspan class="flag">implausible burst</tspan>' "$TMP/dom.html" ||
+	fail "no 'implausible burst' beside seq_write_1m's bar"
+assert_eq "$(grep -c 'class="flag"' "$TMP/dom.html")" 2 "marks on the flagged bars only"
+report_run "$TMP/bench.json" text | grep -q '^seq_write_1m .* yes implausible burst$' || fail "the text table's marks moved"
 assert_eq "$(grep -c '<path class="line"' "$TMP/dom.html")" 2 "the curve's IOPS and latency lines"
 for caption in "Random and fsync I/O" "Sequential throughput" "File operations" "IOPS by request size" \
 	"Median latency by request size"; do
@@ -116,7 +127,7 @@ for caption in "Random and fsync I/O" "Sequential throughput" "File operations" 
 done
 grep -qF '8800 IOPS ± 1.5%' "$TMP/dom.html" || fail "the 4k bar's value and interval"
 grep -qF '1573 MB/s ± 0.8%' "$TMP/dom.html" || fail "seq_read_1m's bar in MB/s"
-report_run "$TMP/bench.json" text | sed -n '/^Benchmark results/,/^Recommendations/p' | sed -n '3,6p' >"$TMP/table"
+report_run "$TMP/bench.json" text | sed -n '/^Benchmark results/,/^Recommendations/p' | sed -n '3,7p' >"$TMP/table"
 while IFS= read -r line; do
 	grep -qF -- "$line" "$TMP/dom.html" || fail "the text report's bench line is not in the page: $line"
 done <"$TMP/table"
@@ -182,6 +193,70 @@ while read -r id; do
 done < <(jq -r '.findings[].id' "$TMP/compare.json")
 grep -qF '<span class="sev sev-2">warn</span>' "$TMP/dom.html" || fail "compare: the bfq finding's warn cell"
 grep -qF "$(jq -r '"Summary: \(.summary.new) new"' "$TMP/compare.json")" "$TMP/dom.html" || fail "compare: no summary"
+
+# compare --format html of a fleet: 40 reports give the summary (as the text form does), each finding's
+# row with its id, title, severity badge and host count as the model has them; every differing
+# setting and the groups; with --bench and figures in the reports, the benchmark rows.
+"$FSTUNE_SRCDIR/tests/make-fleet.sh" "$FSTUNE" 40 "$TMP/fleet" >/dev/null
+(cd "$TMP/fleet" && "$FSTUNE" compare --json host*.json >../fleet.json) || true
+(cd "$TMP/fleet" && "$FSTUNE" compare --format html -o ../fleet.html host*.json) || true
+assert_eq "$(jq -r .view "$TMP/fleet.json")" summary "the view of 40 reports"
+rendered "$TMP/fleet.html" "compare of 40 hosts"
+! grep -q '<th>host0040</th>' "$TMP/dom.html" || fail "compare of 40 hosts: a column per host"
+python3 - "$TMP/fleet.json" "$TMP/dom.html" <<'EOF2' || fail "compare of 40 hosts: the page's summary is not the model's"
+import html, json, re, sys
+model, page = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+def section(name):
+    m = re.search(r'<section id="%s">(.*?)</section>' % name, page, re.S)
+    if not m:
+        sys.exit("no section %s" % name)
+    return [[html.unescape(re.sub(r"<[^>]*>", " ", c)).split() for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", m.group(1), re.S)][1:]
+fleet = model["fleet"]
+rows = section("fleet-findings")
+if len(rows) != len(fleet["findings"]) or not rows:
+    sys.exit("%d finding rows for %d findings" % (len(rows), len(fleet["findings"])))
+for f, r in zip(fleet["findings"], rows):
+    if r[0][0] != f["id"] or " ".join(r[0][1:]) != " ".join(f["title"].split()):
+        sys.exit("row %r is not finding %s" % (r[0], f["id"]))
+    if r[2] != [str(f["hosts"])] or r[4] != [f["status"]]:
+        sys.exit("%s: hosts %r status %r, the model says %d %s" % (f["id"], r[2], r[4], f["hosts"], f["status"]))
+    if len(f["by_severity"]) == 1 and '<span class="sev sev-' not in page.split("<code>%s</code>" % f["id"])[1].split("</tr>")[0]:
+        sys.exit("%s: no severity badge" % f["id"])
+settings = section("fleet-settings")
+if [s[0][0] for s in settings] != [s["key"] for s in fleet["settings"]] or not settings:
+    sys.exit("settings rows %r" % [s[0] for s in settings])
+groups = section("fleet-groups")
+if [g[0] for g in groups] != [[str(g["hosts"])] for g in fleet["groups"][:len(groups)]] or not groups:
+    sys.exit("group rows %r" % [g[0] for g in groups])
+EOF2
+grep -qF "$(jq -r '"Summary: \(.summary.new) new"' "$TMP/fleet.json")" "$TMP/dom.html" || fail "compare of 40 hosts: no summary"
+# the text form's host counts are the page's
+(cd "$TMP/fleet" && "$FSTUNE" compare host*.json >../fleet.txt) || true
+jq -r '.fleet.findings[0] | "\(.id) \(.hosts)"' "$TMP/fleet.json" | {
+	read -r id hosts
+	grep -qE "^  $id +[a-z]+ +$hosts " "$TMP/fleet.txt" || fail "the text form's row of $id"
+}
+mkdir "$TMP/fleet-bench"
+for f in "$TMP"/fleet/host*.json; do
+	i=${f##*host}
+	i=${i%.json}
+	jq --argjson i "$((10#$i))" '.facts.bench = {"rand_read_4k_qd1": {"iops": (9000 + ($i % 3) * 1500), "ci95_pct": 2.0},
+		"seq_read_1m": {"iops": 1500, "bw_bytes_per_s": 1572864000, "ci95_pct": 0.8}}' "$f" >"$TMP/fleet-bench/${f##*/}"
+done
+(cd "$TMP/fleet-bench" && "$FSTUNE" compare --bench --json host*.json >../fleet-bench.json) || true
+(cd "$TMP/fleet-bench" && "$FSTUNE" compare --bench --format html -o ../fleet-bench.html host*.json) || true
+rendered "$TMP/fleet-bench.html" "compare --bench of 40 hosts"
+jq -r '.bench[] | "\(.test) \(.metric)"' "$TMP/fleet-bench.json" >"$TMP/bench-rows"
+[ -s "$TMP/bench-rows" ] || fail "compare --bench of 40 hosts: no benchmark rows in the model"
+while read -r row; do
+	grep -qF "<td><code>$row</code></td>" "$TMP/dom.html" || fail "compare --bench: no row $row"
+done <"$TMP/bench-rows"
+grep -qF '<td>1573 MB/s ±0.8%</td>' "$TMP/dom.html" || fail "compare --bench: the baseline's figure with its interval"
+slower=$(jq '[.bench[] | select(.test == "rand_read_4k_qd1" and .metric == "iops") | .reports[1:][] | select(.verdict == "slower")] | length' "$TMP/fleet-bench.json")
+[ "$slower" -gt 0 ] || fail "compare --bench: the fleet's slower hosts are not in the model"
+grep -qF "<td><code>rand_read_4k_qd1 iops</code></td><td>10.5k/s ±2.0%</td><td>$(jq '[.bench[] | select(.test == "rand_read_4k_qd1" and .metric == "iops") | .reports[1:][] | select(.verdict == "faster")] | length' "$TMP/fleet-bench.json")</td><td>$slower</td>" "$TMP/dom.html" ||
+	fail "compare --bench: rand_read_4k_qd1's faster and slower counts"
 
 # The wizard's Save writes the same page as fstune report on the saved facts.
 ui_open_target 80 24 nvme0n1p2 --facts "$FSTUNE_SRCDIR/tests/facts/nvme-bfq.json"

@@ -120,6 +120,14 @@ const struct bench_flag_mark bench_flag_marks[] = {
 };
 const size_t bench_n_flag_marks = sizeof bench_flag_marks / sizeof bench_flag_marks[0];
 
+const char *bench_flag_mark_of(const char *leaf)
+{
+	for (size_t i = 0; i < bench_n_flag_marks; i++)
+		if (!strcmp(bench_flag_marks[i].leaf, leaf))
+			return bench_flag_marks[i].mark;
+	return !strcmp(leaf, "burst") ? "burst" : NULL;
+}
+
 /* The direct column: how the figures were taken, and what the run found about them (explained under
  * the table): "yes cache?", "yes implausible", "memory cpu-bound", "yes burst". */
 static void direct_cell(const struct facts *f, const char *name, char *buf, size_t size)
@@ -133,7 +141,7 @@ static void direct_cell(const struct facts *f, const char *name, char *buf, size
 		if (bench_flagged(f, name, bench_flag_marks[i].leaf))
 			n += (size_t)snprintf(buf + n, size - n, " %s", bench_flag_marks[i].mark);
 	if (n < size && json_is_object(facts_get(f, kb)))
-		snprintf(buf + n, size - n, " burst");
+		snprintf(buf + n, size - n, " %s", bench_flag_mark_of("burst"));
 	free(k);
 	free(kb);
 }

@@ -22,6 +22,8 @@ struct bench_flag_mark {
 };
 extern const struct bench_flag_mark bench_flag_marks[];
 extern const size_t bench_n_flag_marks;
+/* The mark of a flag by its leaf ("cache_suspect": "cache?", "burst": "burst"); NULL for another. */
+const char *bench_flag_mark_of(const char *leaf);
 
 /* Whether `f` holds any bench test, measured or unavailable: there is a table to write. */
 bool bench_table_has_rows(const struct facts *f);

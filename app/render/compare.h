@@ -48,6 +48,8 @@ int compare_write_text(const json_t *model, FILE *out);
 int compare_write_markdown(const json_t *model, FILE *out);
 /* One self-contained page for a browser (compare_html.c). */
 int compare_write_html(const json_t *model, FILE *out);
+/* The page's fleet summary, in place of the grid when the view is "summary" (compare_html_fleet.c). */
+void compare_html_fleet(FILE *out, const json_t *model);
 
 /* The display of one report's cell of a finding row: "warn", "warn (accepted)", "-". Caller frees. */
 char *compare_finding_cell(const json_t *cell);

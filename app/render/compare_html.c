@@ -1,6 +1,7 @@
 /* `fstune compare --format html` (compare.h): the comparison as one page, in the text form's order:
  * the reports, what differs (findings, then settings), what was measured, what is the same, the notes
- * and the summary. Each part is a section of its own, so a new part of the model is a new section. */
+ * and the summary; past COMPARE_GRID_MAX reports, the fleet summary (compare_html_fleet.c) in place
+ * of the grid. Each part is a section of its own, so a new part of the model is a new section. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "app/render/compare.h"
 #include "app/render/html.h"
 #include "app/render/report_render.h"
+#include "app/session/session.h"
 #include "lib/xalloc.h"
 
 static const char *str(const json_t *o, const char *key)
@@ -54,18 +56,15 @@ static void reports(FILE *out, const json_t *model)
 /* A report's cell of a finding: its severity as the report's badge, "-" where it is absent. */
 static void finding_cell(FILE *out, const json_t *cell)
 {
-	static const char *const sevs[] = {"info", "suggest", "warn", "critical"};
-	static const char *const classes[] = {"sev sev-0", "sev sev-1", "sev sev-2", "sev sev-3"};
-	const char *sev = str(cell, "severity"), *cls = sev ? "sev sev-x" : "muted";
-	char *text = compare_finding_cell(cell);
+	const char *sev = str(cell, "severity");
+	char *text = compare_finding_cell(cell), *cls = sev ? xasprintf("sev %s", html_severity_class(session_severity_rank(sev)))
+						       : xstrdup("muted");
 
-	for (int k = 0; sev && k < 4; k++)
-		if (!strcmp(sev, sevs[k]))
-			cls = classes[k];
 	fputs("<td>", out);
 	html_element(out, "span", cls, text);
 	fputs("</td>", out);
 	free(text);
+	free(cls);
 }
 
 static bool is_shown_fact(const json_t *f, const char *kind, bool differing_only)
@@ -157,20 +156,35 @@ static void notes_and_summary(FILE *out, const json_t *model)
 	fprintf(out, "<p id=\"summary\"><strong>Summary: %lld new (%lld at ", json_integer_value(json_object_get(sum, "new")),
 		json_integer_value(json_object_get(sum, "new_failing")));
 	html_text(out, str(sum, "failing_severity"));
-	fprintf(out, " or above, not accepted), %lld gone, %lld changed, %lld the same; %lld facts differ</strong></p>\n",
+	fprintf(out, " or above, not accepted), %lld gone, %lld changed, %lld the same; %lld facts differ",
 		json_integer_value(json_object_get(sum, "gone")), json_integer_value(json_object_get(sum, "changed")),
 		json_integer_value(json_object_get(sum, "same")), json_integer_value(json_object_get(sum, "facts_differ")));
+	if (json_object_get(model, "bench"))
+		fprintf(out, "; %lld benchmark figure%s", json_integer_value(json_object_get(sum, "bench_differ")),
+			json_integer_value(json_object_get(sum, "bench_differ")) == 1 ? " differs" : "s differ");
+	fputs("</strong></p>\n", out);
 }
 
-int compare_write_html(const json_t *model, FILE *out)
+/* The grid: a column per report. */
+static void grid(FILE *out, const json_t *model)
 {
-	html_page_begin(out, "fstune compare", NULL);
-	fputs("<header>\n<h1>fstune compare</h1>\n</header>\n", out);
 	reports(out, model);
 	findings(out, model, false);
 	facts(out, model, "setting", true, "Facts that differ");
 	facts(out, model, "measured", false, "Measured");
 	findings(out, model, true);
+}
+
+int compare_write_html(const json_t *model, FILE *out)
+{
+	const char *view = str(model, "view");
+
+	html_page_begin(out, "fstune compare", NULL);
+	fputs("<header>\n<h1>fstune compare</h1>\n</header>\n", out);
+	if (view && !strcmp(view, "summary"))
+		compare_html_fleet(out, model);
+	else
+		grid(out, model);
 	notes_and_summary(out, model);
 	return html_page_end(out);
 }

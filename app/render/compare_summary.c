@@ -224,16 +224,15 @@ static json_t *groups_table(const json_t *model, size_t *rest, size_t *rest_host
 	return t;
 }
 
-/* The reports in one line: how many, the baseline, and the fstune versions that made them. */
-static void write_reports_line(const json_t *model, FILE *out, enum compare_style style)
+char *compare_summary_versions(const json_t *model)
 {
-	const json_t *reports = json_object_get(model, "reports"), *r, *base = json_array_get(reports, 0), *n;
+	const json_t *r, *n;
 	json_t *versions = json_object();
 	const char *v;
 	char *list = xstrdup("");
 	size_t i;
 
-	json_array_foreach(reports, i, r) {
+	json_array_foreach(json_object_get(model, "reports"), i, r) {
 		v = json_string_value(json_object_get(r, "version"));
 		v = v ? v : "unknown";
 		json_object_set_new(versions, v, json_integer(json_integer_value(json_object_get(versions, v)) + 1));
@@ -244,6 +243,16 @@ static void write_reports_line(const json_t *model, FILE *out, enum compare_styl
 		list = join(list, one);
 		free(one);
 	}
+	json_decref(versions);
+	return list;
+}
+
+/* The reports in one line: how many, the baseline, and the fstune versions that made them. */
+static void write_reports_line(const json_t *model, FILE *out, enum compare_style style)
+{
+	const json_t *reports = json_object_get(model, "reports"), *base = json_array_get(reports, 0);
+	char *list = compare_summary_versions(model);
+
 	fprintf(out, "%zu reports, the fleet summarised: --hosts for a column per host, --format json for every value.\n"
 		     "The baseline is %s (", json_array_size(reports), json_string_value(json_object_get(base, "label")));
 	if (style == COMPARE_MARKDOWN)
@@ -252,10 +261,9 @@ static void write_reports_line(const json_t *model, FILE *out, enum compare_styl
 		fputs(json_string_value(json_object_get(base, "file")), out);
 	fprintf(out, "): a finding it lacks is new.\nfstune versions: %s.\n\n", list);
 	free(list);
-	json_decref(versions);
 }
 
-static void write_bench(const json_t *model, FILE *out, enum compare_style style)
+static json_t *bench_table(const json_t *model)
 {
 	json_t *t = json_pack("[[s, s, s, s, s]]", "benchmark", "baseline", "faster", "slower", "same or no interval"), *row, *c;
 	size_t i, j;
@@ -279,30 +287,54 @@ static void write_bench(const json_t *model, FILE *out, enum compare_style style
 						   json_sprintf("%zu", other)));
 		free(base);
 	}
-	compare_section(out, style, "Benchmarks against the baseline (--bench: same when the 95% intervals overlap)", t, 0,
-			COMPARE_LINE_MAX);
+	return t;
+}
+
+size_t compare_summary_parts(const json_t *model, struct compare_part parts[COMPARE_PARTS_MAX])
+{
+	const json_t *fleet = json_object_get(model, "fleet");
+	size_t n = 0, rest, rest_hosts;
+
+	parts[n++] = (struct compare_part){"fleet-findings",
+					   xasprintf("Findings (%zu): the hosts that have each",
+						     json_array_size(json_object_get(fleet, "findings"))),
+					   findings_table(model), LIST_COLS, NULL};
+	parts[n++] = (struct compare_part){"fleet-settings",
+					   xasprintf("Settings that differ (%zu)",
+						     json_array_size(json_object_get(fleet, "settings"))),
+					   settings_table(model), 0, NULL};
+	if (json_object_get(model, "bench"))
+		parts[n++] = (struct compare_part){"fleet-bench",
+						   xstrdup("Benchmarks against the baseline (--bench: same when the 95% "
+							   "intervals overlap)"),
+						   bench_table(model), 0, NULL};
+	parts[n] = (struct compare_part){"fleet-groups", NULL, groups_table(model, &rest, &rest_hosts), LIST_COLS, NULL};
+	parts[n].title = xasprintf("Hosts with identical advice (%zu groups)", json_array_size(json_object_get(fleet, "groups")));
+	if (rest)
+		parts[n].after = xasprintf("%zu more groups hold %zu hosts: --format json lists every group.", rest, rest_hosts);
+	return n + 1;
+}
+
+void compare_summary_parts_free(struct compare_part *parts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(parts[i].title);
+		free(parts[i].after);
+		json_decref(parts[i].table);
+	}
 }
 
 void compare_write_summary(const json_t *model, FILE *out, enum compare_style style)
 {
-	const json_t *fleet = json_object_get(model, "fleet");
-	size_t rest, rest_hosts;
-	json_t *t;
-	char *title;
+	struct compare_part parts[COMPARE_PARTS_MAX];
+	size_t n = compare_summary_parts(model, parts);
 
 	write_reports_line(model, out, style);
-	title = xasprintf("Findings (%zu): the hosts that have each", json_array_size(json_object_get(fleet, "findings")));
-	compare_section(out, style, title, findings_table(model), LIST_COLS, COMPARE_LINE_MAX);
-	free(title);
-	title = xasprintf("Settings that differ (%zu)", json_array_size(json_object_get(fleet, "settings")));
-	compare_section(out, style, title, settings_table(model), 0, COMPARE_LINE_MAX);
-	free(title);
-	if (json_object_get(model, "bench"))
-		write_bench(model, out, style);
-	t = groups_table(model, &rest, &rest_hosts);
-	title = xasprintf("Hosts with identical advice (%zu groups)", json_array_size(json_object_get(fleet, "groups")));
-	compare_section(out, style, title, t, LIST_COLS, COMPARE_LINE_MAX);
-	free(title);
-	if (rest)
-		fprintf(out, "%zu more groups hold %zu hosts: --format json lists every group.\n\n", rest, rest_hosts);
+	for (size_t i = 0; i < n; i++) {
+		compare_section(out, style, parts[i].title, parts[i].table, parts[i].cell_max, COMPARE_LINE_MAX);
+		parts[i].table = NULL;
+		if (parts[i].after)
+			fprintf(out, "%s\n\n", parts[i].after);
+	}
+	compare_summary_parts_free(parts, n);
 }

@@ -27,6 +27,24 @@ size_t compare_text_width(const char *s);
 
 /* The fleet summary's sections (compare_summary.c), written in place of the grid. */
 void compare_write_summary(const json_t *model, FILE *out, enum compare_style style);
+
+/* One table of the fleet summary, the same rows for text, Markdown and HTML: the findings (row i + 1
+ * is the model's fleet.findings[i]), the settings that differ, the benchmarks (--bench) and the groups
+ * of identical advice. `id` names it (an HTML anchor); `cell_max` is compare_section's; `after` a line
+ * that follows it (NULL: none). */
+struct compare_part {
+	const char *id;
+	char *title;
+	json_t *table;
+	size_t cell_max;
+	char *after;
+};
+#define COMPARE_PARTS_MAX 4
+/* Fills `parts` from the model's "fleet" and "bench" blocks; returns how many. */
+size_t compare_summary_parts(const json_t *model, struct compare_part parts[COMPARE_PARTS_MAX]);
+void compare_summary_parts_free(struct compare_part *parts, size_t n);
+/* The fstune versions that made the reports, with how many each: "0.9 (998), 0.8 (2)". Caller frees. */
+char *compare_summary_versions(const json_t *model);
 /* The lines that end both views: measured facts, notes, counts and the "Summary:" line. */
 void compare_footer(const json_t *model, FILE *out, enum compare_style style);
 /* A --bench figure of `row` (a "bench" row of the model) for a table. Caller frees. */

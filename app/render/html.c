@@ -76,6 +76,13 @@ void html_element(FILE *out, const char *tag, const char *cls, const char *s)
 	fprintf(out, "</%s>", tag);
 }
 
+const char *html_severity_class(int rank)
+{
+	static const char *const names[] = {"sev-0", "sev-1", "sev-2", "sev-3"};
+
+	return rank >= 0 && rank <= 3 ? names[rank] : "sev-x";
+}
+
 void html_pre_of(FILE *out, const char *cls, void (*fn)(FILE *stream, const void *arg), const void *arg)
 {
 	char *buf = NULL;
@@ -132,7 +139,7 @@ static const char style[] =
 	"figure{margin:1rem 0}figcaption{font-weight:600}svg{display:block;width:100%;height:auto;"
 	"max-width:40rem}svg path{fill:none}svg text{fill:var(--fg);font:13px system-ui,sans-serif}svg .axis{stroke:var(--line)}"
 	"svg .bar{fill:var(--bar)}svg .ci{stroke:var(--fg);stroke-width:1.5}svg .line{fill:none;"
-	"stroke:var(--bar);stroke-width:2.5}svg .pt{fill:var(--bar)}svg text.muted{fill:var(--muted)}\n"
+	"stroke:var(--bar);stroke-width:2.5}svg .pt{fill:var(--bar)}svg text.muted{fill:var(--muted)}svg .flag{fill:var(--warn);font-weight:700}\n"
 	".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:0 2rem}\n"
 	"nav ul{padding-left:1.2rem}details{margin:.6rem 0}summary{cursor:pointer;font-weight:600}\n";
 

@@ -21,16 +21,22 @@ void html_element(FILE *out, const char *tag, const char *cls, const char *s);
  * renderers' tables and listings shown as they are. */
 void html_pre_of(FILE *out, const char *cls, void (*fn)(FILE *stream, const void *arg), const void *arg);
 
+/* The CSS class of a severity by its rank (session_severity_rank): "sev-0" (info) to "sev-3"
+ * (critical), "sev-x" for a word this version does not know. */
+const char *html_severity_class(int rank);
+
 /* The document up to the opening of <main>, titled "`title`: `subject`" (subject NULL: none). */
 void html_page_begin(FILE *out, const char *title, const char *subject);
 /* The document's end. Returns report_finish's result. */
 int html_page_end(FILE *out);
 
-/* A bar of a bar chart: a value with the half-width of its 95% confidence interval (NaN: not known). */
+/* A bar of a bar chart: a value with the half-width of its 95% confidence interval (NaN: not known),
+ * and `mark`, words shown beside its label that qualify the figure ("cache?"; NULL: none). */
 struct html_bar {
 	const char *label;
 	double value;
 	double ci95_pct;
+	const char *mark;
 };
 
 /* Horizontal bars, one per entry, against the largest value (or interval end), each with its value in

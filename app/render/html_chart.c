@@ -64,8 +64,18 @@ static void bar_row(FILE *out, const struct html_bar *b, double y, double scale,
 	html_text(out, b->label);
 	fputs(": ", out);
 	value_words(out, b->value, unit, b->ci95_pct);
+	if (b->mark) {
+		fputs(" (", out);
+		html_text(out, b->mark);
+		fputs(")", out);
+	}
 	fprintf(out, "</title>\n<text x=\"0\" y=\"%.1f\">", y + 14);
 	html_text(out, b->label);
+	if (b->mark) {
+		fputs(" <tspan class=\"flag\">", out);
+		html_text(out, b->mark);
+		fputs("</tspan>", out);
+	}
 	fprintf(out, "</text>\n<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", BAR_W, y + 14);
 	value_words(out, b->value, unit, b->ci95_pct);
 	fprintf(out, "</text>\n<rect class=\"bar\" x=\"0\" y=\"%.1f\" width=\"%.1f\" height=\"14\" rx=\"2\"/>\n",

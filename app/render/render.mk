@@ -10,7 +10,8 @@ libfstune_app_a_SOURCES += app/render/facts_render.c app/render/facts_render.h \
 	app/render/trial_out.c app/render/trial_render.h \
 	app/render/scripts.c app/render/scripts.h app/render/scripts_dir.c \
 	app/render/html.h app/render/html.c app/render/html_chart.c app/render/report_html.h \
-	app/render/report_html.c app/render/report_html_bench.c app/render/compare_html.c
+	app/render/report_html.c app/render/report_html_bench.c app/render/compare_html.c \
+	app/render/compare_html_fleet.c
 
 # The apply and revert scripts, run for real on loop devices.
 SCRIPTS_TESTS = tests/scripts-apply.sh tests/scripts-errors.sh tests/scripts-read.sh tests/scripts-left-out.sh \

@@ -13,13 +13,9 @@
 #include "app/render/report_model.h"
 #include "app/render/report_render.h"
 
-/* The CSS class of a severity: "sev-0" (info) to "sev-3" (critical), "sev-x" for a word this version
- * does not know. */
 static const char *sev_class(const struct report_rec *r)
 {
-	static const char *const names[] = {"sev-0", "sev-1", "sev-2", "sev-3"};
-
-	return r->severity_rank >= 0 && r->severity_rank <= 3 ? names[r->severity_rank] : "sev-x";
+	return html_severity_class(r->severity_rank);
 }
 
 static void examined(FILE *out, const struct report_model *m)

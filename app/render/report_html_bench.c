@@ -1,7 +1,8 @@
 /* The HTML report's benchmark section (report_html.h): each test's headline figure as a bar with its
  * 95% interval, one chart per unit (IOPS, MB/s, file operations/s), the small-versus-large curve
  * (random reads one at a time, by request size) as two line charts, then the text report's table of
- * every figure, with the tests that did not run and the failed consistency checks. */
+ * every figure, with the tests that did not run and the failed consistency checks. A bar whose figure
+ * the run flagged (implausible, cache?, cpu-bound, burst) carries the table's mark beside its label. */
 #include "config.h"
 
 #include <math.h>
@@ -13,6 +14,8 @@
 #include "app/render/report_html.h"
 #include "fstune/bench.h"
 #include "lib/xalloc.h"
+
+#define MARKS_MAX 64 /* "implausible cache? cpu-bound burst" and room */
 
 enum bench_chart { CHART_IOPS, CHART_MBPS, CHART_OPS, N_CHARTS };
 
@@ -46,9 +49,28 @@ static bool headline(const struct report_bench_test *t, enum bench_chart *chart,
 	return !isnan(*v);
 }
 
-static void bar_charts(FILE *out, const struct report_model *m)
+/* The marks the text table's direct column gives a test's figures, "cache? burst", in `buf`; NULL
+ * when it has none. */
+static const char *marks(const struct report_bench_test *t, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->n_flags && n < size; i++) {
+		const char *mark = bench_flag_mark_of(t->flags[i]);
+
+		if (mark)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? " " : "", mark);
+	}
+	return n ? buf : NULL;
+}
+
+/* Returns whether a bar carries a mark. */
+static bool bar_charts(FILE *out, const struct report_model *m)
 {
 	struct html_bar *bars = xcalloc(m->n_bench + 1, sizeof(*bars));
+	char (*words)[MARKS_MAX] = xcalloc(m->n_bench + 1, sizeof(*words));
+	bool is_marked = false;
 
 	for (int c = 0; c < N_CHARTS; c++) {
 		size_t n = 0;
@@ -57,13 +79,18 @@ static void bar_charts(FILE *out, const struct report_model *m)
 			enum bench_chart chart;
 			double v;
 
-			if (headline(&m->bench[k], &chart, &v) && (int)chart == c)
-				bars[n++] = (struct html_bar){m->bench[k].name, v, figure(&m->bench[k], "ci95_pct")};
+			if (headline(&m->bench[k], &chart, &v) && (int)chart == c) {
+				bars[n++] = (struct html_bar){m->bench[k].name, v, figure(&m->bench[k], "ci95_pct"),
+							      marks(&m->bench[k], words[k], sizeof words[k])};
+				is_marked |= bars[n - 1].mark != NULL;
+			}
 		}
 		if (n)
 			html_bar_chart(out, charts[c].title, charts[c].unit, bars, n);
 	}
+	free(words);
 	free(bars);
+	return is_marked;
 }
 
 /* The curve's tests are the table's random reads one at a time, smallest request first. */
@@ -132,8 +159,13 @@ void report_html_bench(FILE *out, const struct report_model *m, const struct fac
 	fputs("<section id=\"bench\">\n<h2>Benchmark results</h2>\n<p class=\"muted\">Each bar is a test's "
 	      "headline figure; the whisker is its 95% confidence interval.</p>\n<div class=\"charts\">\n",
 	      out);
-	bar_charts(out, m);
+	bool is_marked = bar_charts(out, m);
+
 	fputs("</div>\n", out);
+	if (is_marked)
+		fputs("<p class=\"muted\">A word beside a test is the table's mark for a figure to doubt "
+		      "(implausible, cache?, cpu-bound) or read with care (burst): why is under the table.</p>\n",
+		      out);
 	curve(out, m);
 	fputs("<details open>\n<summary>Every figure</summary>\n", out);
 	html_pre_of(out, "table", table_of, f);
