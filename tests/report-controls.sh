@@ -76,7 +76,10 @@ require_tmux
 ui_open_target 100 30 "sdb" "${R[@]}"
 tmux_keys Enter
 tmux_wait "Detected:"
-ui_scroll_find 'WDC\x1b]0;pwned\x07\x1b[2J\x0dX\x0aY'
+# The value column wraps the model (no blanks to break at), so it is found as the two lines it takes
+# at 100 columns.
+ui_scroll_find 'model                        WDC\x1b]0;pwned\x07\x1b[2J\'
+tmux_wait '                             x0dX\x0aY\u009b31m' 2
 ui_detected_to_advice
 ui_scroll_find 'the disk is WDC]0;pwned[2JX Y31m see below'
 tmux_keys q
