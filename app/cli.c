@@ -1,14 +1,12 @@
-/* The common flags of every command and the atomically written output file (cli.h). */
+/* The common flags of every command, and --output opened with the atomic writer (cli.h). */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "app/cli.h"
 #include "app/formats.h"
@@ -16,7 +14,6 @@
 #include "fstune/error.h"
 #include "fstune/path.h"
 #include "fstune/status.h"
-#include "fstune/utf8.h"
 
 const char cli_common_help[] =
 	"Common options:\n"
@@ -185,7 +182,7 @@ int cli_common_apply(const struct cli_common *c)
 	return FST_EXIT_OK;
 }
 
-int cli_common_start(const struct cli_common *c, struct cli_output **out)
+int cli_common_start(const struct cli_common *c, struct fst_output **out)
 {
 	int status = cli_common_apply(c);
 
@@ -195,167 +192,22 @@ int cli_common_start(const struct cli_common *c, struct cli_output **out)
 	return status;
 }
 
-struct cli_output {
-	FILE *fp;
-	FILE *text;     /* the stream the writers get when it is text for a terminal: fp through
-			   fst_text_visible; NULL otherwise */
-	char *final;    /* NULL for stdout */
-	char *tmp;      /* NULL when written directly */
-	bool is_direct; /* an existing device, FIFO or socket: written in place, never renamed over */
-};
-
-struct text_cookie {
-	FILE *under;
-	unsigned char held;
-};
-
-static ssize_t text_write(void *cookie, const char *buf, size_t n)
-{
-	struct text_cookie *t = cookie;
-
-	return fst_text_visible_write(t->under, buf, n, &t->held) == 0 ? (ssize_t)n : -1;
-}
-
-static int text_close(void *cookie)
-{
-	struct text_cookie *t = cookie;
-	int r = fst_text_visible_end(t->under, &t->held);
-
-	free(t);
-	return r;
-}
-
-void cli_output_text_only(struct cli_output *o)
-{
-	struct text_cookie *t = xcalloc(1, sizeof(*t));
-
-	t->under = o->fp;
-	o->text = fopencookie(t, "w", (cookie_io_functions_t){.write = text_write, .close = text_close});
-	if (!o->text)
-		abort();
-	/* unbuffered: what goes to the stream lands in `fp` at once, in order with other writes to it */
-	setvbuf(o->text, NULL, _IONBF, 0);
-}
-
-struct cli_output *cli_output_open_path(const char *path, struct fst_error *err)
-{
-	struct cli_output *o = xcalloc(1, sizeof(*o));
-	struct stat st;
-	int fd;
-
-	if (!path || strcmp(path, "-") == 0) {
-		o->fp = stdout;
-		return o;
-	}
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		fst_error_set(err, FST_EXIT_USAGE, "%s is a directory; name a file", path);
-		free(o);
-		return NULL;
-	}
-	/* /dev/null, /dev/stdout, a FIFO: renaming a temporary over them would replace the node (as
-	 * root, /dev/null itself), so they are written in place. */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		o->fp = fopen(path, "we");
-		if (!o->fp) {
-			fst_error_set(err, FST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
-			free(o);
-			return NULL;
-		}
-		o->final = xstrdup(path);
-		o->is_direct = true;
-		return o;
-	}
-	/* A symbolic link to a file: write the file it names, and keep the link. */
-	o->final = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
-	if (!o->final)
-		o->final = xstrdup(path);
-	{
-		/* The temporary sits beside the target, so the rename stays on one filesystem. */
-		const char *slash = strrchr(o->final, '/');
-
-		if (!slash)
-			o->tmp = xasprintf(".%s.XXXXXX", o->final);
-		else
-			o->tmp = xasprintf("%.*s/.%s.XXXXXX", (int)(slash - o->final + (slash == o->final)),
-					   o->final, slash + 1);
-	}
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
-		fst_error_set(err, FST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd), unlink(o->tmp);
-		free(o->tmp);
-		free(o->final);
-		free(o);
-		return NULL;
-	}
-	/* mkstemp makes 0600; a report is not a secret, so give it the mode a plain create would. */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	return o;
-}
-
-struct cli_output *cli_output_open(const struct cli_common *c)
+struct fst_output *cli_output_open(const struct cli_common *c)
 {
 	struct fst_error err = FST_ERROR_INIT;
-	struct cli_output *o = cli_output_open_path(c->output, &err);
+	struct fst_output *o = fst_output_open(c->output, &err);
 
 	if (!o)
 		fst_warn("--output: %s", err.msg);
 	else if (c->format == CLI_FORMAT_TEXT || c->format == CLI_FORMAT_MARKDOWN)
-		cli_output_text_only(o);
+		fst_output_text_only(o);
 	return o;
 }
 
-FILE *cli_output_stream(struct cli_output *o) { return o->text ? o->text : o->fp; }
-
-int cli_output_finish(struct cli_output *o, bool commit, struct fst_error *err)
-{
-	int status = FST_EXIT_OK;
-
-	if (!o)
-		return FST_EXIT_OK;
-	if (o->text)
-		fclose(o->text); /* a failed write shows in fp's error flag, checked below */
-	if (!o->final) {
-		if (fflush(stdout) != 0 || ferror(stdout))
-			status = fst_error_set(err, FST_EXIT_USAGE, "writing standard output: %s", strerror(errno));
-		free(o);
-		return status;
-	}
-	if (o->is_direct) {
-		if (fflush(o->fp) != 0 || ferror(o->fp))
-			status = fst_error_set(err, FST_EXIT_USAGE, "writing %s: %s", o->final, strerror(errno));
-		fclose(o->fp);
-		free(o->final);
-		free(o);
-		return status;
-	}
-	if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0) {
-		status = fst_error_set(err, FST_EXIT_USAGE, "writing %s: %s", o->final, strerror(errno));
-		commit = false;
-	}
-	fclose(o->fp);
-	if (commit && rename(o->tmp, o->final) != 0) {
-		status = fst_error_set(err, FST_EXIT_USAGE, "cannot write %s: %s", o->final, strerror(errno));
-		commit = false;
-	}
-	if (!commit)
-		unlink(o->tmp);
-	free(o->tmp);
-	free(o->final);
-	free(o);
-	return status;
-}
-
-int cli_output_close(struct cli_output *o, bool commit)
+int cli_output_close(struct fst_output *o, bool commit)
 {
 	struct fst_error err = FST_ERROR_INIT;
-	int status = cli_output_finish(o, commit, &err);
+	int status = fst_output_finish(o, commit, &err);
 
 	if (status != FST_EXIT_OK)
 		fst_warn("--output: %s", err.msg);

@@ -1,5 +1,5 @@
 /* The command line shared by every command: the command table, the common flags of DESIGN.md
- * (--format, --json, --output, --quiet, --verbose, --sysroot, --target-os) and the output file. */
+ * (--format, --json, --output, --quiet, --verbose, --sysroot, --target-os) and the --output file. */
 #ifndef FSTUNE_APP_CLI_H
 #define FSTUNE_APP_CLI_H
 
@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "fstune/error.h"
+#include "fstune/output.h"
 
 enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_MARKDOWN, CLI_FORMAT_OPENMETRICS, CLI_FORMAT_HTML };
 
@@ -123,27 +124,15 @@ int cli_error(const struct fst_error *err);
  * prints the error and returns FST_EXIT_USAGE. Call after option parsing, before probing. */
 int cli_common_apply(const struct cli_common *c);
 
-struct cli_output;
 /* The start of a command that writes: cli_common_apply, then --output opened into *out. FST_EXIT_OK,
  * or FST_EXIT_USAGE after printing the error (*out is then NULL). */
-int cli_common_start(const struct cli_common *c, struct cli_output **out);
+int cli_common_start(const struct cli_common *c, struct fst_output **out);
 
-/* The one atomic writer of a report or listing: a file is written to a temporary name beside it
- * (mode as a plain create would give) and renamed into place when committed, so a failed run leaves
- * no half-written file; a device, FIFO or socket is written in place; NULL or "-" is stdout.
- * cli_output_open_path returns NULL with `err` set (FST_EXIT_USAGE). */
-struct cli_output *cli_output_open_path(const char *path, struct fst_error *err);
-FILE *cli_output_stream(struct cli_output *o);
-/* From now on the stream writes text for a terminal: every control character but a line break and a
- * tab written visibly (fst_text_visible), so nothing read from a file or the machine can move the
- * cursor or send an escape sequence. cli_output_open does it for --format text and markdown. */
-void cli_output_text_only(struct cli_output *o);
-/* Commits (rename) when `commit`, else removes the temporary. FST_EXIT_OK, or FST_EXIT_USAGE with
- * `err` set after a write error. */
-int cli_output_finish(struct cli_output *o, bool commit, struct fst_error *err);
-/* The same for --output, printing the error on stderr: the commands' form. */
-struct cli_output *cli_output_open(const struct cli_common *c);
-int cli_output_close(struct cli_output *o, bool commit);
+/* --output opened with the atomic writer (fstune/output.h), text only (fst_output_text_only) for
+ * --format text and markdown; NULL after printing the error on stderr. */
+struct fst_output *cli_output_open(const struct cli_common *c);
+/* fst_output_finish, printing its error on stderr: the commands' form. */
+int cli_output_close(struct fst_output *o, bool commit);
 
 /* A command: `run` gets argv with argv[0] the command name; returns an exit status. */
 struct cli_command {

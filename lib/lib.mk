@@ -12,6 +12,10 @@ libfstune_lib_a_SOURCES = \
 	lib/facts_json.c \
 	lib/facts_schema.c lib/facts_schema.h \
 	lib/trial_words.c \
+	lib/output.c \
+	lib/clock.c \
+	lib/rng.c \
 	include/fstune/facts.h include/fstune/path.h include/fstune/units.h include/fstune/fstype.h \
 	include/fstune/error.h include/fstune/debug.h include/fstune/status.h include/fstune/shell.h \
-	include/fstune/utf8.h include/fstune/trial_words.h
+	include/fstune/utf8.h include/fstune/trial_words.h include/fstune/output.h include/fstune/clock.h \
+	include/fstune/rng.h

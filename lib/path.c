@@ -245,24 +245,29 @@ static char *read_all(const char *p, size_t max)
 	return buf;
 }
 
-char *path_read_string(const char *fmt, ...)
+/* read_all of the resolved path `p`, which it frees. */
+static char *read_resolved(char *p, size_t max)
 {
-	char *p, *s;
+	char *s = read_all(p, max);
 
-	RESOLVE_ARGS(p, fmt);
-	s = read_all(p, PATH_READ_MAX);
 	free_path(p);
 	return s;
 }
 
-char *path_read_table(const char *fmt, ...)
+char *path_read_string(const char *fmt, ...)
 {
-	char *p, *s;
+	char *p;
 
 	RESOLVE_ARGS(p, fmt);
-	s = read_all(p, PATH_READ_TABLE_MAX);
-	free_path(p);
-	return s;
+	return read_resolved(p, PATH_READ_MAX);
+}
+
+char *path_read_table(const char *fmt, ...)
+{
+	char *p;
+
+	RESOLVE_ARGS(p, fmt);
+	return read_resolved(p, PATH_READ_TABLE_MAX);
 }
 
 const char *path_strerror(int err)
@@ -301,11 +306,10 @@ static int parse_u64(const char *s, void *out)
 /* Reads the file at the resolved path `p` (freed here) and parses it into `out`. */
 static int read_number(char *p, int (*parse)(const char *s, void *out), void *out)
 {
-	char *s = read_all(p, PATH_READ_MAX);
+	char *s = read_resolved(p, PATH_READ_MAX);
 	int rc = s ? parse(s, out) : -errno;
 
 	free(s);
-	free(p);
 	return rc;
 }
 

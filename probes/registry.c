@@ -1,8 +1,8 @@
 /* The ordered list of every probe, and probe_all() that runs them on one target. */
 #include "config.h"
 
-#include <time.h>
 
+#include "fstune/clock.h"
 #include "fstune/debug.h"
 #include "fstune/probe.h"
 #include "probes/registry.h"
@@ -35,21 +35,13 @@ static const struct probe_ops *const probes[] = {
 	&probe_owners,
 };
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 void probe_all(const struct probe_target *t, struct facts *f)
 {
 	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
-		double start = now_ms();
+		double start = fst_clock_s();
 
 		probes[i]->collect(t, f);
-		DBG(DEBUG_PROBES, "probe %s: %.2f ms", probes[i]->name, now_ms() - start);
+		DBG(DEBUG_PROBES, "probe %s: %.2f ms", probes[i]->name, (fst_clock_s() - start) * 1e3);
 	}
 }
 

@@ -10,19 +10,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "fstune/clock.h"
 #include "fstune/debug.h"
 #include "fstune/path.h"
 #include "fstune/workload.h"
 
 #define TICK_S 0.1
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 int workload_diskstat_read(const char *dev, struct workload_diskstat *out)
 {
@@ -51,7 +44,7 @@ int workload_diskstat_read(const char *dev, struct workload_diskstat *out)
 		.write_ios = v[4], .write_sectors = v[6],
 		.in_flight = v[8], .io_ticks_ms = v[9], .time_in_queue_ms = v[10],
 		.discard_ios = v[11], .discard_sectors = v[13],
-		.when_s = now_s(),
+		.when_s = fst_clock_s(),
 	};
 	return 0;
 }
@@ -99,12 +92,12 @@ int workload_observe(const char *dev, double seconds, workload_observe_tick_fn t
 	if (rc)
 		return rc;
 	end = a.when_s + seconds;
-	for (t = a.when_s; t < end; t = now_s()) {
+	for (t = a.when_s; t < end; t = fst_clock_s()) {
 		double left = end - t, step = left < TICK_S ? left : TICK_S;
 		struct timespec ts = {(time_t)step, (long)((step - (double)(time_t)step) * 1e9)};
 
 		nanosleep(&ts, NULL);
-		if (tick && !tick(now_s() - a.when_s, seconds, arg))
+		if (tick && !tick(fst_clock_s() - a.when_s, seconds, arg))
 			break;
 	}
 	rc = workload_diskstat_read(dev, &b);

@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "lib/xalloc.h"
+#include "fstune/clock.h"
 #include "fstune/debug.h"
+#include "fstune/rng.h"
 #include "fstune/workload.h"
 
 const uint32_t workload_tail_units[WORKLOAD_TAIL_UNITS] = {1024, 2048, 4096, 16384, 32768, 65536};
@@ -69,23 +71,6 @@ struct walk {
 	bool stop;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static void reservoir_add(struct reservoir *res, uint64_t value, uint64_t *rng)
 {
 	res->seen++;
@@ -99,7 +84,7 @@ static void reservoir_add(struct reservoir *res, uint64_t value, uint64_t *rng)
 		res->v[res->n++] = value;
 		return;
 	}
-	uint64_t j = rng_next(rng) % res->seen;
+	uint64_t j = fst_splitmix64(rng) % res->seen;
 	if (j < res->max)
 		res->v[j] = value;
 }
@@ -172,7 +157,7 @@ static void check_clock(struct walk *w, bool force)
 	if (!force && ++w->clock_count < CLOCK_EVERY)
 		return;
 	w->clock_count = 0;
-	t = now_s();
+	t = fst_clock_s();
 	if (w->deadline_s > 0 && t >= w->deadline_s) {
 		w->r->partial = true;
 		w->stop = true;
@@ -420,7 +405,7 @@ static void finish(struct walk *w)
 		r->per_dir_p50 = percentile(&w->per_dir, 50);
 		r->per_dir_p90 = percentile(&w->per_dir, 90);
 	}
-	r->elapsed_s = now_s() - w->start_s;
+	r->elapsed_s = fst_clock_s() - w->start_s;
 }
 
 int workload_sample(const char *dir, const struct workload_sample_options *opt,
@@ -449,7 +434,7 @@ int workload_sample(const char *dir, const struct workload_sample_options *opt,
 	w.sizes.max = w.per_dir.max = w.opt->reservoir_max ? w.opt->reservoir_max
 							    : WORKLOAD_SAMPLE_EXACT_MAX;
 	w.rng = w.opt->seed ? w.opt->seed : 0x243f6a8885a308d3ULL;
-	w.start_s = now_s();
+	w.start_s = fst_clock_s();
 	w.deadline_s = w.opt->time_limit_s > 0 ? w.start_s + w.opt->time_limit_s : 0;
 	w.next_progress_s = w.start_s; /* the first look reports at once */
 	push(&w, fd, st.st_ino, "");

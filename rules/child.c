@@ -14,21 +14,13 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lib/xalloc.h"
 #include "rules/internal.h"
+#include "fstune/clock.h"
 
 #define ANSWER_MAX (16u << 20) /* bytes: more than any honest list of recommendations */
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static json_t *child_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static json_t *child_error(const char *fmt, ...)
@@ -108,7 +100,7 @@ static enum line_result read_line(struct reader *r, long long deadline, char **l
 			return LINE_EOF;
 		if (r->len > ANSWER_MAX)
 			return LINE_TOO_BIG;
-		left = deadline - now_ms();
+		left = deadline - (long long)(fst_clock_ns() / 1000000);
 		if (left <= 0)
 			return LINE_TIMEOUT;
 		rc = poll(&p, 1, (int)left);
@@ -180,7 +172,7 @@ json_t *rules_run_batch(size_t n, json_t *(*fn)(void *arg, size_t i), void *arg,
 			char *line = NULL;
 			json_t *a;
 
-			lr = read_line(&r, now_ms() + lim->timeout_ms, &line);
+			lr = read_line(&r, (long long)(fst_clock_ns() / 1000000) + lim->timeout_ms, &line);
 			if (lr != LINE_OK)
 				break;
 			a = json_loads(line, JSON_REJECT_DUPLICATES, NULL);

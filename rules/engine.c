@@ -42,10 +42,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lib/xalloc.h"
+#include "fstune/clock.h"
 #include "fstune/debug.h"
 #include "rules/internal.h"
 #include "rules/meta.h"
@@ -56,14 +56,6 @@
 #ifndef FSTUNE_RULES_D
 #define FSTUNE_RULES_D "/etc/fstune/rules.d"
 #endif
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* An error entry with the loader's fix command, when it has one, as its "fix" member. */
 static json_t *load_error_entry(const char *rule, const char *file, const struct rules_load_msg *m)
@@ -122,9 +114,9 @@ static void load_paths(struct rules_set *set, char **paths, size_t n, const stru
 	for (size_t i = first, k = 0; i < set->n_files; i++)
 		if (!set->files[i].error)
 			b.files[k++] = &set->files[i];
-	t0 = now_ms();
+	t0 = fst_clock_s();
 	answers = rules_run_batch(n_read, child_load, &b, lim);
-	DBG(DEBUG_RULES, "loaded %zu rule files in %.1f ms", n_read, now_ms() - t0);
+	DBG(DEBUG_RULES, "loaded %zu rule files in %.1f ms", n_read, (fst_clock_s() - t0) * 1e3);
 	for (size_t k = 0; k < n_read; k++) {
 		struct rule_file *rf = b.files[k];
 		const json_t *answer = json_array_get(answers, k);
@@ -433,9 +425,9 @@ void rules_evaluate(const struct rules_set *set, const struct facts *facts, stru
 		if (rf->meta && !rf->is_replaced && rules_needs_met(rf, facts, out->not_evaluated))
 			jobs[n++] = (struct check_job){rf, facts};
 	}
-	t0 = now_ms();
+	t0 = fst_clock_s();
 	answers = rules_check_batch(jobs, n, &lim);
-	DBG(DEBUG_RULES, "evaluated %zu rule files in %.1f ms", n, now_ms() - t0);
+	DBG(DEBUG_RULES, "evaluated %zu rule files in %.1f ms", n, (fst_clock_s() - t0) * 1e3);
 	for (size_t k = 0; k < n; k++)
 		rules_finish_answer(jobs[k].rf, json_array_get(answers, k), facts, recs, out->errors);
 	json_decref(answers);

@@ -12,6 +12,14 @@ tests_unit_test_path_LDADD = $(FSTUNE_LDADD)
 tests_unit_test_utf8_SOURCES = tests/unit/test_utf8.c
 tests_unit_test_utf8_LDADD = $(FSTUNE_LDADD)
 
+# The atomic output writer, the monotonic clock and the seeded random numbers of lib/ (each built
+# from the .c file of its name, automake's default).
+check_PROGRAMS += tests/unit/test_output tests/unit/test_clock tests/unit/test_rng
+TESTS += tests/unit/test_output tests/unit/test_clock tests/unit/test_rng
+tests_unit_test_output_LDADD = $(FSTUNE_LDADD)
+tests_unit_test_clock_LDADD = $(FSTUNE_LDADD)
+tests_unit_test_rng_LDADD = $(FSTUNE_LDADD)
+
 # build.sh's dependency step (reads build.sh and configure.ac from the source tree), and its rebuild
 # when the configure options change.
 TESTS += tests/build-deps.sh tests/build-rebuild.sh

@@ -361,14 +361,14 @@ static int prepare(struct apply_args *a, json_t **plan, json_t **shown, struct f
 
 static int finish(const struct apply_args *a, json_t *plan, json_t *shown, const char *journal)
 {
-	struct cli_output *out = cli_output_open(&a->common);
+	struct fst_output *out = cli_output_open(&a->common);
 	FILE *fp;
 	size_t i;
 	json_t *c;
 
 	if (!out)
 		return FST_EXIT_USAGE;
-	fp = cli_output_stream(out);
+	fp = fst_output_stream(out);
 	if (a->common.format == CLI_FORMAT_JSON) {
 		json_t *doc = json_pack("{s:s?, s:b, s:O, s:O}", "journal", journal, "dry_run", a->ac.env.is_dry_run,
 					"changes", plan, "not_run", shown);

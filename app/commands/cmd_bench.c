@@ -193,7 +193,7 @@ int cmd_bench(int argc, char **argv)
 	struct fst_error err = FST_ERROR_INIT;
 	struct probe_target t;
 	struct bench_result res = {0};
-	struct cli_output *out = NULL;
+	struct fst_output *out = NULL;
 	struct facts *f = NULL;
 	bool has_target = false;
 	int status, wstatus = FST_EXIT_OK;
@@ -219,7 +219,7 @@ int cmd_bench(int argc, char **argv)
 		if (status != FST_EXIT_OK)
 			fst_error_print(&err);
 		json_array_foreach(lines, i, line)
-			fprintf(cli_output_stream(out), "%s\n", json_string_value(line));
+			fprintf(fst_output_stream(out), "%s\n", json_string_value(line));
 		json_decref(lines);
 		status = fst_exit_merge(status, cli_output_close(out, status == FST_EXIT_OK));
 		out = NULL;
@@ -264,7 +264,7 @@ int cmd_bench(int argc, char **argv)
 			fst_error_print(&err);
 		if (status == FST_EXIT_OK || status == FST_EXIT_PARTIAL) {
 			/* a failed test is marked failed in the facts and absent from the table's numbers */
-			int w = render(&a, f, cli_output_stream(out));
+			int w = render(&a, f, fst_output_stream(out));
 
 			status = fst_exit_merge(fst_exit_merge(status, wstatus), cli_output_close(out, w == 0));
 			out = NULL;

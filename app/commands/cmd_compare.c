@@ -508,7 +508,7 @@ static int load_inputs(struct compare_args *a, struct input *in)
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = {.acc.accepted = accepted_new(), .common.scope = CLI_SCOPE_REPORTS};
-	struct cli_output *out = NULL;
+	struct fst_output *out = NULL;
 	struct input *in = NULL;
 	json_t *model = NULL;
 	int status;
@@ -523,7 +523,7 @@ int cmd_compare(int argc, char **argv)
 		status = FST_EXIT_USAGE;
 	if (status == FST_EXIT_OK) {
 		model = build_model(&a, in, a.n_files);
-		status = cli_output_close(out, render(model, a.common.format, cli_output_stream(out)) == 0);
+		status = cli_output_close(out, render(model, a.common.format, fst_output_stream(out)) == 0);
 		if (status == FST_EXIT_OK && a.fail_on &&
 		    json_integer_value(json_object_get(json_object_get(model, "summary"), "new_failing")) > 0)
 			status = FST_EXIT_THRESHOLD;

@@ -185,7 +185,7 @@ int cmd_history(int argc, char **argv)
 	};
 	struct cli_common common = {0};
 	struct apply_cli ac = {.is_read_only = true};
-	struct cli_output *out;
+	struct fst_output *out;
 	json_t *paths, *list, *p;
 	size_t i;
 	int status = cli_parse(argc, argv, &common,
@@ -205,10 +205,10 @@ int cmd_history(int argc, char **argv)
 	json_array_foreach(paths, i, p)
 		json_array_append_new(list, summary(ac.env.root, json_string_value(p)));
 	if (common.format == CLI_FORMAT_JSON) {
-		json_dumpf(list, cli_output_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', cli_output_stream(out));
+		json_dumpf(list, fst_output_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', fst_output_stream(out));
 	} else {
-		write_text(list, cli_output_stream(out), common.format == CLI_FORMAT_MARKDOWN);
+		write_text(list, fst_output_stream(out), common.format == CLI_FORMAT_MARKDOWN);
 	}
 	status = cli_output_close(out, true);
 	json_decref(paths);

@@ -51,7 +51,7 @@ int cmd_probe(int argc, char **argv)
 {
 	struct probe_args a = {0};
 	struct fst_error err = FST_ERROR_INIT;
-	struct cli_output *out = NULL;
+	struct fst_output *out = NULL;
 	struct session *s = NULL;
 	int status = parse_args(argc, argv, &a);
 
@@ -62,7 +62,7 @@ int cmd_probe(int argc, char **argv)
 	if (status == FST_EXIT_OK) {
 		if (a.common.target_os)
 			session_set_target_os(s, a.common.target_os);
-		status = cli_output_close(out, render(&a, s->facts, cli_output_stream(out)));
+		status = cli_output_close(out, render(&a, s->facts, fst_output_stream(out)));
 		out = NULL;
 		if (status == FST_EXIT_OK) {
 			size_t failed = facts_failed_count(s->facts);

@@ -347,7 +347,7 @@ int cmd_report(int argc, char **argv)
 	struct report_args a = {.bench = SESSION_BENCH_NONE, .spec = WORKLOAD_SPEC_INIT, .acc.accepted = accepted_new(),
 				.common.scope = CLI_SCOPE_REPORT};
 	struct fst_error err = FST_ERROR_INIT;
-	struct cli_output *out = NULL;
+	struct fst_output *out = NULL;
 	struct session *s = NULL;
 	int status, pre = FST_EXIT_OK;
 
@@ -376,7 +376,7 @@ int cmd_report(int argc, char **argv)
 	if (status == FST_EXIT_OK) {
 		bool is_written;
 
-		is_written = output_format_of(a.common.format)->write_report(s, cli_output_stream(out)) == 0;
+		is_written = output_format_of(a.common.format)->write_report(s, fst_output_stream(out)) == 0;
 		status = cli_output_close(out, is_written);
 		out = NULL;
 		if (status == FST_EXIT_OK)

@@ -335,7 +335,7 @@ int cmd_rules(int argc, char **argv)
 {
 	struct rules_args a = {0};
 	struct fst_error err = FST_ERROR_INIT;
-	struct cli_output *out;
+	struct fst_output *out;
 	struct rules_set *set;
 	int status = parse_args(argc, argv, &a), result;
 
@@ -362,12 +362,12 @@ int cmd_rules(int argc, char **argv)
 		return FST_EXIT_USAGE;
 	}
 	if (!strcmp(a.sub, "list")) {
-		do_list(&a, set, cli_output_stream(out));
+		do_list(&a, set, fst_output_stream(out));
 		result = FST_EXIT_OK;
 	} else if (!strcmp(a.sub, "show")) {
-		result = do_show(&a, set, cli_output_stream(out));
+		result = do_show(&a, set, fst_output_stream(out));
 	} else {
-		result = do_test(&a, set, cli_output_stream(out));
+		result = do_test(&a, set, fst_output_stream(out));
 	}
 	status = cli_output_close(out, result != FST_EXIT_USAGE);
 	rules_set_free(set);

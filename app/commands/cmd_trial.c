@@ -489,10 +489,10 @@ static int describe_workload(const struct trial_args *a, struct facts *wl, struc
 }
 
 /* The trial's result: the document, rendered; the exit status merged with the writer's. */
-static int write_result(const struct trial_args *a, struct trial *t, struct cli_output *out, int status)
+static int write_result(const struct trial_args *a, struct trial *t, struct fst_output *out, int status)
 {
 	json_t *doc = trial_document(t);
-	int w = render(a, doc, cli_output_stream(out));
+	int w = render(a, doc, fst_output_stream(out));
 
 	json_decref(doc);
 	return fst_exit_merge(status, cli_output_close(out, w == 0));
@@ -526,7 +526,7 @@ int cmd_trial(int argc, char **argv)
 {
 	struct trial_args a = {.spec = WORKLOAD_SPEC_INIT, .image_size = IMAGE_MIN, .budget_s = 600};
 	struct fst_error err = FST_ERROR_INIT;
-	struct cli_output *out = NULL;
+	struct fst_output *out = NULL;
 	struct trial t;
 	bool is_measured = false; /* the rounds started (a failed setup has nothing to show) */
 	int status;

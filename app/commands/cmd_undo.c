@@ -155,11 +155,11 @@ int cmd_undo(int argc, char **argv)
 	if (status != FST_EXIT_OK && err.msg[0]) /* a usage error or refusal of the flags is said already */
 		fst_error_print(&err);
 	if (j && a.common.format == CLI_FORMAT_JSON && (status == FST_EXIT_OK || status == FST_EXIT_PARTIAL)) {
-		struct cli_output *out = cli_output_open(&a.common);
+		struct fst_output *out = cli_output_open(&a.common);
 
 		if (out) {
-			json_dumpf(j->doc, cli_output_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-			fputc('\n', cli_output_stream(out));
+			json_dumpf(j->doc, fst_output_stream(out), JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			fputc('\n', fst_output_stream(out));
 			status = fst_exit_merge(status, cli_output_close(out, true));
 		}
 	}

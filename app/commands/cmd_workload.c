@@ -111,7 +111,7 @@ static void warn_partial(const struct workload_args *a, const struct facts *f)
 int cmd_workload(int argc, char **argv)
 {
 	struct workload_args a = {.spec = WORKLOAD_SPEC_INIT};
-	struct cli_output *out = NULL;
+	struct fst_output *out = NULL;
 	struct facts *f = NULL;
 	int status = parse_args(argc, argv, &a);
 
@@ -129,7 +129,7 @@ int cmd_workload(int argc, char **argv)
 		return status;
 	}
 	warn_partial(&a, f);
-	output_format_of(a.common.format)->write_facts(cli_output_stream(out), f, true);
+	output_format_of(a.common.format)->write_facts(fst_output_stream(out), f, true);
 	status = fst_exit_merge(status, cli_output_close(out, true));
 	facts_free(f);
 	return status;

@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app/cli.h"
 #include "app/render/report_model.h"
 #include "app/render/report_render.h"
 #include "app/render/scripts.h"
 #include "lib/xalloc.h"
+#include "fstune/output.h"
 #include "fstune/rules.h"
 #include "fstune/shell.h"
 #include "fstune/status.h"
@@ -832,10 +832,10 @@ static void write_revert(FILE *out, const struct report_model *m, const struct f
 }
 
 /* One script into its temporary: written, made 0700, flushed. false with `err` set on failure. */
-static bool script_fill(struct cli_output *o, const char *path, bool is_apply, const struct report_model *m,
+static bool script_fill(struct fst_output *o, const char *path, bool is_apply, const struct report_model *m,
 			const struct session *s, struct fst_error *err)
 {
-	FILE *fp = cli_output_stream(o);
+	FILE *fp = fst_output_stream(o);
 
 	if (is_apply)
 		write_apply(fp, m, s->facts);
@@ -851,7 +851,7 @@ static bool script_fill(struct cli_output *o, const char *path, bool is_apply, c
 int scripts_write(const char *dir, const struct session *s, struct fst_error *err)
 {
 	static const char *const names[2] = {"apply.sh", "revert.sh"};
-	struct cli_output *o[2] = {NULL, NULL};
+	struct fst_output *o[2] = {NULL, NULL};
 	struct report_model *m = report_model_new(s);
 	char *path[2];
 	bool is_ok = scripts_make_dir(dir, err) == FST_EXIT_OK;
@@ -860,14 +860,14 @@ int scripts_write(const char *dir, const struct session *s, struct fst_error *er
 	for (size_t i = 0; i < 2; i++)
 		path[i] = xasprintf("%s/%s", dir, names[i]);
 	for (size_t i = 0; i < 2 && is_ok; i++) {
-		o[i] = cli_output_open_path(path[i], err);
+		o[i] = fst_output_open(path[i], err);
 		is_ok = o[i] && script_fill(o[i], path[i], i == 0, m, s, err);
 	}
 	/* Both are complete before either replaces an older one: a failure leaves the pair as it was. */
 	for (size_t i = 0; i < 2; i++) {
 		struct fst_error e = FST_ERROR_INIT;
 
-		if (cli_output_finish(o[i], is_ok, &e) != FST_EXIT_OK && status == FST_EXIT_OK) {
+		if (fst_output_finish(o[i], is_ok, &e) != FST_EXIT_OK && status == FST_EXIT_OK) {
 			status = fst_error_set(err, FST_EXIT_USAGE, "%s", e.msg);
 			is_ok = false;
 		}

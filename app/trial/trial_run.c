@@ -8,23 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "app/trial/trial_run.h"
 #include "app/trial/trial_tree.h"
 #include "lib/xalloc.h"
+#include "fstune/clock.h"
 #include "fstune/probe.h"
 #include "fstune/status.h"
 #include "fstune/utf8.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static bool is_stopped(const struct trial *t)
 {
@@ -159,7 +151,7 @@ static int run_once(struct trial *t, size_t ci, unsigned round, unsigned positio
 	struct trial_candidate *c = &t->cands.v[ci];
 	json_t *run = json_pack("{s:i, s:i, s:i}", "round", (int)round, "position", (int)position, "copy", (int)copy);
 	struct trial_obs o = {.round = round, .position = position, .copy = copy};
-	double mkfs_s = 0, um_s = 0, t0 = now_s(), wait0;
+	double mkfs_s = 0, um_s = 0, t0 = fst_clock_s(), wait0;
 	int st;
 
 	trial_env_run_start(t, run, &wait0);
@@ -179,7 +171,7 @@ static int run_once(struct trial *t, size_t ci, unsigned round, unsigned positio
 		}
 		json_object_set_new(run, "final_umount_s", json_real(um_s));
 	}
-	json_object_set_new(run, "run_s", json_real(now_s() - t0));
+	json_object_set_new(run, "run_s", json_real(fst_clock_s() - t0));
 	trial_env_run_end(t, run, wait0);
 	if (st == FST_EXIT_OK && !is_stopped(t) && take_values(t, run, &o)) {
 		c->obs = xrealloc(c->obs, (c->n_obs + 1) * sizeof *c->obs);
@@ -336,7 +328,7 @@ int trial_resolve(struct trial *t, struct fst_error *err)
  * nothing could be compared. */
 static bool budget_allows(const struct trial *t, unsigned round, double t0, double per_run)
 {
-	return round == 0 || t->budget_s <= 0 || now_s() - t0 + per_run <= t->budget_s;
+	return round == 0 || t->budget_s <= 0 || fst_clock_s() - t0 + per_run <= t->budget_s;
 }
 
 /* Whether a comparison is not settled on a metric whose floor is too wide for a tie: the estimate of
@@ -370,7 +362,7 @@ static bool wants_more(struct trial *t, double t0)
 		need = 1;
 	if (!need || t->rounds_done >= TRIAL_ROUNDS_MAX)
 		return false;
-	if (t->budget_s > 0 && now_s() - t0 + need * t->round_s > t->budget_s) {
+	if (t->budget_s > 0 && fst_clock_s() - t0 + need * t->round_s > t->budget_s) {
 		if (is_narrowing)
 			json_array_append_new(t->notes, json_sprintf(
 				"not settled after %u rounds, and another round (about %.0f s), which would narrow "
@@ -395,7 +387,7 @@ static int run_round(struct trial *t, unsigned round, double t0, double *per_run
 	size_t k = trial_round_order(t, round, order, copy);
 
 	for (size_t p = 0; p < k; p++) {
-		double r0 = now_s();
+		double r0 = fst_clock_s();
 		int st;
 
 		if (is_stopped(t))
@@ -416,7 +408,7 @@ static int run_round(struct trial *t, unsigned round, double t0, double *per_run
 			*status = FST_EXIT_PARTIAL;
 		}
 		(*runs)++;
-		*per_run += (now_s() - r0 - *per_run) / *runs;
+		*per_run += (fst_clock_s() - r0 - *per_run) / *runs;
 	}
 	return 0;
 }
@@ -438,14 +430,14 @@ static void note_wide_floors(struct trial *t)
 
 int trial_measure(struct trial *t, struct fst_error *err)
 {
-	double t0 = now_s(), per_run = 0;
+	double t0 = fst_clock_s(), per_run = 0;
 	unsigned runs = 0;
 	int status = FST_EXIT_OK;
 
 	t->rounds_planned = t->repeat ? t->repeat : t->rounds_min ? t->rounds_min : 3;
 	trial_env_start(t);
 	for (unsigned round = 0;; round++) {
-		double r0 = now_s();
+		double r0 = fst_clock_s();
 		int st;
 
 		if (round >= t->rounds_planned && (t->repeat || !wants_more(t, t0)))
@@ -453,7 +445,7 @@ int trial_measure(struct trial *t, struct fst_error *err)
 		if (round >= t->rounds_planned)
 			t->rounds_adaptive++;
 		st = run_round(t, round, t0, &per_run, &runs, &status, err);
-		t->elapsed_s = now_s() - t0;
+		t->elapsed_s = fst_clock_s() - t0;
 		if (st >= 128) {
 			t->is_partial = true;
 			status = st;
@@ -462,9 +454,9 @@ int trial_measure(struct trial *t, struct fst_error *err)
 		if (st < 0)
 			break;
 		t->rounds_done = round + 1;
-		t->round_s += (now_s() - r0 - t->round_s) / t->rounds_done;
+		t->round_s += (fst_clock_s() - r0 - t->round_s) / t->rounds_done;
 	}
-	t->elapsed_s = now_s() - t0;
+	t->elapsed_s = fst_clock_s() - t0;
 	trial_env_finish(t);
 	trial_judge(t);
 	note_wide_floors(t);

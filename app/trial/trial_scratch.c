@@ -14,21 +14,13 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "app/trial/trial_record.h"
 #include "app/trial/trial_scratch.h"
 #include "lib/xalloc.h"
+#include "fstune/clock.h"
 #include "fstune/status.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void trial_scratch_init(struct trial_scratch *s)
 {
@@ -267,10 +259,10 @@ int trial_scratch_mkfs(struct trial_scratch *s, const struct trial_candidate *c,
 		       struct fst_error *err)
 {
 	char **argv = mkfs_argv(s, c), msg[512];
-	double t0 = now_s();
+	double t0 = fst_clock_s();
 	int rc = run_tool(argv, msg, sizeof msg);
 
-	*secs = now_s() - t0;
+	*secs = fst_clock_s() - t0;
 	s->is_written = true;
 	for (size_t i = 0; argv[i]; i++)
 		free(argv[i]);
@@ -310,7 +302,7 @@ int trial_scratch_mount(struct trial_scratch *s, const char *fs, struct fst_erro
 
 int trial_scratch_umount(struct trial_scratch *s, double *secs, struct fst_error *err)
 {
-	double t0 = now_s();
+	double t0 = fst_clock_s();
 	int rc;
 
 	if (!s->is_mounted)
@@ -319,7 +311,7 @@ int trial_scratch_umount(struct trial_scratch *s, double *secs, struct fst_error
 	while ((rc = umount2(s->mnt, 0)) < 0 && errno == EINTR)
 		;
 	if (secs)
-		*secs = now_s() - t0;
+		*secs = fst_clock_s() - t0;
 	if (rc < 0)
 		return fst_error_set(err, FST_EXIT_PARTIAL, "unmounting %s: %s", s->mnt, strerror(errno));
 	s->is_mounted = false;

@@ -12,37 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "app/trial/trial_tree.h"
 #include "lib/xalloc.h"
 #include "fstune/bench.h"
+#include "fstune/clock.h"
+#include "fstune/rng.h"
 #include "fstune/status.h"
 
 #define BUF_SIZE (1u << 20)
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* xorshift64*: the same tree for every candidate and run, from a fixed seed */
-static uint64_t rng_next(uint64_t *x)
-{
-	*x ^= *x >> 12;
-	*x ^= *x << 25;
-	*x ^= *x >> 27;
-	return *x * 2685821657736338717ull;
-}
-
 static uint64_t draw_size(uint64_t *rng, const struct trial_tree_plan *p)
 {
-	unsigned u = (unsigned)(rng_next(rng) % 1000);
-	double f = (double)(rng_next(rng) >> 11) / (double)(1ull << 53);
+	unsigned u = (unsigned)(fst_xorshift64s(rng) % 1000);
+	double f = (double)(fst_xorshift64s(rng) >> 11) / (double)(1ull << 53);
 
 	return bench_tree_size_draw(p->size_min, p->size_p50, p->size_p90, p->size_top, TRIAL_TREE_FILE_CAP, u, f);
 }
@@ -55,13 +39,13 @@ static bool stopped(const volatile sig_atomic_t *stop)
 int trial_tree_write(const char *root, const struct trial_tree_plan *p, const volatile sig_atomic_t *stop,
 		     struct trial_tree_result *r, struct fst_error *err)
 {
-	uint64_t rng = 0x1999081313ull, i;
+	uint64_t rng = 0x1999081313ull, i; /* fixed: the same tree for every candidate and run */
 	char *buf = xmalloc(BUF_SIZE), path[4096];
-	double t0 = now_s();
+	double t0 = fst_clock_s();
 	int st = FST_EXIT_OK;
 
 	for (i = 0; i < BUF_SIZE; i += 8) {
-		uint64_t v = rng_next(&rng);
+		uint64_t v = fst_xorshift64s(&rng);
 
 		memcpy(buf + i, &v, 8);
 	}
@@ -104,7 +88,7 @@ int trial_tree_write(const char *root, const struct trial_tree_plan *p, const vo
 		r->files++;
 		r->bytes += size;
 	}
-	r->write_s = now_s() - t0;
+	r->write_s = fst_clock_s() - t0;
 	free(buf);
 	return st;
 }
@@ -163,13 +147,13 @@ static int visit_stat(int dir_fd, const char *name, bool is_dir, void *arg, stru
 int trial_tree_walk(const char *root, const volatile sig_atomic_t *stop, struct trial_tree_result *r,
 		    struct fst_error *err)
 {
-	double t0 = now_s();
+	double t0 = fst_clock_s();
 	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC), st;
 
 	r->walk_entries = 0;
 	st = fd < 0 ? fst_error_set(err, FST_EXIT_PARTIAL, "tree: open %s: %s", root, strerror(errno))
 		    : tree_pass(fd, stop, visit_stat, r, err);
-	r->walk_s = now_s() - t0;
+	r->walk_s = fst_clock_s() - t0;
 	return st;
 }
 
@@ -208,13 +192,13 @@ int trial_tree_read(const char *root, const volatile sig_atomic_t *stop, struct 
 		    struct fst_error *err)
 {
 	struct read_pass p = {r, xmalloc(BUF_SIZE)};
-	double t0 = now_s();
+	double t0 = fst_clock_s();
 	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC), st;
 
 	r->read_files = r->read_bytes = 0;
 	st = fd < 0 ? fst_error_set(err, FST_EXIT_PARTIAL, "tree: open %s: %s", root, strerror(errno))
 		    : tree_pass(fd, stop, visit_read, &p, err);
-	r->read_s = now_s() - t0;
+	r->read_s = fst_clock_s() - t0;
 	free(p.buf);
 	if (st == FST_EXIT_OK && !stopped(stop) && (r->read_files != r->files || r->read_bytes != r->bytes))
 		st = fst_error_set(err, FST_EXIT_PARTIAL, "tree: wrote %llu files of %llu bytes, read back %llu "

@@ -73,18 +73,18 @@ static void save_draw(struct ui_wizard *w, const struct ui_area *a)
 /* Writes the report to `path` with the commands' atomic writer. FST_EXIT_OK, or the error in `err`. */
 static int write_report(const struct session *s, size_t fmt, const char *path, struct fst_error *err)
 {
-	struct cli_output *o = cli_output_open_path(path, err);
+	struct fst_output *o = fst_output_open(path, err);
 	int e;
 
 	if (!o)
 		return err->status;
 	if (output_formats[fmt].id == CLI_FORMAT_TEXT || output_formats[fmt].id == CLI_FORMAT_MARKDOWN)
-		cli_output_text_only(o);
+		fst_output_text_only(o);
 	errno = 0;
-	if (output_formats[fmt].write_report(s, cli_output_stream(o)) == 0)
-		return cli_output_finish(o, true, err);
+	if (output_formats[fmt].write_report(s, fst_output_stream(o)) == 0)
+		return fst_output_finish(o, true, err);
 	e = errno ? errno : EIO;
-	cli_output_finish(o, false, err);
+	fst_output_finish(o, false, err);
 	return fst_error_set(err, FST_EXIT_USAGE, "writing %s: %s", path, strerror(e));
 }
 

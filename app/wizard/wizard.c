@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "app/cli.h"
 #include "app/wizard/ui.h"
@@ -18,6 +17,7 @@
 #include "app/commands/rules_cli.h"
 #include "app/commands/workload_cli.h"
 #include "lib/xalloc.h"
+#include "fstune/clock.h"
 #include "fstune/debug.h"
 #include "fstune/status.h"
 
@@ -249,14 +249,11 @@ int ui_wizard_main(int argc, char **argv)
 	}
 	ui_term_start();
 	if (!a.facts) {
-		struct timespec t0, t1;
+		double t0 = fst_clock_s();
 
-		clock_gettime(CLOCK_MONOTONIC, &t0);
 		inventory_scan(&w.targets); /* after initscr: the glyphs depend on the locale check */
 		w.has_idle_work = true;
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		DBG(DEBUG_UI, "target scan: %zu rows in %.1f ms", w.targets.n,
-		    (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+		DBG(DEBUG_UI, "target scan: %zu rows in %.1f ms", w.targets.n, (fst_clock_s() - t0) * 1e3);
 	}
 	w.screen = a.target ? UI_SCR_WORKLOAD : UI_SCR_TARGET;
 	ui_loop_run(&w);

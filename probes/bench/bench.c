@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "lib/xalloc.h"
+#include "fstune/clock.h"
 #include "fstune/debug.h"
 #include "fstune/path.h"
 #include "fstune/space.h"
@@ -372,7 +373,7 @@ int bench_prepare(struct bench_prep *p, const struct probe_target *t, const stru
 	/* new offsets every run (fio's randrepeat=0): a fixed sequence would meet the same blocks in any
 	 * cache below us (a hypervisor's, a controller's) run after run; the null engine is deterministic */
 	ctx->seed = cfg->engine == BENCH_ENGINE_NULL ? 0x66737475ull
-						     : bench_clock_ns() ^ ((uint64_t)getpid() << 32);
+						     : fst_clock_ns() ^ ((uint64_t)getpid() << 32);
 	p->sel = xcalloc(bench_n_tests, sizeof *p->sel);
 	if ((r = bench_select(&p->eff, p->sel, &p->n, err)) != FST_EXIT_OK)
 		return r;

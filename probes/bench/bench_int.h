@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "fstune/bench.h"
 
@@ -67,14 +66,6 @@ extern const struct bench_engine_ops bench_engine_null;
 /* True when io_uring can be set up here (not disabled by kernel.io_uring_disabled or a sandbox). */
 bool bench_io_uring_available(void);
 
-static inline uint64_t bench_clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- Latency histogram: log-linear, HDR style. 64 linear sub-buckets per power of two above 128 ns
  * (exact below), so a bucket is at most 1/64 of its lower bound wide and its midpoint is within
  * 0.8% of any value in it. ---- */
@@ -98,18 +89,6 @@ void bench_hist_merge(struct bench_hist *into, const struct bench_hist *from);
 double bench_hist_quantile(const struct bench_hist *h, double q);
 /* The fewest samples for which a q-quantile is reported: at least 10 samples beyond it. */
 uint64_t bench_hist_min_samples(double q);
-
-/* ---- Random numbers: xoshiro256** seeded by splitmix64; deterministic per test and worker. ---- */
-
-struct bench_rng {
-	uint64_t s[4];
-};
-void bench_rng_seed(struct bench_rng *r, uint64_t seed);
-uint64_t bench_rng_next(struct bench_rng *r);
-/* Uniform in [0, n), unbiased (Lemire). n > 0. */
-uint64_t bench_rng_below(struct bench_rng *r, uint64_t n);
-/* Fills `len` bytes (a multiple of 8) with incompressible data. */
-void bench_rng_fill(struct bench_rng *r, void *buf, size_t len);
 
 /* ---- The run context ---- */
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lib/xalloc.h"
+#include "fstune/clock.h"
 #include "fstune/debug.h"
 #include "fstune/workload.h"
 #include "probes/bench/file_common.h"
@@ -52,7 +53,7 @@ int file_run_begin(struct file_run *r, struct bench_ctx *ctx, const struct bench
 	r->f = f;
 	r->dirfd = -1;
 	r->checks_failed = json_array();
-	r->t0_ns = bench_clock_ns();
+	r->t0_ns = fst_clock_ns();
 	r->last_progress_ns = r->t0_ns;
 	/* a leftover of an earlier test of this run (it cannot exist, but removal is cheap) */
 	bench_files_remove_tree(ctx->scratch_fd, def->name);
@@ -105,7 +106,7 @@ bool file_should_stop(struct file_run *r, double fraction, uint64_t ops)
 		return true;
 	if (!cfg->progress)
 		return false;
-	now = bench_clock_ns();
+	now = fst_clock_ns();
 	if (now - r->last_progress_ns < PROGRESS_NS)
 		return false;
 	{
@@ -186,13 +187,13 @@ void file_space_get(struct file_run *r, double share, struct file_space *out)
 
 uint64_t file_phase_run(struct file_run *r, const struct file_phase *ph, double *secs)
 {
-	uint64_t t0 = bench_clock_ns(), bound = file_phase_ns(r), i, steps_end, synced_ns = 0;
+	uint64_t t0 = fst_clock_ns(), bound = file_phase_ns(r), i, steps_end, synced_ns = 0;
 	bool syncs_as_it_goes = ph->is_time_bound && ph->ends_with_syncfs;
 	struct bench_slices sl;
 
 	bench_slices_init(&sl, PHASE_SLICE0_NS);
 	for (i = 0; (!ph->count || i < ph->count) && !file_done(r); i++) {
-		double elapsed = (double)(bench_clock_ns() - t0);
+		double elapsed = (double)(fst_clock_ns() - t0);
 		double by_time = ph->is_time_bound ? fmin(1, elapsed / (double)bound) : 0;
 		double by_count = ph->count ? (double)i / (double)ph->count : 0;
 		uint64_t done_ns;
@@ -203,10 +204,10 @@ uint64_t file_phase_run(struct file_run *r, const struct file_phase *ph, double 
 		    !ph->step(ph->arg, i))
 			break;
 		r->ops++;
-		done_ns = bench_clock_ns() - t0;
+		done_ns = fst_clock_ns() - t0;
 		if (syncs_as_it_goes && done_ns - synced_ns >= bound / PHASE_SYNCS) {
 			file_syncfs(r);
-			done_ns = synced_ns = bench_clock_ns() - t0;
+			done_ns = synced_ns = fst_clock_ns() - t0;
 		}
 		bench_slices_add(&sl, done_ns);
 		if (ph->is_time_bound && ph->count && done_ns >= bound && i + 1 < ph->count) {
@@ -216,10 +217,10 @@ uint64_t file_phase_run(struct file_run *r, const struct file_phase *ph, double 
 			break;
 		}
 	}
-	steps_end = bench_clock_ns() - t0;
+	steps_end = fst_clock_ns() - t0;
 	if (ph->ends_with_syncfs && !file_done(r))
 		file_syncfs(r);
-	*secs = file_secs(bench_clock_ns() - t0);
+	*secs = file_secs(fst_clock_ns() - t0);
 	if (r->n_phases < FILE_PHASES_MAX) {
 		r->phase_ci[r->n_phases].key = ph->key;
 		r->phase_ci[r->n_phases].ci95_pct = bench_slices_ci95_pct(&sl, steps_end, PHASE_SLICE_MIN_STEPS);
@@ -262,14 +263,14 @@ double file_unlink_rate(struct file_run *r)
 		made++;
 	}
 	syncfs(r->dirfd);
-	t0 = bench_clock_ns();
+	t0 = fst_clock_ns();
 	for (i = 0; i < made; i++) {
 		snprintf(name, sizeof name, CAL_DIR "/%d", i);
 		unlinkat(r->dirfd, name, 0);
 	}
 	unlinkat(r->dirfd, CAL_DIR, AT_REMOVEDIR);
 	syncfs(r->dirfd);
-	secs = file_secs(bench_clock_ns() - t0);
+	secs = file_secs(fst_clock_ns() - t0);
 	DBG(DEBUG_BENCH, "bench: %s: %d files unlinked in %.3f s", r->def->name, made, secs);
 	return made && secs > 0 ? made / secs : 1e9;
 }

@@ -18,6 +18,7 @@
 
 #include "lib/xalloc.h"
 #include "fstune/debug.h"
+#include "fstune/rng.h"
 #include "probes/bench/file_common.h"
 
 #define FILES_CAP 100000u
@@ -30,7 +31,7 @@
 
 struct tree {
 	struct file_run *r;
-	struct bench_rng rng;
+	struct fst_rng rng;
 	char *buf;
 	uint64_t per_dir;
 	uint64_t top;                 /* bytes: the largest size drawn (tree_top) */
@@ -92,8 +93,8 @@ uint64_t bench_tree_size_draw(uint64_t min, uint64_t p50, uint64_t p90, uint64_t
 
 static uint64_t tree_size(struct tree *t, const struct file_workload *w)
 {
-	unsigned u = (unsigned)bench_rng_below(&t->rng, 1000);
-	double f = (double)bench_rng_below(&t->rng, 1u << 30) / (double)(1u << 30);
+	unsigned u = (unsigned)fst_rng_below(&t->rng, 1000);
+	double f = (double)fst_rng_below(&t->rng, 1u << 30) / (double)(1u << 30);
 
 	return bench_tree_size_draw(w->size_min, w->size_p50, w->size_p90, t->top, FILE_SIZE_CAP, u, f);
 }
@@ -111,7 +112,7 @@ static bool tree_write_file(struct tree *t, const char *name, uint64_t size)
 
 		/* a fresh word in every 4 KiB block: no block repeats another (compression, dedup) */
 		for (k = 0; k < n / 8; k += 512)
-			((uint64_t *)(void *)t->buf)[k] = bench_rng_next(&t->rng);
+			((uint64_t *)(void *)t->buf)[k] = fst_rng_next(&t->rng);
 		if ((e = file_write_all(fd, t->buf, n, 0)) < 0) {
 			close(fd);
 			return file_fail(t->r, -e, "write %s", name);
@@ -341,10 +342,10 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 	}
 	t.per_dir = w.files_per_dir > max_files ? max_files : w.files_per_dir;
 	t.w = &w;
-	bench_rng_seed(&t.rng, ctx->seed ^ 0x74726565ull);
+	fst_rng_seed(&t.rng, ctx->seed ^ 0x74726565ull);
 	t.dir_bytes = xcalloc(max_files / t.per_dir + 1, sizeof *t.dir_bytes);
 	t.buf = bench_aligned_alloc(4096, BUF_SIZE);
-	bench_rng_fill(&t.rng, t.buf, BUF_SIZE);
+	fst_rng_fill(&t.rng, t.buf, BUF_SIZE);
 	t.top = tree_top(&w);
 	if (w.size_max > FILE_SIZE_CAP && t.top >= FILE_SIZE_CAP)
 		bench_note(ctx, "%s: file sizes capped at %llu MiB (the workload's largest is %llu bytes)", def->name,

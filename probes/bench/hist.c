@@ -1,5 +1,4 @@
-/* The latency histogram (log-linear, HDR style: at most 0.8% relative error per bucket midpoint) and the
- * random generator every test draws its offsets and data from. */
+/* The latency histogram (log-linear, HDR style: at most 0.8% relative error per bucket midpoint). */
 #include "config.h"
 
 #include <math.h>
@@ -99,66 +98,4 @@ double bench_hist_quantile(const struct bench_hist *h, double q)
 uint64_t bench_hist_min_samples(double q)
 {
 	return (uint64_t)ceil(10.0 / (1.0 - q) - 1e-9);
-}
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-void bench_rng_seed(struct bench_rng *r, uint64_t seed)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-uint64_t bench_rng_next(struct bench_rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
-}
-
-uint64_t bench_rng_below(struct bench_rng *r, uint64_t n)
-{
-	unsigned __int128 m = (unsigned __int128)bench_rng_next(r) * n;
-	uint64_t low = (uint64_t)m;
-
-	if (low < n) {
-		uint64_t threshold = -n % n;
-
-		while (low < threshold) {
-			m = (unsigned __int128)bench_rng_next(r) * n;
-			low = (uint64_t)m;
-		}
-	}
-	return (uint64_t)(m >> 64);
-}
-
-void bench_rng_fill(struct bench_rng *r, void *buf, size_t len)
-{
-	uint64_t *p = buf;
-	size_t i;
-
-	for (i = 0; i < len / 8; i++)
-		p[i] = bench_rng_next(r);
 }

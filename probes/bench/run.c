@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "lib/xalloc.h"
+#include "fstune/clock.h"
 #include "fstune/debug.h"
+#include "fstune/rng.h"
 #include "probes/bench/bench_int.h"
 #include "probes/bench/run.h"
 
@@ -48,7 +50,7 @@ struct worker {
 	unsigned n_fresh;
 	struct bench_io **reaped; /* the completions of one getevents */
 	void *bufs;
-	struct bench_rng rng;
+	struct fst_rng rng;
 	struct bench_stats st;    /* the measured window */
 	unsigned slices_judged;   /* the adaptive check has seen this many complete slices */
 	_Atomic uint64_t live;    /* completions so far, warm-up included: the live rate */
@@ -64,7 +66,7 @@ struct worker {
 
 static uint64_t worker_now(struct worker *w)
 {
-	return w->job->ops->now_ns ? w->job->ops->now_ns(&w->eng) : bench_clock_ns();
+	return w->job->ops->now_ns ? w->job->ops->now_ns(&w->eng) : fst_clock_ns();
 }
 
 static void io_prepare(struct worker *w, struct bench_io *io)
@@ -77,7 +79,7 @@ static void io_prepare(struct worker *w, struct bench_io *io)
 	io->sync_after = j->def->is_fsync;
 	switch (j->def->pattern) {
 	case BENCH_PATTERN_RANDOM:
-		io->offset = bench_rng_below(&w->rng, j->blocks) * len;
+		io->offset = fst_rng_below(&w->rng, j->blocks) * len;
 		break;
 	case BENCH_PATTERN_SEQUENTIAL:
 		io->offset = (atomic_fetch_add(&j->seq_next, 1) % j->blocks) * len;
@@ -101,7 +103,7 @@ static void io_prepare(struct worker *w, struct bench_io *io)
 
 		/* a fresh word in every 4 KiB block: no write repeats an earlier one (compression, dedup) */
 		for (k = 0; k < len / 8; k += 512)
-			p[k] = bench_rng_next(&w->rng);
+			p[k] = fst_rng_next(&w->rng);
 	}
 }
 
@@ -150,7 +152,7 @@ static double live_quantile_us(const struct bench_hist *h, double q)
 static void worker_progress(struct worker *w, uint64_t *last_real, uint64_t *last_count)
 {
 	struct job *j = w->job;
-	uint64_t real = bench_clock_ns(), vnow, total;
+	uint64_t real = fst_clock_ns(), vnow, total;
 	struct bench_live live;
 	double frac;
 
@@ -260,7 +262,7 @@ static void worker_loop(struct worker *w, bool report_progress)
 	struct job *j = w->job;
 	const struct bench_engine_ops *ops = j->ops;
 	uint64_t deadline = j->t0 + j->warmup_ns + j->runtime_ns;
-	uint64_t last_real = bench_clock_ns(), last_count = 0;
+	uint64_t last_real = fst_clock_ns(), last_count = 0;
 	unsigned in_flight = 0, i;
 	bool is_stopping = false;
 	double wait0 = bench_thread_run_delay_ns(), wait1;
@@ -360,12 +362,12 @@ static int worker_setup(struct worker *w, struct job *j, unsigned index)
 	w->index = index;
 	w->eng.ops = j->ops;
 	bench_stats_init(&w->st);
-	bench_rng_seed(&w->rng, j->ctx->seed ^ ((uint64_t)index << 32) ^ (uint64_t)(uintptr_t)j->def->name);
+	fst_rng_seed(&w->rng, j->ctx->seed ^ ((uint64_t)index << 32) ^ (uint64_t)(uintptr_t)j->def->name);
 	w->ios = xcalloc(j->depth, sizeof *w->ios);
 	w->done = xcalloc(j->depth, sizeof *w->done);
 	w->reaped = xcalloc(j->depth, sizeof *w->reaped);
 	w->bufs = bench_aligned_alloc(align, stride * j->depth);
-	bench_rng_fill(&w->rng, w->bufs, stride * j->depth);
+	fst_rng_fill(&w->rng, w->bufs, stride * j->depth);
 	for (i = 0; i < j->depth; i++) {
 		w->ios[i].buf = (char *)w->bufs + stride * i;
 		w->ios[i].slot = i;
@@ -440,7 +442,7 @@ static bool cpu_ticks(unsigned long long *total, unsigned long long *steal)
 /* Runs the workers while the calling thread reports progress and watches for a stop. */
 static void run_threads(struct job *j, struct worker *ws)
 {
-	uint64_t last_real = bench_clock_ns(), last_count = 0;
+	uint64_t last_real = fst_clock_ns(), last_count = 0;
 	unsigned i, started = 0;
 
 	for (i = 0; i < j->workers; i++) {
@@ -462,7 +464,7 @@ static void run_threads(struct job *j, struct worker *ws)
 			if (!atomic_load(&ws[i].is_finished))
 				is_done = false;
 		}
-		real = bench_clock_ns();
+		real = fst_clock_ns();
 		if (real - last_real >= PROGRESS_NS && j->ctx->cfg->progress) {
 			double frac = (double)(real - j->t0) / (double)(j->warmup_ns + j->runtime_ns);
 			/* the workers' histograms are theirs until they finish: no live percentiles here */
@@ -534,7 +536,7 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 	if (r == 0) {
 		cpu0 = process_cpu_s();
 		has_ticks = cpu_ticks(&tick0, &steal0);
-		j.t0 = j.ops->now_ns ? 0 : bench_clock_ns();
+		j.t0 = j.ops->now_ns ? 0 : fst_clock_ns();
 		DBG(DEBUG_BENCH, "bench: %s: engine %s, %u worker(s) at depth %u, span %llu", def->name,
 		    j.ops->name, j.workers, j.depth, (unsigned long long)span);
 		if (j.workers == 1)

@@ -16,8 +16,10 @@
 #include <unistd.h>
 
 #include "lib/xalloc.h"
+#include "fstune/clock.h"
 #include "fstune/debug.h"
 #include "fstune/path.h"
+#include "fstune/rng.h"
 #include "fstune/utf8.h"
 #include "probes/bench/bench_int.h"
 
@@ -257,12 +259,12 @@ static int layout_write(struct bench_ctx *ctx, struct fst_error *err)
 {
 	size_t align = ctx->dio.mem_align < 4096 ? 4096 : ctx->dio.mem_align;
 	char *buf = bench_aligned_alloc(align, LAYOUT_CHUNK);
-	struct bench_rng rng;
-	uint64_t off = 0, t0 = bench_clock_ns(), last = t0;
+	struct fst_rng rng;
+	uint64_t off = 0, t0 = fst_clock_ns(), last = t0;
 	int status = FST_EXIT_OK;
 
-	bench_rng_seed(&rng, ctx->seed);
-	bench_rng_fill(&rng, buf, LAYOUT_CHUNK);
+	fst_rng_seed(&rng, ctx->seed);
+	fst_rng_fill(&rng, buf, LAYOUT_CHUNK);
 	while (off < ctx->span_bytes) {
 		size_t len = ctx->span_bytes - off < LAYOUT_CHUNK ? (size_t)(ctx->span_bytes - off) : LAYOUT_CHUNK;
 		size_t k;
@@ -274,7 +276,7 @@ static int layout_write(struct bench_ctx *ctx, struct fst_error *err)
 		}
 		/* a fresh word per 4 KiB block: no block repeats another */
 		for (k = 0; k < len / 8; k += 512)
-			((uint64_t *)(void *)buf)[k] = bench_rng_next(&rng);
+			((uint64_t *)(void *)buf)[k] = fst_rng_next(&rng);
 		w = pwrite(ctx->data_fd, buf, len, (off_t)off);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -287,10 +289,10 @@ static int layout_write(struct bench_ctx *ctx, struct fst_error *err)
 			break;
 		}
 		off += (uint64_t)w;
-		if (ctx->cfg->progress && bench_clock_ns() - last > 100000000ull) {
-			struct bench_live live = {(double)off / ((double)(bench_clock_ns() - t0) / 1e9), 0, 0};
+		if (ctx->cfg->progress && fst_clock_ns() - last > 100000000ull) {
+			struct bench_live live = {(double)off / ((double)(fst_clock_ns() - t0) / 1e9), 0, 0};
 
-			last = bench_clock_ns();
+			last = fst_clock_ns();
 			if (!ctx->cfg->progress(ctx->cfg->progress_arg, "layout", (double)off / (double)ctx->span_bytes,
 						&live)) {
 				status = 128 + SIGINT;
@@ -304,7 +306,7 @@ static int layout_write(struct bench_ctx *ctx, struct fst_error *err)
 	if (status == FST_EXIT_OK)
 		posix_fadvise(ctx->data_fd, 0, 0, POSIX_FADV_DONTNEED);
 	free(buf);
-	ctx->layout_s = (double)(bench_clock_ns() - t0) / 1e9;
+	ctx->layout_s = (double)(fst_clock_ns() - t0) / 1e9;
 	DBG(DEBUG_BENCH, "bench: layout of %llu bytes in %.2f s", (unsigned long long)off, ctx->layout_s);
 	return status;
 }

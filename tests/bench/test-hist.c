@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "probes/bench/bench_int.h"
+#include "fstune/rng.h"
 
 #define N 100000
 
@@ -17,27 +18,27 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double unit(struct bench_rng *r)
+static double unit(struct fst_rng *r)
 {
-	return ((double)(bench_rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
+	return ((double)(fst_rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
 }
 
-static double normal(struct bench_rng *r)
+static double normal(struct fst_rng *r)
 {
 	return sqrt(-2 * log(unit(r))) * cos(2 * M_PI * unit(r));
 }
 
-static int check_dist(const char *name, uint64_t (*gen)(struct bench_rng *))
+static int check_dist(const char *name, uint64_t (*gen)(struct fst_rng *))
 {
 	static const double qs[] = {0.01, 0.25, 0.5, 0.9, 0.99, 0.999, 1.0};
 	uint64_t *v = malloc(N * sizeof *v);
 	struct bench_hist *h = malloc(sizeof *h);
-	struct bench_rng r;
+	struct fst_rng r;
 	double worst = 0;
 	size_t i;
 	int failures = 0;
 
-	bench_rng_seed(&r, 42);
+	fst_rng_seed(&r, 42);
 	bench_hist_init(h);
 	for (i = 0; i < N; i++) {
 		v[i] = gen(&r);
@@ -67,19 +68,19 @@ static int check_dist(const char *name, uint64_t (*gen)(struct bench_rng *))
 	return failures;
 }
 
-static uint64_t gen_uniform(struct bench_rng *r)
+static uint64_t gen_uniform(struct fst_rng *r)
 {
-	return 1000 + bench_rng_below(r, 10000000); /* 1 µs .. 10 ms */
+	return 1000 + fst_rng_below(r, 10000000); /* 1 µs .. 10 ms */
 }
 
-static uint64_t gen_lognormal(struct bench_rng *r)
+static uint64_t gen_lognormal(struct fst_rng *r)
 {
 	return (uint64_t)(100000.0 * exp(normal(r))); /* median 100 µs, sigma 1 */
 }
 
-static uint64_t gen_bimodal(struct bench_rng *r)
+static uint64_t gen_bimodal(struct fst_rng *r)
 {
-	if (bench_rng_below(r, 10) < 9)
+	if (fst_rng_below(r, 10) < 9)
 		return (uint64_t)fmax(1000, 50000 + 5000 * normal(r)); /* 50 µs ± 5 */
 	return (uint64_t)(5e6 * -log(unit(r))) + 1000;           /* a 5 ms exponential tail */
 }

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "fstune/clock.h"
 #include "fstune/facts.h"
 #include "fstune/rules.h"
 
@@ -30,14 +30,6 @@ static int failures;
 			failures++;                     \
 		}                                       \
 	} while (0)
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The recommendations of rules other than `skip_rule`, as canonical JSON text. */
 static char *shipped_recs(const json_t *recs, const char *skip_rule)
@@ -149,7 +141,7 @@ static void run_one(const char *builtin, const char *path, const struct facts *f
 	char want[256], *got;
 	bool is_error;
 	const json_t *e;
-	double t0 = now_s();
+	double t0 = fst_clock_s();
 
 	expectation(path, want, sizeof(want), &is_error);
 	if (!evaluate(paths, 2, facts, &res))
@@ -185,7 +177,7 @@ static void run_one(const char *builtin, const char *path, const struct facts *f
 	CHECK(!strcmp(got, baseline), "%s: the shipped rules' recommendations changed", path);
 	CHECK(access(sentinel, F_OK) != 0, "%s: the sentinel %s exists", path, sentinel);
 	printf("%-28s %6.0f ms  %s\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
-	       (now_s() - t0) * 1000, e ? json_string_value(json_object_get(e, "message")) : "clean");
+	       (fst_clock_s() - t0) * 1000, e ? json_string_value(json_object_get(e, "message")) : "clean");
 	free(got);
 	rules_result_free(&res);
 }
@@ -209,11 +201,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		return 99;
 	}
-	t0 = now_s();
+	t0 = fst_clock_s();
 	if (!evaluate((const char *const *)&argv[2], 1, facts, &base))
 		return 99;
 	printf("baseline: %zu recommendations, %zu errors, %.0f ms\n", json_array_size(base.recommendations),
-	       json_array_size(base.errors), (now_s() - t0) * 1000);
+	       json_array_size(base.errors), (fst_clock_s() - t0) * 1000);
 	CHECK(json_array_size(base.errors) == 0, "the shipped rules report errors");
 	CHECK(json_array_size(base.recommendations) > 0, "the facts give no recommendation to compare");
 	baseline = shipped_recs(base.recommendations, NULL);
