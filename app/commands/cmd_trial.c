@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <linux/fs.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -19,6 +20,7 @@
 
 #include "app/commands/bench_cli.h"
 #include "app/cli.h"
+#include "app/render/progress.h"
 #include "app/render/trial_render.h"
 #include "app/session/session.h"
 #include "app/trial/trial_record.h"
@@ -84,6 +86,7 @@ struct trial_args {
 	double budget_s;
 	bool no_system_rules;
 	bool clean;
+	struct progress progress; /* a line per run */
 };
 
 #define usage_error(...) cli_usage_error("trial", __VA_ARGS__)
@@ -305,24 +308,29 @@ static void drop_missing_tools(struct trial *t)
 	}
 }
 
-/* One line per run on stderr: which run, and what it measured. */
-static void progress_line(void *arg, const struct trial *t, const struct trial_candidate *c, const json_t *run)
+/* One line per run on stderr, on a terminal or not: which run, and what it measured. */
+static void run_done(void *arg, const struct trial *t, const struct trial_candidate *c, const json_t *run)
 {
 	const json_t *values = json_object_get(run, "values");
 	const char *err = json_string_value(json_object_get(run, "error"));
+	long long round = (long long)json_integer_value(json_object_get(run, "round"));
+	char *measured = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&measured, &len);
 
-	(void)arg;
-	fprintf(stderr, "trial: round %lld of %u%s, c%zu %s:", (long long)json_integer_value(json_object_get(run, "round")),
-		t->rounds_planned, json_integer_value(json_object_get(run, "round")) > t->rounds_planned ? " (added)" : "",
-		(size_t)(c - t->cands.v) + 1, c->spec);
-	for (size_t m = 0; m < t->metrics.n && !err; m++) {
-		const json_t *v = json_object_get(values, t->metrics.m[m]->name);
+	for (size_t i = 0; m && i < t->metrics.n && !err; i++) {
+		const json_t *v = json_object_get(values, t->metrics.m[i]->name);
 
 		if (json_is_number(v))
-			fprintf(stderr, " %s %.4g %s", t->metrics.m[m]->name, json_number_value(v), t->metrics.m[m]->unit);
+			fprintf(m, " %s %.4g %s", t->metrics.m[i]->name, json_number_value(v), t->metrics.m[i]->unit);
 	}
-	fprintf(stderr, "%s%s (%.1f s)\n", err ? " failed: " : "", err ? err : "",
-		json_number_value(json_object_get(run, "run_s")));
+	if (m)
+		fclose(m);
+	progress_done(arg, "trial: round %lld of %u%s, c%zu %s:%s%s%s (%.1f s)", round, t->rounds_planned,
+		      round > t->rounds_planned ? " (added)" : "", (size_t)(c - t->cands.v) + 1, c->spec,
+		      measured ? measured : "", err ? " failed: " : "", err ? err : "",
+		      json_number_value(json_object_get(run, "run_s")));
+	free(measured);
 }
 
 static void add_caveats(struct trial *t, const char *image)
@@ -507,8 +515,9 @@ static void setup(struct trial_args *a, struct trial *t)
 	t->is_device = a->device != NULL;
 	t->target = a->device ? a->device : a->image;
 	t->stop = bench_stop_flag();
-	if (!a->common.quiet)
-		t->progress = progress_line;
+	progress_init(&a->progress, a->common.quiet);
+	t->progress = run_done;
+	t->progress_arg = &a->progress;
 }
 
 /* The rounds and what they cost, said before they start. */

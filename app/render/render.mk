@@ -7,7 +7,7 @@ libfstune_app_a_SOURCES += app/render/facts_render.c app/render/facts_render.h \
 	app/render/report_openmetrics.c app/render/report_owners.c app/render/bench_table.c app/render/bench_table.h \
 	app/render/compare.h app/render/compare_render.c app/render/compare_fleet.c \
 	app/render/compare_bench.c app/render/compare_summary.c app/render/compare_table.h \
-	app/render/trial_out.c app/render/trial_render.h \
+	app/render/trial_out.c app/render/trial_render.h app/render/progress.c app/render/progress.h \
 	app/render/scripts.c app/render/scripts.h app/render/scripts_dir.c \
 	app/render/html.h app/render/html.c app/render/html_chart.c app/render/report_html.h \
 	app/render/report_html.c app/render/report_html_bench.c app/render/compare_html.c \
