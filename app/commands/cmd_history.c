@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/render/markdown.h"
 #include "app/apply/apply.h"
 #include "app/apply/apply_cli.h"
 #include "app/cli.h"
@@ -91,7 +92,7 @@ static void md_row(FILE *fp, const char *const *cells, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		fputs("| ", fp);
-		facts_render_md_cell(fp, cells[i]);
+		markdown_text(fp, cells[i]);
 		fputc(' ', fp);
 	}
 	fputs("|\n", fp);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/render/markdown.h"
 #include "app/commands/rules_cli.h"
 #include "app/cli.h"
 #include "fstune/rules.h"
@@ -120,13 +121,6 @@ static void put_errors_text(FILE *out, const json_t *errors, const json_t *notic
 	}
 }
 
-/* Markdown cells may not contain a pipe or a newline. */
-static void md_cell(FILE *out, const char *s)
-{
-	for (; s && *s; s++)
-		fputs(*s == '|' ? "\\|" : *s == '\n' ? " " : (char[2]){*s, 0}, out);
-}
-
 static void list_markdown(FILE *out, const json_t *rules)
 {
 	json_t *settings = rules_settings_describe();
@@ -138,7 +132,7 @@ static void list_markdown(FILE *out, const json_t *rules)
 		if (json_object_get(r, "replaced_by"))
 			continue;
 		fprintf(out, "| `%s` | ", json_string_value(json_object_get(r, "id")));
-		md_cell(out, json_string_value(json_object_get(r, "title")));
+		markdown_text(out, json_string_value(json_object_get(r, "title")));
 		fputs(" | ", out);
 		put_list(out, json_object_get(r, "settings"), ", ");
 		fputs(" | ", out);
@@ -151,7 +145,7 @@ static void list_markdown(FILE *out, const json_t *rules)
 		bool any = false;
 
 		fprintf(out, "| `%s` | %s | ", name, json_string_value(json_object_get(s, "type")));
-		md_cell(out, json_string_value(json_object_get(s, "range")));
+		markdown_text(out, json_string_value(json_object_get(s, "range")));
 		fprintf(out, " | %s | ", json_string_value(json_object_get(s, "disruption")));
 		json_array_foreach(rules, j, r) {
 			size_t k;
