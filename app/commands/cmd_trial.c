@@ -20,8 +20,8 @@
 
 #include "app/commands/bench_cli.h"
 #include "app/cli.h"
+#include "app/formats.h"
 #include "app/render/progress.h"
-#include "app/render/trial_render.h"
 #include "app/session/session.h"
 #include "app/trial/trial_record.h"
 #include "app/trial/trial_run.h"
@@ -444,19 +444,6 @@ static int prepare(struct trial_args *a, struct trial *t, struct fst_error *err)
 	return FST_EXIT_OK;
 }
 
-static int render(const struct trial_args *a, const json_t *doc, FILE *out)
-{
-	switch (a->common.format) {
-	case CLI_FORMAT_JSON:
-		return trial_write_json(doc, out);
-	case CLI_FORMAT_MARKDOWN:
-		return trial_write_markdown(doc, out);
-	case CLI_FORMAT_TEXT:
-	default:
-		return trial_write_text(doc, out);
-	}
-}
-
 /* `fstune trial --clean`: what killed trials left, removed where it is still what they made. */
 static int clean(void)
 {
@@ -500,7 +487,7 @@ static int describe_workload(const struct trial_args *a, struct facts *wl, struc
 static int write_result(const struct trial_args *a, struct trial *t, struct cli_output *out, int status)
 {
 	json_t *doc = trial_document(t);
-	int w = render(a, doc, cli_output_stream(out));
+	int w = output_format_of(a->common.format)->write_trial(doc, cli_output_stream(out));
 
 	json_decref(doc);
 	return fst_exit_merge(status, cli_output_close(out, w == 0));

@@ -374,6 +374,13 @@ int compare_write_text(const json_t *model, FILE *out)
 	return write_all(model, out, COMPARE_TEXT);
 }
 
+int compare_write_json(const json_t *model, FILE *out)
+{
+	if (json_dumpf(model, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0 || fputc('\n', out) == EOF)
+		return -1;
+	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}
+
 int compare_write_markdown(const json_t *model, FILE *out)
 {
 	return write_all(model, out, COMPARE_MARKDOWN);
