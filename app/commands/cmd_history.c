@@ -6,12 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/render/markdown.h"
 #include "app/apply/apply.h"
 #include "app/apply/apply_cli.h"
 #include "app/cli.h"
 #include "app/commands/cmd_apply.h"
-#include "app/render/facts_render.h"
+#include "app/render/markdown.h"
 #include "fstune/status.h"
 #include "lib/xalloc.h"
 #include "fstune/utf8.h"

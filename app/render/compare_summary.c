@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/render/markdown.h"
 #include "app/render/compare.h"
 #include "app/render/compare_table.h"
+#include "app/render/markdown.h"
 #include "app/render/report_render.h"
 #include "lib/xalloc.h"
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/render/markdown.h"
 #include "app/render/facts_render.h"
+#include "app/render/markdown.h"
 #include "app/render/report_render.h"
 #include "lib/facts_schema.h"
 #include "lib/xalloc.h"

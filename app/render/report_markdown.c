@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/render/markdown.h"
 #include "app/render/bench_table.h"
 #include "app/render/facts_render.h"
+#include "app/render/markdown.h"
 #include "app/render/report_model.h"
 #include "app/render/report_render.h"
 
