@@ -16,8 +16,6 @@
 
 enum {
 	OPT_FAIL_ON = CLI_OPT_COMMAND_BASE,
-	OPT_HOSTS,
-	OPT_BENCH,
 	OPT_ACCEPT,
 	OPT_ACCEPTED, /* OPT_ACCEPT + 1, as ACCEPTED_CLI_OPTIONS has it */
 };
@@ -62,10 +60,6 @@ static int own_option(void *arg, int opt, const char *value)
 
 	if (rc != 0)
 		return rc < 0 ? FST_EXIT_USAGE : FST_EXIT_OK;
-	if (opt == OPT_HOSTS || opt == OPT_BENCH) {
-		*(opt == OPT_HOSTS ? &a->all_hosts : &a->bench) = true;
-		return FST_EXIT_OK;
-	}
 	if (opt != OPT_FAIL_ON)
 		return usage_error("unexpected option");
 	if (strcmp(value, "new-warn") != 0 && strcmp(value, "new-critical") != 0)
@@ -78,8 +72,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 {
 	static const struct option opts[] = {
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
-		{"hosts", no_argument, NULL, OPT_HOSTS},
-		{"bench", no_argument, NULL, OPT_BENCH},
+		CLI_FLAG("hosts", struct compare_args, all_hosts),
+		CLI_FLAG("bench", struct compare_args, bench),
 		ACCEPTED_CLI_OPTIONS(OPT_ACCEPT),
 		{NULL, 0, NULL, 0},
 	};

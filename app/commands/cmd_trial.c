@@ -38,7 +38,6 @@ enum {
 	OPT_SIZE_IMAGE = CLI_OPT_COMMAND_BASE,
 	OPT_REPEAT,
 	OPT_TIME_BUDGET,
-	OPT_CLEAN,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow */
 };
 
@@ -114,9 +113,6 @@ static int parse_own(void *arg_, int opt, const char *arg)
 		if (!units_parse_seconds(arg, &a->budget_s) || a->budget_s < 0)
 			return usage_error("--time-budget '%s': seconds, such as 600 or 10m; 0 for none", arg);
 		break;
-	case OPT_CLEAN:
-		a->clean = true;
-		break;
 	default:
 		return usage_error("unexpected option");
 	}
@@ -135,7 +131,7 @@ static int parse_args(int argc, char **argv, struct trial_args *a)
 		{"time-budget", required_argument, NULL, OPT_TIME_BUDGET},
 		CLI_STRING("destroy-data", struct trial_args, destroy),
 		CLI_STRING("workload-from", struct trial_args, workload_from),
-		{"clean", no_argument, NULL, OPT_CLEAN},
+		CLI_FLAG("clean", struct trial_args, clean),
 		CLI_FLAG("no-system-rules", struct trial_args, no_system_rules),
 		{NULL, 0, NULL, 0},
 	};
