@@ -1,6 +1,7 @@
 noinst_LIBRARIES += libfstune_lib.a
 libfstune_lib_a_SOURCES = \
 	lib/xalloc.c lib/xalloc.h \
+	lib/dirnames.c lib/dirnames.h \
 	lib/error.c \
 	lib/debug.c \
 	lib/path.c \
