@@ -11,6 +11,7 @@
 #include "fstune/error.h"
 #include "fstune/status.h"
 #include "fstune/utf8.h"
+#include "lib/json_find.h"
 #include "lib/xalloc.h"
 
 int compare_input_load(struct compare_input *in, const char *file, struct fst_error *err)
@@ -96,20 +97,6 @@ static json_t *reports_block(const struct compare_input *in, size_t n)
 	return out;
 }
 
-static const json_t *find_rec(const json_t *recs, const char *id)
-{
-	const json_t *r;
-	size_t i;
-
-	json_array_foreach(recs, i, r) {
-		const char *rid = json_string_value(json_object_get(r, "id"));
-
-		if (rid && strcmp(rid, id) == 0)
-			return r;
-	}
-	return NULL;
-}
-
 static const char *const status_order[] = {"new", "gone", "changed", "same"};
 
 static int status_rank(const char *status)
@@ -169,7 +156,7 @@ static void note_meaning(json_t *notes, const char *id, const struct compare_inp
 	const json_t *fr = NULL;
 
 	for (size_t i = 0; i < n; i++) {
-		const json_t *r = find_rec(in[i].recs, id);
+		const json_t *r = json_find_by(in[i].recs, "id", id);
 
 		if (!r || !in[i].version)
 			continue;
@@ -214,7 +201,7 @@ static json_t *findings_block(const struct compare_input *in, size_t n, json_t *
 		int rank;
 
 		for (i = 0; i < n; i++) {
-			const json_t *r = find_rec(in[i].recs, id);
+			const json_t *r = json_find_by(in[i].recs, "id", id);
 
 			if (r && !any)
 				any = r;
