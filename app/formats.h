@@ -5,6 +5,7 @@
 #ifndef FSTUNE_APP_FORMATS_H
 #define FSTUNE_APP_FORMATS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -21,6 +22,10 @@ struct output_format {
 	int (*write_report)(const struct session *s, FILE *out); /* 0, or -1 with errno set */
 	/* the facts alone (probe, workload); NULL for a report-only format */
 	void (*write_facts)(FILE *out, const struct facts *f, bool show_sources);
+	/* a comparison's model (compare.h); NULL where compare does not take the format */
+	int (*write_compare)(const json_t *model, FILE *out);
+	/* a trial's fstune.trial/1 document (trial_render.h); NULL where trial does not take it */
+	int (*write_trial)(const json_t *doc, FILE *out);
 };
 
 extern const struct output_format output_formats[];

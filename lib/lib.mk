@@ -1,6 +1,8 @@
 noinst_LIBRARIES += libfstune_lib.a
 libfstune_lib_a_SOURCES = \
 	lib/xalloc.c lib/xalloc.h \
+	lib/dirnames.c lib/dirnames.h \
+	lib/json_find.c lib/json_find.h \
 	lib/error.c \
 	lib/debug.c \
 	lib/path.c \

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/dirnames.h"
 #include "lib/xalloc.h"
 #include "rules/internal.h"
 #include "fstune/shell.h"
@@ -138,17 +139,10 @@ bool rules_read_file(const char *path, struct rule_file *rf, struct rules_load_m
 	return true;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 char **rules_list_dir(const char *dir, size_t *n, struct rules_load_msg *m)
 {
 	struct stat st;
-	struct dirent *de;
-	char **names = NULL;
-	size_t cap = 0;
+	char **names;
 	DIR *d;
 
 	*n = 0;
@@ -162,20 +156,13 @@ char **rules_list_dir(const char *dir, size_t *n, struct rules_load_msg *m)
 		closedir(d);
 		return NULL;
 	}
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		if (de->d_name[0] == '.' || l < 5 || strcmp(de->d_name + l - 4, ".lua"))
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			names = xrealloc(names, cap * sizeof(*names));
-		}
-		names[(*n)++] = xasprintf("%s/%s", dir, de->d_name);
-	}
+	names = dir_names(d, ".lua", n);
 	closedir(d);
-	if (!names)
-		names = xcalloc(1, sizeof(*names));
-	qsort(names, *n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < *n; i++) {
+		char *name = names[i];
+
+		names[i] = xasprintf("%s/%s", dir, name);
+		free(name);
+	}
 	return names;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_find.h"
 #include "lib/xalloc.h"
 #include "rules/internal.h"
 #include "rules/settings.h"
@@ -23,17 +24,11 @@ static const char *expect_name(const json_t *e)
 
 static const json_t *find_rec(const json_t *recs, const char *id, const char *name)
 {
-	size_t i;
-	json_t *r;
 	char *full = xasprintf("%s.%s", id, name);
+	const json_t *r = json_find_by(recs, "id", full);
 
-	json_array_foreach(recs, i, r)
-		if (!strcmp(json_string_value(json_object_get(r, "id")), full)) {
-			free(full);
-			return r;
-		}
 	free(full);
-	return NULL;
+	return r;
 }
 
 static char *names_of(const json_t *recs)

@@ -41,7 +41,9 @@ run_status 0 "$FSTUNE" history --root "$ROOT" --format markdown
 no_controls "$TMP/out" "history --format markdown"
 assert_eq "$(grep -c '^| ' "$TMP/out")" 3 "rows of the Markdown history (the head, the invalid journal, the change)"
 assert_eq "$(grep -vc '^|' "$TMP/out")" 0 "lines of the Markdown history outside its table"
-grep -qF "| $TMP/$shown | done | mount.option.noatime | false | true | done |" "$TMP/out" ||
+# the cell as Markdown escapes it: \x0a written \\x0a, [ written \[
+md_target=$(printf '%s' "$TMP/$shown" | sed 's/[][|\\*_`<>]/\\&/g')
+grep -qF "| $md_target | done | mount.option.noatime | false | true | done |" "$TMP/out" ||
 	fail "the Markdown row of the change: $(cat -v "$TMP/out")"
 
 rm "$ROOT/var/lib/fstune/journal/20260101T000000Z-x"$'\n'"y.json"

@@ -17,6 +17,7 @@
 
 #include "app/apply/apply.h"
 #include "fstune/utf8.h"
+#include "lib/dirnames.h"
 #include "lib/facts_schema.h"
 #include "lib/xalloc.h"
 
@@ -444,37 +445,22 @@ bad:
 	return NULL;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 json_t *journal_list(const char *root)
 {
 	struct fst_error e = FST_ERROR_INIT;
 	json_t *out = json_array();
 	int dfd = files_open_dir(root, JOURNAL_DIR, &e);
 	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0;
+	char **names;
+	size_t n;
 
 	if (!d) {
 		if (dfd >= 0)
 			close(dfd);
 		return out;
 	}
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (de->d_name[0] == '.' || len < 6 || strcmp(de->d_name + len - 5, ".json"))
-			continue;
-		names = xrealloc(names, (n + 1) * sizeof(*names));
-		names[n++] = xstrdup(de->d_name);
-	}
+	names = dir_names(d, ".json", &n);
 	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", JOURNAL_DIR, names[i]);
 

@@ -11,6 +11,7 @@
 #include "app/apply/apply.h"
 #include "fstune/rules.h"
 #include "fstune/shell.h"
+#include "lib/json_find.h"
 #include "lib/xalloc.h"
 
 static const struct {
@@ -67,13 +68,7 @@ static bool is_listed(const json_t *only, const char *id)
 /* Whether a change of the plan already sets `setting`: two would leave undo an order to guess. */
 static bool in_plan(const json_t *plan, const char *setting)
 {
-	size_t i;
-	json_t *c;
-
-	json_array_foreach(plan, i, c)
-		if (!strcmp(json_string_value(json_object_get(c, "setting")), setting))
-			return true;
-	return false;
+	return json_find_by(plan, "setting", setting) != NULL;
 }
 
 /* Why a recommendation the admin selected cannot be applied safely, or NULL. */

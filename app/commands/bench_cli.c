@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app/commands/bench_cli.h"
+#include "app/render/progress.h"
 #include "app/commands/workload_cli.h"
 #include "fstune/status.h"
 #include "fstune/units.h"
@@ -107,8 +108,7 @@ int bench_cli_parse(int argc, char **argv, const struct bench_cli_command *cmd, 
 	return status;
 }
 
-void bench_cli_progress_text(char *buf, size_t len, const char *test, double fraction,
-			     const struct bench_live *live)
+bool bench_cli_progress(void *arg, const char *test, double fraction, const struct bench_live *live)
 {
 	char rate[32] = "", p50[UNITS_BUFSZ], p99[UNITS_BUFSZ], lat[160] = "";
 
@@ -121,5 +121,6 @@ void bench_cli_progress_text(char *buf, size_t len, const char *test, double fra
 	if (live->p99_us > 0)
 		snprintf(lat + strlen(lat), sizeof lat - strlen(lat), "  p99 %s",
 			 units_duration_us(p99, sizeof p99, live->p99_us, false));
-	snprintf(buf, len, "%-22s %3.0f%%%s%s", test, fraction * 100, rate, lat);
+	progress_update(arg, "%-22s %3.0f%%%s%s", test, fraction * 100, rate, lat);
+	return true;
 }

@@ -41,9 +41,9 @@ struct bench_cli_command {
 int bench_cli_parse(int argc, char **argv, const struct bench_cli_command *cmd, struct cli_common *c,
 		    struct workload_spec *w, bool *has_workload);
 
-/* The progress line of `fstune bench` and `fstune report` on a terminal: the test, how far, its
- * live rate and, once they settle, p50 and p99. Writes at most `len` bytes into `buf`. */
-void bench_cli_progress_text(char *buf, size_t len, const char *test, double fraction,
-			     const struct bench_live *live);
+/* The bench_progress_fn of `fstune bench` and `fstune report`: the test, how far, its live rate
+ * and, once they settle, p50 and p99, on the progress line `arg` (a struct progress). Never stops
+ * the run. */
+bool bench_cli_progress(void *arg, const char *test, double fraction, const struct bench_live *live);
 
 #endif

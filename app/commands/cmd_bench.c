@@ -10,6 +10,7 @@
 #include "app/commands/bench_cli.h"
 #include "app/render/bench_table.h"
 #include "app/render/facts_render.h"
+#include "app/render/progress.h"
 #include "app/cli.h"
 #include "app/commands/workload_cli.h"
 #include "fstune/bench.h"
@@ -90,18 +91,6 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 	if (a->clean && a->fio_commands)
 		return usage_error("--clean and --fio-commands: choose one");
 	return FST_EXIT_OK;
-}
-
-/* One updating line on a terminal. */
-static bool progress_line(void *arg, const char *test, double fraction, const struct bench_live *live)
-{
-	char line[256];
-
-	(void)arg;
-	bench_cli_progress_text(line, sizeof line, test, fraction, live);
-	fprintf(stderr, "\r\033[K%s", line);
-	fflush(stderr);
-	return true;
 }
 
 /* The directory a run writes under: TARGET itself, or a mounted device's mount point. */
@@ -187,93 +176,97 @@ static int render(const struct bench_args *a, const struct facts *f, FILE *out)
 	return bench_table_write(out, f, a->common.format == CLI_FORMAT_MARKDOWN, true);
 }
 
-int cmd_bench(int argc, char **argv)
+/* `bench --fio-commands`: the fio command lines of the suite, run nothing; `out` is closed. */
+static int fio_commands(const struct bench_args *a, const struct probe_target *t, struct fst_output *out)
 {
-	struct bench_args a;
 	struct fst_error err = FST_ERROR_INIT;
-	struct probe_target t;
-	struct bench_result res = {0};
-	struct fst_output *out = NULL;
-	struct facts *f = NULL;
-	bool has_target = false;
-	int status, wstatus = FST_EXIT_OK;
+	json_t *lines, *line;
 	size_t i;
+	int status = bench_fio_commands(t, &a->cfg, &lines, &err);
 
-	memset(&a, 0, sizeof a);
-	memset(&t, 0, sizeof t);
-	a.spec = (struct workload_spec)WORKLOAD_SPEC_INIT;
-	bench_config_init(&a.cfg);
-	status = parse_args(argc, argv, &a);
-	if (status == FST_EXIT_OK && target_resolve(a.target, &t, &err) != FST_EXIT_OK)
-		status = cli_error(&err);
-	else if (status == FST_EXIT_OK)
-		has_target = true;
-	if (status == FST_EXIT_OK && !(out = cli_output_open(&a.common)))
-		status = FST_EXIT_USAGE;
-	if (status == FST_EXIT_OK && a.clean) {
-		status = clean_leftovers(&t, a.common.quiet);
-	} else if (status == FST_EXIT_OK && a.fio_commands) {
-		json_t *lines, *line;
+	if (status != FST_EXIT_OK)
+		fst_error_print(&err);
+	json_array_foreach(lines, i, line)
+		fprintf(fst_output_stream(out), "%s\n", json_string_value(line));
+	json_decref(lines);
+	return fst_exit_merge(status, cli_output_close(out, status == FST_EXIT_OK));
+}
 
-		status = bench_fio_commands(&t, &a.cfg, &lines, &err);
-		if (status != FST_EXIT_OK)
+/* Runs the suite on TARGET (with the workload facts when a workload flag was given) and writes what
+ * it measured; `out` is closed. Returns the status; *is_cancelled when a signal stopped the run,
+ * which the caller re-raises once everything is freed. */
+static int measure(const struct bench_args *a, const struct probe_target *t, struct fst_output *out,
+		   bool *is_cancelled)
+{
+	struct fst_error err = FST_ERROR_INIT;
+	struct bench_result res = {0};
+	struct bench_config cfg = a->cfg;
+	struct progress progress;
+	struct facts *f = facts_new();
+	int status = FST_EXIT_OK, wstatus = FST_EXIT_OK;
+
+	offer_leftovers(t, a->common.quiet);
+	bench_stop_install();
+	progress_init(&progress, a->common.quiet);
+	if (progress.is_live) {
+		cfg.progress = bench_cli_progress;
+		cfg.progress_arg = &progress;
+	}
+	/* the workload facts travel with the results (the file benchmarks are sized by them) */
+	if (a->has_workload && (wstatus = workload_collect(&a->spec, t, f, NULL, &err)) == FST_EXIT_USAGE) {
+		fst_error_print(&err);
+		status = wstatus;
+	}
+	if (status == FST_EXIT_OK) {
+		fst_error_clear(&err);
+		status = bench_run(t, &cfg, f, &res, &err);
+		progress_clear(&progress);
+		*is_cancelled = status >= 128;
+		for (size_t i = 0; !*is_cancelled && !a->common.quiet && i < json_array_size(res.notes); i++)
+			fprintf(stderr, "fstune: note: %s\n", json_string_value(json_array_get(res.notes, i)));
+		if (*is_cancelled ? !a->common.quiet : status != FST_EXIT_OK)
 			fst_error_print(&err);
-		json_array_foreach(lines, i, line)
-			fprintf(fst_output_stream(out), "%s\n", json_string_value(line));
-		json_decref(lines);
-		status = fst_exit_merge(status, cli_output_close(out, status == FST_EXIT_OK));
+	}
+	if (!*is_cancelled && (status == FST_EXIT_OK || status == FST_EXIT_PARTIAL)) {
+		/* a failed test is marked failed in the facts and absent from the table's numbers */
+		int w = render(a, f, fst_output_stream(out));
+
+		status = fst_exit_merge(fst_exit_merge(status, wstatus), cli_output_close(out, w == 0));
 		out = NULL;
-	} else if (status == FST_EXIT_OK) {
-		bool is_live = isatty(STDERR_FILENO) && !a.common.quiet;
-
-		offer_leftovers(&t, a.common.quiet);
-		bench_stop_install();
-		if (is_live)
-			a.cfg.progress = progress_line;
-		f = facts_new();
-		if (a.has_workload) {
-			/* the workload facts travel with the results (the file benchmarks are sized by them) */
-			status = wstatus = workload_collect(&a.spec, &t, f, NULL, &err);
-			if (status == FST_EXIT_USAGE) {
-				fst_error_print(&err);
-				cli_output_close(out, false);
-				facts_free(f);
-				target_free(&t);
-				return status;
-			}
-			fst_error_clear(&err);
-		}
-		status = bench_run(&t, &a.cfg, f, &res, &err);
-		if (is_live)
-			fputs("\r\033[K", stderr);
-		if (status >= 128) {
-			cli_output_close(out, false);
-			out = NULL;
-			if (!a.common.quiet)
-				fst_error_print(&err);
-			bench_result_free(&res);
-			facts_free(f);
-			target_free(&t);
-			bench_stop_reraise();
-			return status; /* cancelled without a signal */
-		}
-		if (!a.common.quiet)
-			for (i = 0; i < json_array_size(res.notes); i++)
-				fprintf(stderr, "fstune: note: %s\n", json_string_value(json_array_get(res.notes, i)));
-		if (status != FST_EXIT_OK)
-			fst_error_print(&err);
-		if (status == FST_EXIT_OK || status == FST_EXIT_PARTIAL) {
-			/* a failed test is marked failed in the facts and absent from the table's numbers */
-			int w = render(&a, f, fst_output_stream(out));
-
-			status = fst_exit_merge(fst_exit_merge(status, wstatus), cli_output_close(out, w == 0));
-			out = NULL;
-		}
 	}
 	cli_output_close(out, false);
 	bench_result_free(&res);
 	facts_free(f);
-	if (has_target)
-		target_free(&t);
+	return status;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_args a = {.spec = WORKLOAD_SPEC_INIT};
+	struct fst_error err = FST_ERROR_INIT;
+	struct probe_target t;
+	struct fst_output *out = NULL;
+	bool is_cancelled = false;
+	int status;
+
+	memset(&t, 0, sizeof t);
+	bench_config_init(&a.cfg);
+	status = parse_args(argc, argv, &a);
+	if (status != FST_EXIT_OK)
+		return status;
+	if (target_resolve(a.target, &t, &err) != FST_EXIT_OK)
+		return cli_error(&err);
+	if (!(out = cli_output_open(&a.common)))
+		status = FST_EXIT_USAGE;
+	else if (a.clean)
+		status = clean_leftovers(&t, a.common.quiet);
+	else if (a.fio_commands)
+		status = fio_commands(&a, &t, out), out = NULL;
+	else
+		status = measure(&a, &t, out, &is_cancelled), out = NULL;
+	cli_output_close(out, false);
+	target_free(&t);
+	if (is_cancelled)
+		bench_stop_reraise(); /* returns when cancelled without a signal */
 	return status;
 }

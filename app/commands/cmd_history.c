@@ -10,7 +10,7 @@
 #include "app/apply/apply_cli.h"
 #include "app/cli.h"
 #include "app/commands/cmd_apply.h"
-#include "app/render/facts_render.h"
+#include "app/render/markdown.h"
 #include "fstune/status.h"
 #include "lib/xalloc.h"
 #include "fstune/utf8.h"
@@ -91,7 +91,7 @@ static void md_row(FILE *fp, const char *const *cells, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		fputs("| ", fp);
-		facts_render_md_cell(fp, cells[i]);
+		markdown_text(fp, cells[i]);
 		fputc(' ', fp);
 	}
 	fputs("|\n", fp);

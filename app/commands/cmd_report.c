@@ -2,7 +2,6 @@
  * benchmark step, evaluate the rules, and write the report in text, Markdown or JSON. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "app/commands/rules_cli.h"
 #include "app/cli.h"
 #include "app/formats.h"
+#include "app/render/progress.h"
 #include "app/render/report_render.h"
 #include "app/render/scripts.h"
 #include "app/session/session.h"
@@ -78,6 +78,7 @@ struct report_args {
 	struct accepted_cli acc; /* --accept IDs, then the file's entries; --accepted FILE */
 	const char *scripts_dir; /* --scripts DIR; NULL: no scripts */
 	const char *trial;       /* --trial FILE; NULL: none */
+	struct progress progress; /* while the workload is sampled or observed and the benchmarks run */
 };
 
 #define usage_error(...) cli_usage_error("report", __VA_ARGS__)
@@ -187,72 +188,24 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	return check_combinations(a);
 }
 
-/* Whether a progress line is on the terminal, to be cleared before anything else is printed. */
-static bool is_line_shown;
-
-static void progress_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void progress_line(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("\r\033[K", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fflush(stderr);
-	is_line_shown = true;
-}
-
-static void progress_clear(void)
-{
-	if (is_line_shown)
-		fputs("\r\033[K", stderr);
-	is_line_shown = false;
-}
-
-/* One updating line on a terminal while the benchmarks run (as `fstune bench` shows it). */
-static bool bench_progress(void *arg, const char *test, double fraction, const struct bench_live *live)
-{
-	char line[256];
-
-	(void)arg;
-	bench_cli_progress_text(line, sizeof line, test, fraction, live);
-	progress_line("%s", line);
-	return true;
-}
-
 static bool sample_progress(const struct workload_sample_progress *p, void *arg)
 {
-	(void)arg;
-	progress_line("sampling: %llu files, %llu directories, %.1f s", (unsigned long long)p->files,
-		      (unsigned long long)p->dirs, p->elapsed_s);
-	return true;
-}
-
-static bool observe_tick(double done_s, double total_s, void *arg)
-{
-	(void)arg;
-	progress_line("observing: %.0f of %.0f s", done_s, total_s);
+	progress_update(arg, "sampling: %llu files, %llu directories, %.1f s", (unsigned long long)p->files,
+			(unsigned long long)p->dirs, p->elapsed_s);
 	return true;
 }
 
 static void say(void *arg, enum session_say kind, const char *msg)
 {
-	const struct report_args *a = arg;
+	struct report_args *a = arg;
 
-	progress_clear();
+	progress_clear(&a->progress);
 	if (kind == SESSION_SAY_ERROR)
 		fprintf(stderr, "fstune: %s\n", msg);
 	else if (kind == SESSION_SAY_WARNING)
 		fprintf(stderr, "fstune: warning: %s\n", msg);
 	else if (!a->common.quiet)
 		fprintf(stderr, "fstune: note: %s\n", msg);
-}
-
-static bool is_live(const struct report_args *a)
-{
-	return !a->common.quiet && isatty(STDERR_FILENO);
 }
 
 #define NOT_ON_TERMINAL "not on a terminal: nothing was written; --bench quick to measure"
@@ -295,14 +248,17 @@ static int make_session(struct report_args *a, struct session **out, struct fst_
 	*out = NULL;
 	if (accepted_cli_load(&a->acc, a->ro.no_system_rules, err) != FST_EXIT_OK)
 		return FST_EXIT_USAGE;
-	if (is_live(a)) {
+	progress_init(&a->progress, a->common.quiet);
+	if (a->progress.is_live) {
 		hooks.sample_progress = sample_progress;
-		hooks.observe_tick = observe_tick;
-		a->cfg.progress = bench_progress;
+		hooks.observe_tick = progress_observe_tick;
+		hooks.arg = &a->progress;
+		a->cfg.progress = bench_cli_progress;
+		a->cfg.progress_arg = &a->progress;
 	}
 	a->cfg.stop = NULL; /* bench_stop_flag(), set by the pipeline's handlers */
 	status = session_run(&plan, out, err);
-	progress_clear();
+	progress_clear(&a->progress);
 	return status;
 }
 

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <linux/fs.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -19,7 +20,8 @@
 
 #include "app/commands/bench_cli.h"
 #include "app/cli.h"
-#include "app/render/trial_render.h"
+#include "app/formats.h"
+#include "app/render/progress.h"
 #include "app/session/session.h"
 #include "app/trial/trial_record.h"
 #include "app/trial/trial_run.h"
@@ -36,7 +38,6 @@ enum {
 	OPT_SIZE_IMAGE = CLI_OPT_COMMAND_BASE,
 	OPT_REPEAT,
 	OPT_TIME_BUDGET,
-	OPT_CLEAN,
 	OPT_PARAM_BASE, /* the benchmark parameter table's options follow */
 };
 
@@ -84,6 +85,7 @@ struct trial_args {
 	double budget_s;
 	bool no_system_rules;
 	bool clean;
+	struct progress progress; /* a line per run */
 };
 
 #define usage_error(...) cli_usage_error("trial", __VA_ARGS__)
@@ -111,9 +113,6 @@ static int parse_own(void *arg_, int opt, const char *arg)
 		if (!units_parse_seconds(arg, &a->budget_s) || a->budget_s < 0)
 			return usage_error("--time-budget '%s': seconds, such as 600 or 10m; 0 for none", arg);
 		break;
-	case OPT_CLEAN:
-		a->clean = true;
-		break;
 	default:
 		return usage_error("unexpected option");
 	}
@@ -132,7 +131,7 @@ static int parse_args(int argc, char **argv, struct trial_args *a)
 		{"time-budget", required_argument, NULL, OPT_TIME_BUDGET},
 		CLI_STRING("destroy-data", struct trial_args, destroy),
 		CLI_STRING("workload-from", struct trial_args, workload_from),
-		{"clean", no_argument, NULL, OPT_CLEAN},
+		CLI_FLAG("clean", struct trial_args, clean),
 		CLI_FLAG("no-system-rules", struct trial_args, no_system_rules),
 		{NULL, 0, NULL, 0},
 	};
@@ -305,24 +304,29 @@ static void drop_missing_tools(struct trial *t)
 	}
 }
 
-/* One line per run on stderr: which run, and what it measured. */
-static void progress_line(void *arg, const struct trial *t, const struct trial_candidate *c, const json_t *run)
+/* One line per run on stderr, on a terminal or not: which run, and what it measured. */
+static void run_done(void *arg, const struct trial *t, const struct trial_candidate *c, const json_t *run)
 {
 	const json_t *values = json_object_get(run, "values");
 	const char *err = json_string_value(json_object_get(run, "error"));
+	long long round = (long long)json_integer_value(json_object_get(run, "round"));
+	char *measured = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&measured, &len);
 
-	(void)arg;
-	fprintf(stderr, "trial: round %lld of %u%s, c%zu %s:", (long long)json_integer_value(json_object_get(run, "round")),
-		t->rounds_planned, json_integer_value(json_object_get(run, "round")) > t->rounds_planned ? " (added)" : "",
-		(size_t)(c - t->cands.v) + 1, c->spec);
-	for (size_t m = 0; m < t->metrics.n && !err; m++) {
-		const json_t *v = json_object_get(values, t->metrics.m[m]->name);
+	for (size_t i = 0; m && i < t->metrics.n && !err; i++) {
+		const json_t *v = json_object_get(values, t->metrics.m[i]->name);
 
 		if (json_is_number(v))
-			fprintf(stderr, " %s %.4g %s", t->metrics.m[m]->name, json_number_value(v), t->metrics.m[m]->unit);
+			fprintf(m, " %s %.4g %s", t->metrics.m[i]->name, json_number_value(v), t->metrics.m[i]->unit);
 	}
-	fprintf(stderr, "%s%s (%.1f s)\n", err ? " failed: " : "", err ? err : "",
-		json_number_value(json_object_get(run, "run_s")));
+	if (m)
+		fclose(m);
+	progress_done(arg, "trial: round %lld of %u%s, c%zu %s:%s%s%s (%.1f s)", round, t->rounds_planned,
+		      round > t->rounds_planned ? " (added)" : "", (size_t)(c - t->cands.v) + 1, c->spec,
+		      measured ? measured : "", err ? " failed: " : "", err ? err : "",
+		      json_number_value(json_object_get(run, "run_s")));
+	free(measured);
 }
 
 static void add_caveats(struct trial *t, const char *image)
@@ -436,19 +440,6 @@ static int prepare(struct trial_args *a, struct trial *t, struct fst_error *err)
 	return FST_EXIT_OK;
 }
 
-static int render(const struct trial_args *a, const json_t *doc, FILE *out)
-{
-	switch (a->common.format) {
-	case CLI_FORMAT_JSON:
-		return trial_write_json(doc, out);
-	case CLI_FORMAT_MARKDOWN:
-		return trial_write_markdown(doc, out);
-	case CLI_FORMAT_TEXT:
-	default:
-		return trial_write_text(doc, out);
-	}
-}
-
 /* `fstune trial --clean`: what killed trials left, removed where it is still what they made. */
 static int clean(void)
 {
@@ -492,7 +483,7 @@ static int describe_workload(const struct trial_args *a, struct facts *wl, struc
 static int write_result(const struct trial_args *a, struct trial *t, struct fst_output *out, int status)
 {
 	json_t *doc = trial_document(t);
-	int w = render(a, doc, fst_output_stream(out));
+	int w = output_format_of(a->common.format)->write_trial(doc, fst_output_stream(out));
 
 	json_decref(doc);
 	return fst_exit_merge(status, cli_output_close(out, w == 0));
@@ -507,8 +498,9 @@ static void setup(struct trial_args *a, struct trial *t)
 	t->is_device = a->device != NULL;
 	t->target = a->device ? a->device : a->image;
 	t->stop = bench_stop_flag();
-	if (!a->common.quiet)
-		t->progress = progress_line;
+	progress_init(&a->progress, a->common.quiet);
+	t->progress = run_done;
+	t->progress_arg = &a->progress;
 }
 
 /* The rounds and what they cost, said before they start. */

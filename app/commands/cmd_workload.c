@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app/cli.h"
 #include "app/formats.h"
 #include "app/commands/workload_cli.h"
+#include "app/render/progress.h"
 #include "fstune/status.h"
 #include "fstune/units.h"
 #include "fstune/workload.h"
@@ -41,22 +41,12 @@ static int parse_args(int argc, char **argv, struct workload_args *a)
 	return cli_one_operand(argc, argv, "workload", "TARGET", &a->target);
 }
 
-/* One progress line on a terminal, rewritten in place; nothing when stderr is not a terminal. */
 static bool sample_progress(const struct workload_sample_progress *p, void *arg)
 {
 	char b[UNITS_BUFSZ];
 
-	(void)arg;
-	fprintf(stderr, "\rsampling: %llu files, %llu directories, %s, %.1f s ",
-		(unsigned long long)p->files, (unsigned long long)p->dirs,
-		units_bytes(b, sizeof(b), p->bytes), p->elapsed_s);
-	return true;
-}
-
-static bool observe_tick(double done_s, double total_s, void *arg)
-{
-	(void)arg;
-	fprintf(stderr, "\robserving: %.0f of %.0f s ", done_s, total_s);
+	progress_update(arg, "sampling: %llu files, %llu directories, %s, %.1f s", (unsigned long long)p->files,
+			(unsigned long long)p->dirs, units_bytes(b, sizeof(b), p->bytes), p->elapsed_s);
 	return true;
 }
 
@@ -65,7 +55,7 @@ static int collect(const struct workload_args *a, struct facts *f)
 	struct workload_hooks hooks = {0};
 	struct probe_target t;
 	bool has_target = a->target || a->spec.observe_s > 0;
-	bool is_tty = !a->common.quiet && isatty(STDERR_FILENO);
+	struct progress progress;
 	struct fst_error err = FST_ERROR_INIT;
 	int status;
 
@@ -74,13 +64,14 @@ static int collect(const struct workload_args *a, struct facts *f)
 		target_free(&t);
 		return cli_error(&err);
 	}
-	if (is_tty) {
+	progress_init(&progress, a->common.quiet);
+	if (progress.is_live) {
 		hooks.sample_progress = sample_progress;
-		hooks.observe_tick = observe_tick;
+		hooks.observe_tick = progress_observe_tick;
+		hooks.arg = &progress;
 	}
 	status = workload_collect(&a->spec, has_target ? &t : NULL, f, &hooks, &err);
-	if (is_tty && (a->spec.sample_dir || a->spec.observe_s > 0))
-		fputs("\r\033[K", stderr);
+	progress_clear(&progress);
 	if (status == FST_EXIT_USAGE)
 		fst_error_print(&err);
 	if (has_target)

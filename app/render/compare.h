@@ -32,11 +32,37 @@
 #define FSTUNE_APP_COMPARE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
+
+#include "fstune/error.h"
 
 #define COMPARE_SCHEMA "fstune.compare/1"
 /* Up to this many reports, text and Markdown show the grid; past it, the fleet summary. */
 #define COMPARE_GRID_MAX 8
+
+/* One `fstune.report/1` to compare; `doc` owns every member but `file`. */
+struct compare_input {
+	const char *file;           /* as given (borrowed) */
+	json_t *doc;
+	const json_t *facts;        /* the report's "facts", an object */
+	json_t *recs;               /* its "recommendations", an array */
+	const char *host, *version, *time; /* its "generated" block's; NULL when missing */
+};
+
+/* What the comparison is asked for. */
+struct compare_options {
+	const char *fail_on; /* "warn", "critical": the severity "new_failing" counts from; NULL: warn */
+	bool all_hosts;      /* the grid, whatever the number of reports */
+	bool with_bench;     /* the "bench" block too */
+};
+
+/* Reads FILE into `in` (whose doc the caller decrefs, also after a failure). Returns FST_EXIT_OK,
+ * or FST_EXIT_USAGE with `err` naming the file: not JSON, not an fstune.report/1, or one without its
+ * facts or its recommendations. */
+int compare_input_load(struct compare_input *in, const char *file, struct fst_error *err);
+/* The model of `n` reports, the first the baseline. Caller decrefs. */
+json_t *compare_model_new(const struct compare_input *in, size_t n, const struct compare_options *o);
 
 /* The model's "fleet" block, from its reports, findings and facts. */
 json_t *compare_fleet_block(const json_t *model);
@@ -45,6 +71,8 @@ json_t *compare_bench_block(const json_t *model);
 
 /* Each writer returns 0, or -1 when writing to `out` failed. */
 int compare_write_text(const json_t *model, FILE *out);
+/* The model itself, for scripts. */
+int compare_write_json(const json_t *model, FILE *out);
 int compare_write_markdown(const json_t *model, FILE *out);
 /* One self-contained page for a browser (compare_html.c). */
 int compare_write_html(const json_t *model, FILE *out);

@@ -9,6 +9,7 @@
 
 #include "app/render/compare.h"
 #include "app/render/compare_table.h"
+#include "app/render/markdown.h"
 #include "app/render/report_render.h"
 #include "lib/xalloc.h"
 
@@ -66,27 +67,6 @@ static char *cut(const char *s, size_t cols)
 	return xasprintf("%.*s~", (int)(p - s), s);
 }
 
-/* `s` with the characters Markdown would read escaped, newlines as spaces. Caller frees. */
-static char *md_escaped(const char *s)
-{
-	char *out = xcalloc(2 * strlen(s) + 1, 1), *p = out;
-
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
-			*p++ = '\\';
-		*p++ = *s == '\n' ? ' ' : *s;
-	}
-	return out;
-}
-
-void compare_md_text(FILE *out, const char *s)
-{
-	char *e = md_escaped(s);
-
-	fputs(e, out);
-	free(e);
-}
-
 /* Each column's width: its widest cell, the value columns at most `cell_max`. Caller frees. */
 static size_t *column_widths(const json_t *t, size_t ncol, size_t cell_max)
 {
@@ -129,7 +109,7 @@ static void md_row(FILE *out, const json_t *row, size_t ncol, size_t cell_max, s
 	size_t used = 0;
 
 	for (size_t j = 0; j < ncol; j++) {
-		char *e = md_escaped(json_string_value(json_array_get(row, j))), *c;
+		char *e = markdown_escaped(json_string_value(json_array_get(row, j))), *c;
 		size_t need = (j ? 3 : 2) + 4 * (ncol - 1 - j) + 2;
 		size_t room = line_max > used + need + 1 ? line_max - used - need : 1;
 
@@ -267,7 +247,7 @@ static void write_reports(const json_t *model, FILE *out, enum compare_style sty
 
 		fprintf(out, style == COMPARE_MARKDOWN ? "- **%s**: " : "  %s: ", json_string_value(json_object_get(r, "label")));
 		if (style == COMPARE_MARKDOWN)
-			compare_md_text(out, json_string_value(json_object_get(r, "file")));
+			markdown_text(out, json_string_value(json_object_get(r, "file")));
 		else
 			fputs(json_string_value(json_object_get(r, "file")), out);
 		fprintf(out, " (fstune %s, %s)\n", v ? v : "version unknown", t ? t : "time unknown");
@@ -392,6 +372,13 @@ static int write_all(const json_t *model, FILE *out, enum compare_style style)
 int compare_write_text(const json_t *model, FILE *out)
 {
 	return write_all(model, out, COMPARE_TEXT);
+}
+
+int compare_write_json(const json_t *model, FILE *out)
+{
+	if (json_dumpf(model, out, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0 || fputc('\n', out) == EOF)
+		return -1;
+	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
 int compare_write_markdown(const json_t *model, FILE *out)

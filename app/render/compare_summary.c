@@ -10,6 +10,7 @@
 
 #include "app/render/compare.h"
 #include "app/render/compare_table.h"
+#include "app/render/markdown.h"
 #include "app/render/report_render.h"
 #include "lib/xalloc.h"
 
@@ -256,7 +257,7 @@ static void write_reports_line(const json_t *model, FILE *out, enum compare_styl
 	fprintf(out, "%zu reports, the fleet summarised: --hosts for a column per host, --format json for every value.\n"
 		     "The baseline is %s (", json_array_size(reports), json_string_value(json_object_get(base, "label")));
 	if (style == COMPARE_MARKDOWN)
-		compare_md_text(out, json_string_value(json_object_get(base, "file")));
+		markdown_text(out, json_string_value(json_object_get(base, "file")));
 	else
 		fputs(json_string_value(json_object_get(base, "file")), out);
 	fprintf(out, "): a finding it lacks is new.\nfstune versions: %s.\n\n", list);

@@ -20,8 +20,6 @@ void compare_section(FILE *out, enum compare_style style, const char *title, jso
 		     size_t line_max);
 /* A section heading. */
 void compare_heading(FILE *out, enum compare_style style, const char *title);
-/* `s` for a Markdown table cell or line: the characters Markdown would read escaped. */
-void compare_md_text(FILE *out, const char *s);
 /* The columns `s` takes on a terminal: its UTF-8 characters (each one column; invalid bytes too). */
 size_t compare_text_width(const char *s);
 

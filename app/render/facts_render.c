@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app/render/facts_render.h"
+#include "app/render/markdown.h"
 #include "app/render/report_render.h"
 #include "lib/facts_schema.h"
 #include "lib/xalloc.h"
@@ -248,18 +249,6 @@ void facts_render_text(FILE *out, const struct facts *f, bool show_sources)
 	collected_free(&r, &br);
 }
 
-void facts_render_md_cell(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
-}
-
 void facts_render_json(FILE *out, const struct facts *f, bool show_sources)
 {
 	char *json = facts_to_json(f);
@@ -286,14 +275,14 @@ void facts_render_markdown(FILE *out, const struct facts *f, bool show_sources)
 			if (w->branch != b)
 				continue;
 			fputs("| ", out);
-			facts_render_md_cell(out, *w->key ? w->key : "(all)");
+			markdown_text(out, *w->key ? w->key : "(all)");
 			fputs(" | ", out);
 			if (w->is_unavailable)
 				fputs("*unavailable:* ", out);
-			facts_render_md_cell(out, w->value);
+			markdown_text(out, w->value);
 			if (show_sources) {
 				fputs(" | ", out);
-				facts_render_md_cell(out, w->source ? w->source : "");
+				markdown_text(out, w->source ? w->source : "");
 			}
 			fputs(" |\n", out);
 		}

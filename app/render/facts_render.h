@@ -32,7 +32,4 @@ void facts_render_json(FILE *out, const struct facts *f, bool show_sources);
 /* "### host" and a table per branch: | key | value | source | (source only with show_sources). */
 void facts_render_markdown(FILE *out, const struct facts *f, bool show_sources);
 
-/* `s` in a Markdown table cell: a '|' escaped, which would end the cell, a line break a space. */
-void facts_render_md_cell(FILE *out, const char *s);
-
 #endif

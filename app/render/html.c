@@ -15,34 +15,19 @@ static bool is_bidi_control(const unsigned char *p, size_t len)
 	       ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) || (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
 }
 
+/* The entity of each character HTML reads as markup, indexed by the character; NULL: itself. */
+static const char *const entities[128] = {
+	['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;",
+};
+
 static void escape_ascii(FILE *out, unsigned char c)
 {
-	switch (c) {
-	case '&':
-		fputs("&amp;", out);
-		return;
-	case '<':
-		fputs("&lt;", out);
-		return;
-	case '>':
-		fputs("&gt;", out);
-		return;
-	case '"':
-		fputs("&quot;", out);
-		return;
-	case '\'':
-		fputs("&#39;", out);
-		return;
-	case '\n':
-	case '\t':
+	if (c < 128 && entities[c])
+		fputs(entities[c], out);
+	else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+		fprintf(out, "\\x%02x", c);
+	else
 		fputc(c, out);
-		return;
-	default:
-		if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
 }
 
 void html_text(FILE *out, const char *s)

@@ -92,9 +92,7 @@ static struct accepted_entry *entry_push(struct accepted *a, const char *id, con
 {
 	struct accepted_entry *e;
 
-	a->v = xrealloc(a->v, (a->n + 1) * sizeof(*a->v));
-	e = &a->v[a->n++];
-	memset(e, 0, sizeof(*e));
+	e = XAPPEND(a->v, a->n);
 	e->id = xstrdup(id);
 	e->by = xstrdup(by);
 	return e;

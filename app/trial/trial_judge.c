@@ -138,9 +138,7 @@ static void add_comparison(struct trial *t, size_t a, size_t b, size_t m, bool i
 	double *d = xcalloc(last_round(t) + 1, sizeof *d);
 	size_t n = paired_logs(t, a, b, m, d);
 
-	t->cmp = xrealloc(t->cmp, (t->n_cmp + 1) * sizeof *t->cmp);
-	c = &t->cmp[t->n_cmp++];
-	memset(c, 0, sizeof *c);
+	c = XAPPEND(t->cmp, t->n_cmp);
 	c->a = a;
 	c->b = b;
 	c->metric = m;

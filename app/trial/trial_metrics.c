@@ -86,7 +86,8 @@ void trial_metrics_for(const struct facts *workload, struct trial_metric_set *se
 		add(set, &seq_write, true);
 		add(set, &seq_read, false);
 	} else {
-		/* source-tree, and general: the 1999 experiment, writeback and cold read apart */
+		/* source-tree and general: a tree written, then read back cold; the writeback and the cold
+		 * read are two metrics, since a filesystem can win one and lose the other */
 		add(set, &writeback, true);
 		add(set, &cold_read, false);
 	}

@@ -232,43 +232,44 @@ static int clean_loop(const char *loop, const char *img, FILE *out)
 	return 0;
 }
 
+/* Removes `path` with `rm` (unlink, rmdir) unless `why_not` says why it stays, and says which.
+ * Returns 1 when it is left, 0 when it is removed. */
+static int remove_said(const char *path, int (*rm)(const char *), const char *what, const char *why_not, FILE *out)
+{
+	if (!why_not && rm(path) < 0)
+		why_not = strerror(errno);
+	if (why_not) {
+		fprintf(out, "left %s: %s\n", path, why_not);
+		return 1;
+	}
+	fprintf(out, "removed the %s %s\n", what, path);
+	return 0;
+}
+
 static int clean_image(const json_t *rec, FILE *out)
 {
 	const char *img = str(rec, "image");
 	struct stat st;
+	bool is_made;
 
 	if (!is_plain_path(img) || lstat(img, &st) < 0)
 		return 0;
-	if (!S_ISREG(st.st_mode) || (json_int_t)st.st_dev != json_integer_value(json_object_get(rec, "image_dev")) ||
-	    (json_int_t)st.st_ino != json_integer_value(json_object_get(rec, "image_ino"))) {
-		fprintf(out, "left %s: it is not the file the trial made (another file has its name now)\n", img);
-		return 1;
-	}
-	if (unlink(img) < 0) {
-		fprintf(out, "left %s: %s\n", img, strerror(errno));
-		return 1;
-	}
-	fprintf(out, "removed the image %s\n", img);
-	return 0;
+	is_made = S_ISREG(st.st_mode) && (json_int_t)st.st_dev == json_integer_value(json_object_get(rec, "image_dev")) &&
+		  (json_int_t)st.st_ino == json_integer_value(json_object_get(rec, "image_ino"));
+	return remove_said(img, unlink, "image",
+			   is_made ? NULL : "it is not the file the trial made (another file has its name now)", out);
 }
 
 static int clean_mount_point(const char *mnt, FILE *out)
 {
 	const char *base = mnt ? strrchr(mnt, '/') : NULL;
 	struct stat st;
+	bool is_made;
 
 	if (!is_plain_path(mnt) || lstat(mnt, &st) < 0)
 		return 0;
-	if (!S_ISDIR(st.st_mode) || !base || strncmp(base + 1, "fstune-trial.", 13)) {
-		fprintf(out, "left %s: not a trial's mount point\n", mnt);
-		return 1;
-	}
-	if (rmdir(mnt) < 0) {
-		fprintf(out, "left %s: %s\n", mnt, strerror(errno));
-		return 1;
-	}
-	fprintf(out, "removed the mount point %s\n", mnt);
-	return 0;
+	is_made = S_ISDIR(st.st_mode) && base && !strncmp(base + 1, "fstune-trial.", 13);
+	return remove_said(mnt, rmdir, "mount point", is_made ? NULL : "not a trial's mount point", out);
 }
 
 int trial_record_clean(const json_t *rec, FILE *out)

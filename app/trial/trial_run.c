@@ -91,8 +91,9 @@ static int remount(struct trial *t, const struct trial_candidate *c, double *um_
 	return st;
 }
 
-/* The 1999 experiment on the mounted candidate: write, unmount, mount, read cold; between the two, a
- * cold metadata walk after a remount of its own (recorded beside the metrics, not one of them). */
+/* The tree metrics on the mounted candidate: write the tree, unmount (which times its writeback),
+ * mount and read it back, each time after a remount so that nothing of it is cached; between the
+ * two, a cold metadata walk (recorded beside the metrics, not one of them). */
 static int measure_tree(struct trial *t, const struct trial_candidate *c, json_t *run, struct fst_error *err)
 {
 	struct trial_tree_result r;

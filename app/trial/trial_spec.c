@@ -315,9 +315,7 @@ static int add_checked(struct trial_candidates *out, const char *shown, char *fs
 			free(stripped);
 			return FST_EXIT_OK;
 		}
-	out->v = xrealloc(out->v, (out->n + 1) * sizeof *out->v);
-	c = &out->v[out->n++];
-	memset(c, 0, sizeof *c);
+	c = XAPPEND(out->v, out->n);
 	c->fs = fs;
 	c->args = w;
 	c->n_args = n;

@@ -18,6 +18,7 @@
 #include "fstune/clock.h"
 #include "fstune/facts.h"
 #include "fstune/rules.h"
+#include "lib/json_find.h"
 
 static int failures;
 
@@ -110,17 +111,6 @@ static void expectation(const char *path, char *want, size_t len, bool *is_error
 		snprintf(want, len, "%s", line + 17);
 }
 
-static const json_t *error_of(const json_t *errors, const char *path)
-{
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(errors, i, e)
-		if (!strcmp(json_string_value(json_object_get(e, "file")), path))
-			return e;
-	return NULL;
-}
-
 static void dump(const char *dir, const char *path, const struct rules_result *res)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -146,7 +136,7 @@ static void run_one(const char *builtin, const char *path, const struct facts *f
 	expectation(path, want, sizeof(want), &is_error);
 	if (!evaluate(paths, 2, facts, &res))
 		return;
-	e = error_of(res.errors, path);
+	e = json_find_by(res.errors, "file", path);
 	if (is_error) {
 		const char *msg = e ? json_string_value(json_object_get(e, "message")) : NULL;
 
