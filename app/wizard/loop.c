@@ -395,11 +395,17 @@ static void note_first_frame(void)
 	debug_printf(DEBUG_UI, "first frame drawn at %lld.%09ld", (long long)ts.tv_sec, ts.tv_nsec);
 }
 
+static void enter(struct ui_wizard *w)
+{
+	if (screens[w->screen]->init)
+		screens[w->screen]->init(w);
+}
+
 void ui_loop_run(struct ui_wizard *w)
 {
 	w->redraw = draw;
 	w->screen_of = screen_of;
-	screens[w->screen]->init(w);
+	enter(w);
 	for (;;) {
 		wint_t wc;
 		int rc, key;
@@ -429,7 +435,7 @@ void ui_loop_run(struct ui_wizard *w)
 			return;
 		if (r == UI_GOTO && (w->next_screen != w->screen || before != w->screen)) {
 			w->screen = w->next_screen;
-			screens[w->screen]->init(w);
+			enter(w);
 		}
 	}
 }
