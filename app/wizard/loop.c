@@ -317,17 +317,12 @@ static enum ui_result global_action(struct ui_wizard *w, int action)
 	case UI_ACT_QUIT:
 		return ui_quit_ask(w) ? UI_DONE : UI_QUIT;
 	case UI_ACT_BACK:
-		if (w->screen == UI_SCR_DETAIL || w->screen == UI_SCR_TRIAL)
-			w->next_screen = UI_SCR_ADVICE;
-		else if (w->screen == UI_SCR_CUSTOM || w->screen == UI_SCR_SAMPLE)
-			w->next_screen = UI_SCR_WORKLOAD;
-		else if (w->screen == UI_SCR_PROMPT)
+		/* a screen opened from a step goes back to that step; a step, to the one before */
+		if (w->screen == UI_SCR_PROMPT)
 			return screens[UI_SCR_PROMPT]->key(w, UI_ACT_BACK, 27);
-		else if (step > UI_SCR_TARGET)
-			w->next_screen = step - 1;
-		else
-			return UI_DONE;
-		return UI_GOTO;
+		if (step != w->screen)
+			return ui_goto(w, step);
+		return step > UI_SCR_TARGET ? ui_goto(w, step - 1) : UI_DONE;
 	case UI_ACT_NEXT_TAB:
 		if (step < UI_SCR_SAVE && ui_wizard_can_enter(w, step + 1)) {
 			w->next_screen = step + 1;
