@@ -41,7 +41,8 @@ void ui_formbox_text(const struct ui_formbox *b, size_t i, char *buf, size_t len
 void ui_formbox_draw(const struct ui_formbox *b, int title_y, const char *title, int keys_y,
 		     const char *keys);
 /* The keys of the line editing ui_formbox_edit does, in a table of the form's keys: `what` names
- * the field in their help ("field", "line"); whether Ctrl-U (clear) is hinted is the form's. */
+ * the field in their help ("field", "line"); whether Ctrl-U (clear) is hinted is the form's. The
+ * wizard's keys test expands it as it does UI_KEYS_UP_DOWN when it reads the tables. */
 #define UI_KEYS_EDIT(what, is_clear_hint)                                                          \
 	{KEY_LEFT, UI_EDIT_LEFT, "cursor left", false}, {KEY_RIGHT, UI_EDIT_RIGHT, "cursor right", false}, \
 	{KEY_HOME, UI_EDIT_HOME, "start of the " what, false},                                     \
