@@ -30,6 +30,15 @@ keys_of() {
 		on && /^\tUI_KEYS_UP_DOWN\(/ { print "KEY_UP"; print "\047k\047"; print "KEY_DOWN"; print "\047j\047"; next }
 		on && /^\tUI_KEYS_PAGES\(/ { print "KEY_PPAGE"; print "KEY_NPAGE"; next }
 		on && /^\tUI_KEYS_ENDS\(/ { print "KEY_HOME"; print "KEY_END"; next }
+		on && /^\tUI_KEYS_SCROLL,/ {
+			print "KEY_UP"; print "\047k\047"; print "KEY_DOWN"; print "\047j\047"
+			print "KEY_PPAGE"; print "KEY_NPAGE"; print "\047 \047"; print "KEY_HOME"; print "KEY_END"; next
+		}
+		on && /^\tUI_KEYS_ENTER_OR\(/ { sub(/^\tUI_KEYS_ENTER_OR\(/, ""); sub(/, .*/, ""); print "\047\\r\047"; print; next }
+		on && /^\tUI_KEYS_EDIT\(/ {
+			print "KEY_LEFT"; print "KEY_RIGHT"; print "KEY_HOME"; print 1; print "KEY_END"; print 5
+			print "KEY_BACKSPACE"; print 127; print 8; print "KEY_DC"; print 21; next
+		}
 		on && /^\t\{/ { sub(/^\t\{/, ""); sub(/, .*/, ""); print }
 	' "$file" | while IFS= read -r code; do
 		[ "$code" = 0 ] || key_name "$code"

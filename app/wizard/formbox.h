@@ -40,6 +40,20 @@ void ui_formbox_text(const struct ui_formbox *b, size_t i, char *buf, size_t len
  * back in the field: after the caller drew what else the box holds. */
 void ui_formbox_draw(const struct ui_formbox *b, int title_y, const char *title, int keys_y,
 		     const char *keys);
+/* The keys of the line editing ui_formbox_edit does, in a table of the form's keys: `what` names
+ * the field in their help ("field", "line"); whether Ctrl-U (clear) is hinted is the form's. The
+ * wizard's keys test expands it as it does UI_KEYS_UP_DOWN when it reads the tables. */
+#define UI_KEYS_EDIT(what, is_clear_hint)                                                          \
+	{KEY_LEFT, UI_EDIT_LEFT, "cursor left", false}, {KEY_RIGHT, UI_EDIT_RIGHT, "cursor right", false}, \
+	{KEY_HOME, UI_EDIT_HOME, "start of the " what, false},                                     \
+	{1, UI_EDIT_HOME, "start of the " what, false},                                            \
+	{KEY_END, UI_EDIT_END, "end of the " what, false},                                         \
+	{5, UI_EDIT_END, "end of the " what, false},                                               \
+	{KEY_BACKSPACE, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},       \
+	{127, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},                 \
+	{8, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},                   \
+	{KEY_DC, UI_EDIT_DELETE, "delete the character under the cursor", false},                  \
+	{21, UI_EDIT_CLEAR, "clear the " what, (is_clear_hint)}
 /* Edits the current field for a UI_EDIT_* action or a typed character (UI_ACT_TEXT); false when
  * `action` is neither. */
 bool ui_formbox_edit(struct ui_formbox *b, int action, int ch);

@@ -317,17 +317,12 @@ static enum ui_result global_action(struct ui_wizard *w, int action)
 	case UI_ACT_QUIT:
 		return ui_quit_ask(w) ? UI_DONE : UI_QUIT;
 	case UI_ACT_BACK:
-		if (w->screen == UI_SCR_DETAIL || w->screen == UI_SCR_TRIAL)
-			w->next_screen = UI_SCR_ADVICE;
-		else if (w->screen == UI_SCR_CUSTOM || w->screen == UI_SCR_SAMPLE)
-			w->next_screen = UI_SCR_WORKLOAD;
-		else if (w->screen == UI_SCR_PROMPT)
+		/* a screen opened from a step goes back to that step; a step, to the one before */
+		if (w->screen == UI_SCR_PROMPT)
 			return screens[UI_SCR_PROMPT]->key(w, UI_ACT_BACK, 27);
-		else if (step > UI_SCR_TARGET)
-			w->next_screen = step - 1;
-		else
-			return UI_DONE;
-		return UI_GOTO;
+		if (step != w->screen)
+			return ui_goto(w, step);
+		return step > UI_SCR_TARGET ? ui_goto(w, step - 1) : UI_DONE;
 	case UI_ACT_NEXT_TAB:
 		if (step < UI_SCR_SAVE && ui_wizard_can_enter(w, step + 1)) {
 			w->next_screen = step + 1;
@@ -395,11 +390,17 @@ static void note_first_frame(void)
 	debug_printf(DEBUG_UI, "first frame drawn at %lld.%09ld", (long long)ts.tv_sec, ts.tv_nsec);
 }
 
+static void enter(struct ui_wizard *w)
+{
+	if (screens[w->screen]->init)
+		screens[w->screen]->init(w);
+}
+
 void ui_loop_run(struct ui_wizard *w)
 {
 	w->redraw = draw;
 	w->screen_of = screen_of;
-	screens[w->screen]->init(w);
+	enter(w);
 	for (;;) {
 		wint_t wc;
 		int rc, key;
@@ -429,7 +430,7 @@ void ui_loop_run(struct ui_wizard *w)
 			return;
 		if (r == UI_GOTO && (w->next_screen != w->screen || before != w->screen)) {
 			w->screen = w->next_screen;
-			screens[w->screen]->init(w);
+			enter(w);
 		}
 	}
 }

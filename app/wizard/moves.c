@@ -97,3 +97,12 @@ void ui_scroll_clamp(int *top, int n, int rows)
 }
 
 bool ui_view_key(struct ui_view *v, int action) { return ui_scroll_key(&v->top, action, v->rows); }
+
+enum ui_result ui_view_screen_key(struct ui_wizard *w, struct ui_view *v, int action, int go,
+				  enum ui_screen_id next)
+{
+	if (action == go)
+		return ui_goto(w, next);
+	ui_view_key(v, action);
+	return UI_DONE;
+}

@@ -17,8 +17,7 @@ static const struct ui_key advice_keys[] = {
 	UI_KEYS_UP_DOWN("previous recommendation", "next recommendation"),
 	UI_KEYS_PAGES("page up", "page down"),
 	UI_KEYS_ENDS("first", "last"),
-	{'\r', A_OPEN, "open: rationale, evidence, apply and revert commands", true},
-	{KEY_RIGHT, A_OPEN, "open: rationale, evidence, apply and revert commands", false},
+	UI_KEYS_ENTER_OR(KEY_RIGHT, A_OPEN, "open: rationale, evidence, apply and revert commands"),
 	{'s', A_SAVE, "save the report", true},
 	{'t', A_TRIAL, "settle this reformat advice by trial: its mkfs against the defaults, on a 1 GiB image", true},
 	{0, 0, NULL, false},
@@ -201,9 +200,10 @@ static void draw_empty(const struct report_model *m, int y, int rows, const stru
 	ui_lines_free(lines, nl);
 }
 
+/* `idx` is a row of the list (0..n-1). */
 static void draw_row(const struct ui_wizard *w, int idx, int y, const struct ui_area *a)
 {
-	const struct ui_advice_row *row = row_at(w, idx);
+	const struct ui_advice_row *row = &w->advice_rows[idx];
 
 	if (row->is_stale_heading) {
 		ui_put(y, a->left, a->cols, ui_attr(UI_HEADING), "Accepted findings that are stale");
@@ -291,7 +291,7 @@ static void advice_move(struct ui_wizard *w, int delta)
 	}
 	ui_list_clamp(l, rows);
 	/* the whole title of the selected recommendation in view, not only its first row */
-	for (int end = l->sel + 1; end < l->n && is_continuation(row_at(w, end)); end++)
+	for (int end = l->sel + 1; end < l->n && is_continuation(&w->advice_rows[end]); end++)
 		if (end >= l->top + rows && l->top < l->sel)
 			l->top++;
 	if (l->sel == 1 && l->top == 1)

@@ -21,17 +21,7 @@ static const struct ui_key custom_keys[] = {
 	{KEY_DOWN, C_NEXT, "next field (the value is checked first)", false},
 	{KEY_BTAB, C_PREV, "previous field", false},
 	{KEY_UP, C_PREV, "previous field", false},
-	{KEY_LEFT, UI_EDIT_LEFT, "cursor left", false},
-	{KEY_RIGHT, UI_EDIT_RIGHT, "cursor right", false},
-	{KEY_HOME, UI_EDIT_HOME, "start of the field", false},
-	{1, UI_EDIT_HOME, "start of the field", false},
-	{KEY_END, UI_EDIT_END, "end of the field", false},
-	{5, UI_EDIT_END, "end of the field", false},
-	{KEY_BACKSPACE, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
-	{127, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
-	{8, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
-	{KEY_DC, UI_EDIT_DELETE, "delete the character under the cursor", false},
-	{21, UI_EDIT_CLEAR, "clear the field", false},
+	UI_KEYS_EDIT("field", false),
 	{0, 0, NULL, false},
 };
 

@@ -14,12 +14,8 @@
 enum { X_CLOSE = UI_ACT_SCREEN };
 
 static const struct ui_key detail_keys[] = {
-	UI_KEYS_UP_DOWN("scroll up", "scroll down"),
-	UI_KEYS_PAGES("page up", "page down"),
-	{' ', UI_MOVE_PGDN, "page down", false},
-	UI_KEYS_ENDS("top", "bottom"),
-	{'\r', X_CLOSE, "back to the list", true},
-	{KEY_LEFT, X_CLOSE, "back to the list", false},
+	UI_KEYS_SCROLL,
+	UI_KEYS_ENTER_OR(KEY_LEFT, X_CLOSE, "back to the list"),
 	{0, 0, NULL, false},
 };
 
@@ -190,17 +186,11 @@ void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width
 		ui_lines_add(l, UI_DIM, 2, "(none given)");
 }
 
-static void detail_init(struct ui_wizard *w) { (void)w; }
-
 static void detail_draw(struct ui_wizard *w, const struct ui_area *a) { ui_view_draw(&w->detail, a); }
 
 static enum ui_result detail_key(struct ui_wizard *w, int action, int ch)
 {
-	(void)ch;
-	if (action == X_CLOSE)
-		return ui_goto(w, UI_SCR_ADVICE);
-	ui_view_key(&w->detail, action);
-	return UI_DONE;
+	return ui_view_screen_key(w, &w->detail, action, X_CLOSE, UI_SCR_ADVICE);
 }
 
 const struct ui_screen ui_screen_detail = {
@@ -208,7 +198,6 @@ const struct ui_screen ui_screen_detail = {
 	.help_intro = "One recommendation. The commands are exact and shell-quoted; nothing is run "
 		      "by fstune. Revert undoes Apply.",
 	.keys = detail_keys,
-	.init = detail_init,
 	.draw = detail_draw,
 	.key = detail_key,
 };

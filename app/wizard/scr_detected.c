@@ -16,12 +16,8 @@
 enum { D_NEXT = UI_ACT_SCREEN };
 
 static const struct ui_key detected_keys[] = {
-	UI_KEYS_UP_DOWN("scroll up", "scroll down"),
-	UI_KEYS_PAGES("page up", "page down"),
-	{' ', UI_MOVE_PGDN, "page down", false},
-	UI_KEYS_ENDS("top", "bottom"),
-	{'\r', D_NEXT, "go on to the benchmarks", true},
-	{KEY_RIGHT, D_NEXT, "go on to the benchmarks", false},
+	UI_KEYS_SCROLL,
+	UI_KEYS_ENTER_OR(KEY_RIGHT, D_NEXT, "go on to the benchmarks"),
 	{0, 0, NULL, false},
 };
 
@@ -255,11 +251,7 @@ static void detected_draw(struct ui_wizard *w, const struct ui_area *a)
 
 static enum ui_result detected_key(struct ui_wizard *w, int action, int ch)
 {
-	(void)ch;
-	if (action == D_NEXT)
-		return ui_goto(w, UI_SCR_BENCH);
-	ui_view_key(&w->detected, action);
-	return UI_DONE;
+	return ui_view_screen_key(w, &w->detected, action, D_NEXT, UI_SCR_BENCH);
 }
 
 const struct ui_screen ui_screen_detected = {

@@ -14,17 +14,7 @@ enum { P_ACCEPT = UI_ACT_SCREEN, P_CANCEL };
 static const struct ui_key prompt_keys[] = {
 	{'\r', P_ACCEPT, "accept", true},
 	{27, P_CANCEL, "cancel", true},
-	{KEY_LEFT, UI_EDIT_LEFT, "cursor left", false},
-	{KEY_RIGHT, UI_EDIT_RIGHT, "cursor right", false},
-	{KEY_HOME, UI_EDIT_HOME, "start of the line", false},
-	{1, UI_EDIT_HOME, "start of the line", false},
-	{KEY_END, UI_EDIT_END, "end of the line", false},
-	{5, UI_EDIT_END, "end of the line", false},
-	{KEY_BACKSPACE, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
-	{127, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
-	{8, UI_EDIT_BACKSPACE, "delete the character before the cursor", false},
-	{KEY_DC, UI_EDIT_DELETE, "delete the character under the cursor", false},
-	{21, UI_EDIT_CLEAR, "clear the line", true},
+	UI_KEYS_EDIT("line", true),
 	{0, 0, NULL, false},
 };
 

@@ -13,8 +13,7 @@
 enum { S_ON = UI_ACT_SCREEN };
 
 static const struct ui_key sample_keys[] = {
-	{'\r', S_ON, "go on to what was detected", true},
-	{KEY_RIGHT, S_ON, "go on to what was detected", false},
+	UI_KEYS_ENTER_OR(KEY_RIGHT, S_ON, "go on to what was detected"),
 	{0, 0, NULL, false},
 };
 

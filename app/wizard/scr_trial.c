@@ -13,13 +13,8 @@
 enum { X_CLOSE = UI_ACT_SCREEN };
 
 static const struct ui_key trial_keys[] = {
-	UI_KEYS_UP_DOWN("scroll up", "scroll down"),
-	UI_KEYS_PAGES("page up", "page down"),
-	{' ', UI_MOVE_PGDN, "page down", false},
-	{KEY_HOME, UI_MOVE_HOME, "top", false},
-	{KEY_END, UI_MOVE_END, "bottom", false},
-	{'\r', X_CLOSE, "back to the advice", true},
-	{KEY_LEFT, X_CLOSE, "back to the advice", false},
+	UI_KEYS_SCROLL,
+	UI_KEYS_ENTER_OR(KEY_LEFT, X_CLOSE, "back to the advice"),
 	{0, 0, NULL, false},
 };
 
@@ -65,17 +60,11 @@ void ui_view_trial(struct ui_wizard *w, const json_t *doc, int width)
 	free(text);
 }
 
-static void trial_init(struct ui_wizard *w) { (void)w; }
-
 static void trial_draw(struct ui_wizard *w, const struct ui_area *a) { ui_view_draw(&w->trial, a); }
 
 static enum ui_result trial_key(struct ui_wizard *w, int action, int ch)
 {
-	(void)ch;
-	if (action == X_CLOSE)
-		return ui_goto(w, UI_SCR_ADVICE);
-	ui_view_key(&w->trial, action);
-	return UI_DONE;
+	return ui_view_screen_key(w, &w->trial, action, X_CLOSE, UI_SCR_ADVICE);
 }
 
 const struct ui_screen ui_screen_trial = {
@@ -84,7 +73,6 @@ const struct ui_screen ui_screen_trial = {
 		      "and verdict), the verdicts in words, the A/A control and the host's load. The advice it "
 		      "measured is marked in Advice; Enter on it shows the numbers.",
 	.keys = trial_keys,
-	.init = trial_init,
 	.draw = trial_draw,
 	.key = trial_key,
 };

@@ -17,8 +17,7 @@ static const struct ui_key workload_keys[] = {
 	UI_KEYS_UP_DOWN("move up", "move down"),
 	UI_KEYS_PAGES("page up", "page down"),
 	UI_KEYS_ENDS("first row", "last row"),
-	{'\r', W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", true},
-	{KEY_RIGHT, W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)", false},
+	UI_KEYS_ENTER_OR(KEY_RIGHT, W_CHOOSE, "choose this workload (or open the form, the sampler, the observer)"),
 	{0, 0, NULL, false},
 };
 

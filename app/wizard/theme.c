@@ -90,18 +90,7 @@ attr_t ui_attr(enum ui_role role)
 
 enum ui_role ui_severity_role(const char *severity)
 {
-	static const struct {
-		const char *name;
-		enum ui_role role;
-	} map[] = {
-		{"info", UI_SEV_INFO},
-		{"suggest", UI_SEV_SUGGEST},
-		{"warn", UI_SEV_WARN},
-		{"critical", UI_SEV_CRITICAL},
-	};
+	int rank = session_severity_rank(severity);
 
-	for (size_t i = 0; severity && i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(map[i].name, severity) == 0)
-			return map[i].role;
-	return UI_NORMAL;
+	return rank < 0 ? UI_NORMAL : (enum ui_role)(UI_SEV_INFO + rank);
 }

@@ -40,7 +40,7 @@ enum ui_role {
 	UI_KEY,         /* a key name in hints and help */
 	UI_OK,          /* "writable directory", a saved file */
 	UI_ERROR,       /* an error message */
-	UI_SEV_INFO,
+	UI_SEV_INFO,    /* the four severities in session_severity_rank's order */
 	UI_SEV_SUGGEST,
 	UI_SEV_WARN,
 	UI_SEV_CRITICAL,
@@ -55,7 +55,8 @@ enum ui_role {
 void ui_theme_init(void);
 attr_t ui_attr(enum ui_role role);
 bool ui_theme_is_colour(void);
-/* The role of a recommendation severity ("warn" -> UI_SEV_WARN); UI_NORMAL when unknown. */
+/* The role of a recommendation severity ("warn" -> UI_SEV_WARN, by session_severity_rank);
+ * UI_NORMAL when unknown. */
 enum ui_role ui_severity_role(const char *severity);
 
 struct ui_glyphs {
@@ -110,6 +111,13 @@ enum ui_shared_action {
 	{KEY_PPAGE, UI_MOVE_PGUP, (pgup_help), false}, {KEY_NPAGE, UI_MOVE_PGDN, (pgdn_help), false}
 #define UI_KEYS_ENDS(home_help, end_help) \
 	{KEY_HOME, UI_MOVE_HOME, (home_help), false}, {KEY_END, UI_MOVE_END, (end_help), false}
+/* A scrolling view's moves (ui_view_key), Space paging down as in a pager. */
+#define UI_KEYS_SCROLL                                                                             \
+	UI_KEYS_UP_DOWN("scroll up", "scroll down"), UI_KEYS_PAGES("page up", "page down"),       \
+	{' ', UI_MOVE_PGDN, "page down", false}, UI_KEYS_ENDS("top", "bottom")
+/* Enter, hinted, and `other` (an arrow) taking one action, its help written once. */
+#define UI_KEYS_ENTER_OR(other, action, help) \
+	{'\r', (action), (help), true}, {(other), (action), (help), false}
 
 /* Keys every screen has unless it takes text (then only F1 and Esc). */
 enum ui_global_action {
@@ -144,7 +152,7 @@ enum ui_result {
 	UI_GOTO,   /* switch to w->next_screen */
 };
 
-/* A screen: `init` runs each time it is entered and may set state only; `draw` renders the state
+/* A screen: `init` (NULL: none) runs each time it is entered and may set state only; `draw` renders the state
  * into the area and changes nothing; `key` gets the action of a key found in `keys` (or, for a
  * text screen, UI_ACT_TEXT with the character) and never draws. */
 struct ui_screen {
@@ -294,6 +302,10 @@ void ui_view_draw(struct ui_view *v, const struct ui_area *a);
 /* Does a move (UI_MOVE_*) on the view, a page being what the last draw showed; false when `action`
  * is not a move. */
 bool ui_view_key(struct ui_view *v, int action);
+/* The key handler of a screen that is a scrolling view: action `go` goes to screen `next`, a move
+ * scrolls, anything else does nothing. */
+enum ui_result ui_view_screen_key(struct ui_wizard *w, struct ui_view *v, int action, int go,
+				  enum ui_screen_id next);
 
 typedef enum ui_result (*ui_prompt_done_fn)(struct ui_wizard *w, const char *text);
 
@@ -495,7 +507,8 @@ static inline const struct ui_screen *ui_screen_of(const struct ui_wizard *w, en
 	return w->screen_of(id);
 }
 
-/* Building the views (view_*.c), for the screens' init. */
+/* Building the views, for the screens' init: Detected's (scr_detected.c), a recommendation's and an
+ * accepted entry's detail (scr_detail.c). */
 void ui_view_detected(struct ui_wizard *w);
 void ui_view_detail(struct ui_wizard *w, const struct report_rec *rec, int width);
 /* The detail of an accepted entry no loaded rule can make: what it says, why it is stale, the fix. */
