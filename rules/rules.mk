@@ -1,7 +1,7 @@
 # The rule engine (Lua host in C), the shipped rule scripts, the rules man page and their tests.
 noinst_LIBRARIES += libfstune_rules.a
 libfstune_rules_a_SOURCES = include/fstune/rules.h \
-	rules/internal.h rules/sandbox.h rules/settings.h rules/settings_family.h rules/settings_forms.h \
+	rules/internal.h rules/lua_host.h rules/settings.h rules/settings_family.h rules/settings_forms.h \
 	rules/meta.h \
 	rules/engine.c rules/loader.c rules/child.c rules/sandbox.c rules/lua_host.c \
 	rules/meta.c rules/recommend.c \
