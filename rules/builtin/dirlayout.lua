@@ -70,7 +70,7 @@ end
 local src = {["bench.metadata.stat_per_s"] = "bench", ["bench.metadata.create_per_s"] = "bench",
 	["bench.metadata.cache"] = "bench", ["workload.files_per_dir_max"] = "sample"}
 
-return {
+return fstune.rule {
 	id = "dirlayout",
 	title = "Files per directory from the measured metadata rates",
 	description = "From the metadata benchmark (run with the workload's files per directory): when "

@@ -81,7 +81,7 @@ local function check(facts)
 	return out
 end
 
-return {
+return fstune.rule {
 	id = "fanout",
 	title = "Directory fan-out for millions of files; inode-ordered backups on rotating disks",
 	description = [[

@@ -87,7 +87,7 @@ end
 
 local TB18 = 18000207937536
 
-return {
+return fstune.rule {
 	id = "fschoice",
 	title = "ext4 or XFS for a filesystem not yet made",
 	description = [[

@@ -156,7 +156,7 @@ local function check(facts)
 	return out
 end
 
-return {
+return fstune.rule {
 	id = "legacy",
 	title = "Translate old /proc/sys/vm/bdflush tuning to today's vm.dirty_* sysctls",
 	description = [[
