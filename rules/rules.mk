@@ -32,8 +32,8 @@ tests_rules_test_rationale_SOURCES = tests/rules/test_rationale.c
 tests_rules_test_rationale_LDADD = $(FSTUNE_LDADD)
 TESTS += tests/rules/test_settings tests/rules/test_mkfs tests/rules/test_verify tests/rules/test_rationale \
 	tests/rules-engine.sh \
-	tests/rules-hostile.sh tests/rules-cli.sh
-EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh \
+	tests/rules-hostile.sh tests/rules-cli.sh tests/rules/luacheck.sh
+EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh tests/rules/luacheck.sh .luacheckrc \
 	tests/rules/facts-server.json \
 	tests/rules/good/extra.lua tests/rules/good/queue.lua \
 	tests/rules/broken/syntax.lua tests/rules/broken/ok.lua \

@@ -27,7 +27,7 @@ end
 
 local function check(facts)
 	local w = facts.workload
-	local m, why_not = fstune.measured("metadata")
+	local m = fstune.measured("metadata")
 	if w == nil or m == nil then return {} end
 	local dmax, dkey
 	for _, k in ipairs({"files_per_dir_max", "files_per_dir_p90", "files_per_dir"}) do

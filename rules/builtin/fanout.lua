@@ -30,7 +30,8 @@ local DISK_WORDS = {md = "an md array of disks", dm = "a device-mapper volume on
 local BIG_DIR, MANY = 100000, 1000000
 
 local SEED = "A 2003 report on ext3 (Linux 2.5 with htree) created one million files in 100 "
-	.. "directories (10,000 each) and in 1000 (1000 each); with dir_index, create took 1078 s vs 284 s and remove 1310 s vs 141 s, 3.8x "
+	.. "directories (10,000 each) and in 1000 (1000 each); with dir_index, create took 1078 s vs 284 s "
+	.. "and remove 1310 s vs 141 s, 3.8x "
 	.. "and 9.3x in favour of 1000 directories (a reply signed Stephen said htree should make even one "
 	.. "directory fast and doubted dir_index was on, so read it as a measurement of that kernel, not a law)."
 

@@ -15,7 +15,6 @@ local TRADEOFFS = "Trade-offs either way: ext4 can be shrunk (offline) and fixes
 local function check(facts)
 	local out = {}
 	if fstune.is_freebsd() then return out end
-	local f = facts.fs
 	if not fstune.is_blank() then return out end
 	local d = facts.device
 	-- neither fits a zoned disk: the zoned rule names what does

@@ -46,7 +46,7 @@ local function is_strictatime(f)
 	return not (fstune.contains(f.mount_options, "relatime") or fstune.contains(f.mount_options, "noatime"))
 end
 
-local function rec_atime(facts, f, w, out)
+local function rec_atime(f, w, out)
 	if has_opt(f, "noatime") then return end
 	if is_strictatime(f) then
 		if atime_sensitive(w) then
@@ -222,7 +222,7 @@ local function check(facts)
 	if f == nil or f.mount_options == nil then return out end
 	if fstune.is_freebsd() then return out end
 	local w = facts.workload
-	rec_atime(facts, f, w, out)
+	rec_atime(f, w, out)
 	rec_lazytime(f, w, out)
 	rec_trim(facts, f, facts.device, out)
 	rec_commit(f, w, out)
@@ -268,8 +268,8 @@ return fstune.rule {
 		commit_window = {2},
 		commit_throughput = {2},
 	},
-	settings = {"mount.option.noatime", "mount.option.relatime", "mount.option.lazytime", "mount.option.discard", "fstrim.timer",
-		"mount.option.commit"},
+	settings = {"mount.option.noatime", "mount.option.relatime", "mount.option.lazytime", "mount.option.discard",
+		"fstrim.timer", "mount.option.commit"},
 	needs = {"fs.mount_options"},
 	uses = {"fs.type", "fs.super_options", "fs.fstrim_timer", "device.discard_granularity",
 		"host.container", "host.target_os", "workload.profile", "workload.read_share", "workload.access",
