@@ -170,16 +170,19 @@ static int f_get(lua_State *L)
 	return 1;
 }
 
-static int f_source(lua_State *L)
+/* The source of the dotted key at argument 1 when it has a value, else NULL. */
+static const char *key_source(lua_State *L)
 {
 	const struct facts *facts = host_facts(L);
 	const char *key = luaL_checkstring(L, 1);
-	const char *s = facts && lookup(L, 1) ? facts_source(facts, key) : NULL;
 
-	if (s)
-		lua_pushstring(L, s);
-	else
-		lua_pushnil(L);
+	return facts && lookup(L, 1) ? facts_source(facts, key) : NULL;
+}
+
+/* source(key): where the value came from, or nil (lua_pushstring pushes nil for NULL). */
+static int f_source(lua_State *L)
+{
+	lua_pushstring(L, key_source(L));
 	return 1;
 }
 
@@ -355,10 +358,7 @@ static int f_zoned(lua_State *L)
 	const struct facts *facts = host_facts(L);
 	const char *z = facts ? facts_get_string(facts, "device.zoned") : NULL;
 
-	if (z && (!strcmp(z, "host-managed") || !strcmp(z, "host-aware")))
-		lua_pushstring(L, z);
-	else
-		lua_pushnil(L);
+	lua_pushstring(L, z && (!strcmp(z, "host-managed") || !strcmp(z, "host-aware")) ? z : NULL);
 	return 1;
 }
 
@@ -393,9 +393,7 @@ static int f_positive(lua_State *L)
  * DESIGN.md it cannot carry more than an info on its own. */
 static int f_is_assumed(lua_State *L)
 {
-	const struct facts *facts = host_facts(L);
-	const char *key = luaL_checkstring(L, 1);
-	const char *s = facts && lookup(L, 1) ? facts_source(facts, key) : NULL;
+	const char *s = key_source(L);
 
 	lua_pushboolean(L, !s || !strcmp(s, "preset") || !strcmp(s, "default"));
 	return 1;

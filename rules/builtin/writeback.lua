@@ -189,11 +189,21 @@ local function seq(bw, extra)
 	return { seq_write_1m = fstune.merge({ bw_bytes_per_s = bw, direct = "yes", ci95_pct = 20 }, extra) }
 end
 local large = { access = "sequential", file_size_p50_bytes = 64 * MiB }
+-- A host of mem_gib (avail_gib available) with the default limits, writing large files, whose
+-- seq_write_1m test measured bw (with `extra` fields in its result).
+local function measured(mem_gib, avail_gib, bw, extra)
+	return { host = host(mem_gib, avail_gib), vm = defaults, workload = large, bench = seq(bw, extra),
+		sources = probed }
+end
 -- What a vector expects when the rule advises: the pair of byte limits, with `extra` fields
 -- checked on the first.
 local function limits(bytes, bg, extra)
 	return { fstune.merge({ name = "dirty_bytes", recommended = bytes }, extra),
 		{ name = "dirty_background_bytes", recommended = bg } }
+end
+-- What a vector expects when no usable rate sizes the limits and the size alone flags them.
+local function size_rule()
+	return limits(1 * GiB, 256 * MiB, { confidence = 0.5 })
 end
 
 return fstune.rule {
@@ -225,53 +235,41 @@ return fstune.rule {
 	check = check,
 	tests = {
 		{ name = "256 GiB (200 available), large files, disk writes 500 MB/s: 2 GiB / 512 MiB, measured cap 0.8",
-			facts = { host = host(256, 200), vm = defaults, workload = large, bench = seq(500000000),
-				sources = probed },
+			facts = measured(256, 200, 500000000),
 			expect = limits(2 * GiB, 512 * MiB, { current = 0, confidence = 0.8 }) },
 		{ name = "the same host, the disk writes 3 GB/s: 40 GiB drains in 14 s, the 4 GiB ceiling",
-			facts = { host = host(256, 200), vm = defaults, workload = large, bench = seq(3000000000),
-				sources = probed },
+			facts = measured(256, 200, 3000000000),
 			expect = limits(4 * GiB, 1 * GiB) },
 		{ name = "the same rate measured 10% higher on another run: the same advice",
-			facts = { host = host(256, 200), vm = defaults, workload = large, bench = seq(550000000),
-				sources = probed },
+			facts = measured(256, 200, 550000000),
 			expect = limits(2 * GiB, 512 * MiB) },
 		{ name = "64 GiB (60 available) and an NVMe at 3 GB/s: 12 GiB drains in 6 s, nothing",
-			facts = { host = host(64, 60), vm = defaults, workload = large, bench = seq(3000000000),
-				sources = probed },
+			facts = measured(64, 60, 3000000000),
 			expect = {} },
 		{ name = "the same host and disk measured at 500 MB/s: drains in 26 s, byte limits",
-			facts = { host = host(64, 60), vm = defaults, workload = large, bench = seq(500000000),
-				sources = probed },
+			facts = measured(64, 60, 500000000),
 			expect = limits(2 * GiB, 512 * MiB) },
 		{ name = "the 500 MB/s result flagged as cache: no measured rate, 12 GiB flagged on size alone",
-			facts = { host = host(64, 60), vm = defaults, workload = large,
-				bench = seq(500000000, { cache_suspect = true }), sources = probed },
-			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+			facts = measured(64, 60, 500000000, { cache_suspect = true }),
+			expect = size_rule() },
 		{ name = "the 500 MB/s result beyond what its link carries (implausible): the size rule",
-			facts = { host = host(64, 60), vm = defaults, workload = large,
-				bench = seq(500000000, { implausible = true }), sources = probed },
-			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+			facts = measured(64, 60, 500000000, { implausible = true }),
+			expect = size_rule() },
 		{ name = "the 500 MB/s result limited by the CPU (cpu_bound): the size rule",
-			facts = { host = host(64, 60), vm = defaults, workload = large,
-				bench = seq(500000000, { cpu_bound = true }), sources = probed },
-			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+			facts = measured(64, 60, 500000000, { cpu_bound = true }),
+			expect = size_rule() },
 		{ name = "3 GB/s over the run, but a burst then 500 MB/s sustained: sized by the sustained rate",
-			facts = { host = host(64, 60), vm = defaults, workload = large,
-				bench = seq(3000000000, { burst = { burst_bytes = 4 * GiB, burst_rate = 5000000000,
-					sustained_rate = 500000000 } }), sources = probed },
+			facts = measured(64, 60, 3000000000, { burst = { burst_bytes = 4 * GiB, burst_rate = 5000000000,
+				sustained_rate = 500000000 } }),
 			expect = limits(2 * GiB, 512 * MiB) },
 		{ name = "the same 500 MB/s measured on a filesystem without verified direct I/O: the size rule",
-			facts = { host = host(64, 60), vm = defaults, workload = large,
-				bench = seq(500000000, { direct = "unverified" }), sources = probed },
-			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+			facts = measured(64, 60, 500000000, { direct = "unverified" }),
+			expect = size_rule() },
 		{ name = "16 GiB at 150 MB/s unverified (a btrfs loop): no advice, as ext4 and XFS on that host get",
-			facts = { host = host(16, 14), vm = defaults, workload = large,
-				bench = seq(150000000, { direct = "unverified" }), sources = probed },
+			facts = measured(16, 14, 150000000, { direct = "unverified" }),
 			expect = {} },
 		{ name = "the same 150 MB/s verified direct: 2.8 GiB drains in 20 s, byte limits",
-			facts = { host = host(16, 14), vm = defaults, workload = large,
-				bench = seq(150000000), sources = probed },
+			facts = measured(16, 14, 150000000),
 			expect = limits(512 * MiB, 128 * MiB) },
 		{ name = "random workload: rand_write_4k_qd32 at 40 MB/s sets 128 MiB, not the 3 GB/s sequential rate",
 			facts = { host = host(64, 60), vm = defaults, workload = { access = "random", file_size_p50_bytes = 8192 },
@@ -280,7 +278,7 @@ return fstune.rule {
 			expect = limits(128 * MiB, 32 * MiB) },
 		{ name = "64 GiB, no benchmark: 12 GiB flagged, defaults' confidence",
 			facts = { host = host(64), vm = defaults },
-			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+			expect = size_rule() },
 		{ name = "16 GiB, no benchmark: 3.2 GiB limit is fine",
 			facts = { host = host(16), vm = defaults },
 			expect = {} },
