@@ -1,7 +1,8 @@
 -- luacheck's settings for fstune's rule files (luacheck reads the nearest .luacheckrc from the current
 -- directory up). A rule runs in the sandbox of rules/sandbox.c: Lua 5.4's base, string, table, math and
--- utf8 libraries without what could reach outside, load code or break determinism, plus the read-only
--- `fstune` helper module of rules/lua_host.c. Keep both lists in step with those two files.
+-- utf8 libraries without what could reach outside, load code or break determinism, plus the `fstune`
+-- helper module of rules/lua_host.c. All are read globals here: a rule reads them and sets none (its
+-- file returns one table). Keep the lists in step with those two files.
 local sandbox_base = {
 	"_G", "_VERSION", "assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall", "rawequal",
 	"rawget", "rawlen", "rawset", "select", "setmetatable", "tonumber", "tostring", "type", "xpcall",
