@@ -12,10 +12,12 @@ cd "$(dirname "$0")"
 # `report --format openmetrics`; debhelper and lintian for .ci/run's package step (make deb);
 # ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible), and
 # python3-apt for its apt module, with which tests/ansible-deb.sh installs the package it built;
-# shellcheck for tests/scripts-*.sh (the scripts of report --scripts); strace for tests/apply-race.sh
-# and tests/apply-crash.sh (a delayed flock, a SIGKILL at each rename); systemd for systemd-analyze,
-# which verifies the units the btrfs read-ahead advice writes (tests/advice-btrfs.sh); chromium,
-# whose headless mode renders the HTML pages of report and compare (tests/report-html.sh).
+# shellcheck for tests/scripts-*.sh (the scripts of report --scripts); lua-check for luacheck, which
+# tests/rules/luacheck.sh runs over the rule files (.luacheckrc names the sandbox's globals); strace
+# for tests/apply-race.sh and tests/apply-crash.sh (a delayed flock, a SIGKILL at each rename);
+# systemd for systemd-analyze, which verifies the units the btrfs read-ahead advice writes
+# (tests/advice-btrfs.sh); chromium, whose headless mode renders the HTML pages of report and compare
+# (tests/report-html.sh).
 packages="
 build-essential
 autoconf
@@ -47,6 +49,7 @@ ansible-core
 ansible-lint
 python3-apt
 shellcheck
+lua-check
 strace
 systemd
 chromium

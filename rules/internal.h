@@ -9,7 +9,8 @@
 #include "fstune/facts.h"
 #include "fstune/rules.h"
 
-/* Limits of one sandboxed run; defaults overridable by environment for tests (limits.c). */
+/* Limits of one sandboxed run; rules_limits_get (loader.c) gives the defaults, which the environment
+ * (FSTUNE_RULES_INSN_BUDGET, FSTUNE_RULES_TIMEOUT_MS, FSTUNE_RULES_MEM_BYTES) overrides for tests. */
 struct rules_limits {
 	long long insn_budget; /* VM instructions per run (load + check) */
 	long timeout_ms;       /* wall-clock limit of one child process, in ms */

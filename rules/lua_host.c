@@ -11,10 +11,16 @@
 #include "fstune/space.h"
 #include "fstune/fstype.h"
 #include "fstune/units.h"
-#include "rules/sandbox.h"
+#include "rules/lua_host.h"
 
 #define PROXY_MT "fstune.facts"
 #define JSON_DEPTH_MAX 32 /* levels: facts are 3-4 deep; more is a cycle or an attack */
+
+/* The facts of this state, as lua_host_open stored them (NULL while loading). */
+static const struct facts *host_facts(lua_State *L)
+{
+	return *(const struct facts **)lua_getextraspace(L);
+}
 
 struct proxy {
 	const json_t *node; /* an object or array of the facts document, owned by the caller of check */
@@ -139,15 +145,15 @@ static int proxy_tostring(lua_State *L)
 /* A dotted key of the current facts, or NULL. */
 static const json_t *lookup(lua_State *L, int idx)
 {
-	const struct sandbox *sb = sandbox_of(L);
+	const struct facts *facts = host_facts(L);
 	const char *key = luaL_checkstring(L, idx);
 	const char *first = strchr(key, '.');
 	size_t n = first ? (size_t)(first - key) : strlen(key);
 
-	if (!sb->facts || (n == 7 && !strncmp(key, "sources", 7)) ||
+	if (!facts || (n == 7 && !strncmp(key, "sources", 7)) ||
 	    (n == 11 && !strncmp(key, "unavailable", 11)) || (n == 6 && !strncmp(key, "schema", 6)))
 		return NULL;
-	return facts_get(sb->facts, key);
+	return facts_get(facts, key);
 }
 
 static int f_has(lua_State *L)
@@ -164,26 +170,29 @@ static int f_get(lua_State *L)
 	return 1;
 }
 
+/* The source of the dotted key at argument 1 when it has a value, else NULL. */
+static const char *key_source(lua_State *L)
+{
+	const struct facts *facts = host_facts(L);
+	const char *key = luaL_checkstring(L, 1);
+
+	return facts && lookup(L, 1) ? facts_source(facts, key) : NULL;
+}
+
+/* source(key): where the value came from, or nil (lua_pushstring pushes nil for NULL). */
 static int f_source(lua_State *L)
 {
-	const struct sandbox *sb = sandbox_of(L);
-	const char *key = luaL_checkstring(L, 1);
-	const char *s = sb->facts && lookup(L, 1) ? facts_source(sb->facts, key) : NULL;
-
-	if (s)
-		lua_pushstring(L, s);
-	else
-		lua_pushnil(L);
+	lua_pushstring(L, key_source(L));
 	return 1;
 }
 
 static int f_unavailable(lua_State *L)
 {
-	const struct sandbox *sb = sandbox_of(L);
+	const struct facts *facts = host_facts(L);
 	const char *key = luaL_checkstring(L, 1), *reason = NULL;
 	enum facts_status st;
 
-	if (!sb->facts || !facts_unavailable(sb->facts, key, &st, &reason))
+	if (!facts || !facts_unavailable(facts, key, &st, &reason))
 		return 0;
 	lua_pushstring(L, facts_status_name(st));
 	lua_pushstring(L, reason ? reason : "");
@@ -269,7 +278,7 @@ static int f_measured(lua_State *L)
 		{"implausible", "beyond what the hardware can do"},
 		{"cpu_bound", "limited by the CPU, not the device"},
 	};
-	const struct sandbox *sb = sandbox_of(L);
+	const struct facts *facts = host_facts(L);
 	const char *test = luaL_checkstring(L, 1);
 	char key[160];
 	const json_t *t, *d;
@@ -278,7 +287,7 @@ static int f_measured(lua_State *L)
 	luaL_argcheck(L, strlen(test) < 100 && !strchr(test, '.'), 1, "a benchmark test name");
 	luaL_argcheck(L, lua_isnoneornil(L, 2) || lua_type(L, 2) == LUA_TTABLE, 2, "a table of accepted flags");
 	snprintf(key, sizeof(key), "bench.%s", test);
-	t = sb->facts ? facts_get(sb->facts, key) : NULL;
+	t = facts ? facts_get(facts, key) : NULL;
 	if (!json_is_object(t))
 		return 0;
 	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
@@ -332,9 +341,9 @@ static int f_is_ext(lua_State *L)
  * of a mounted filesystem (fs.member_of). The one test every rule proposing mkfs makes. */
 static int f_is_blank(lua_State *L)
 {
-	const struct sandbox *sb = sandbox_of(L);
-	const json_t *type = sb->facts ? facts_get(sb->facts, "fs.type") : NULL;
-	const json_t *member = sb->facts ? facts_get(sb->facts, "fs.member_of") : NULL;
+	const struct facts *facts = host_facts(L);
+	const json_t *type = facts ? facts_get(facts, "fs.type") : NULL;
+	const json_t *member = facts ? facts_get(facts, "fs.member_of") : NULL;
 
 	lua_pushboolean(L, (!type || json_is_null(type)) && (!member || json_is_null(member)));
 	return 1;
@@ -346,13 +355,10 @@ static int f_is_blank(lua_State *L)
  * ratios stay silent there, and the zoned rule says what fits. */
 static int f_zoned(lua_State *L)
 {
-	const struct sandbox *sb = sandbox_of(L);
-	const char *z = sb->facts ? facts_get_string(sb->facts, "device.zoned") : NULL;
+	const struct facts *facts = host_facts(L);
+	const char *z = facts ? facts_get_string(facts, "device.zoned") : NULL;
 
-	if (z && (!strcmp(z, "host-managed") || !strcmp(z, "host-aware")))
-		lua_pushstring(L, z);
-	else
-		lua_pushnil(L);
+	lua_pushstring(L, z && (!strcmp(z, "host-managed") || !strcmp(z, "host-aware")) ? z : NULL);
 	return 1;
 }
 
@@ -360,8 +366,8 @@ static int f_zoned(lua_State *L)
  * that advises only one of the two systems makes. */
 static int f_is_freebsd(lua_State *L)
 {
-	const struct sandbox *sb = sandbox_of(L);
-	const json_t *os = sb->facts ? facts_get(sb->facts, "host.target_os") : NULL;
+	const struct facts *facts = host_facts(L);
+	const json_t *os = facts ? facts_get(facts, "host.target_os") : NULL;
 
 	lua_pushboolean(L, json_is_string(os) && !strcmp(json_string_value(os), "freebsd"));
 	return 1;
@@ -387,9 +393,7 @@ static int f_positive(lua_State *L)
  * DESIGN.md it cannot carry more than an info on its own. */
 static int f_is_assumed(lua_State *L)
 {
-	const struct sandbox *sb = sandbox_of(L);
-	const char *key = luaL_checkstring(L, 1);
-	const char *s = sb->facts && lookup(L, 1) ? facts_source(sb->facts, key) : NULL;
+	const char *s = key_source(L);
 
 	lua_pushboolean(L, !s || !strcmp(s, "preset") || !strcmp(s, "default"));
 	return 1;
@@ -531,7 +535,7 @@ static int f_pow2_floor(lua_State *L)
 	return 1;
 }
 
-void lua_host_open(lua_State *L)
+void lua_host_open(lua_State *L, const struct facts *facts)
 {
 	static const luaL_Reg mt[] = {{"__index", proxy_index},   {"__newindex", proxy_newindex},
 				      {"__len", proxy_len},       {"__pairs", proxy_pairs},
@@ -561,6 +565,7 @@ void lua_host_open(lua_State *L)
 				       {"pow2_floor", f_pow2_floor},
 				       {NULL, NULL}};
 
+	*(const struct facts **)lua_getextraspace(L) = facts;
 	luaL_newmetatable(L, PROXY_MT);
 	luaL_setfuncs(L, mt, 0);
 	lua_pushliteral(L, "locked");

@@ -1,7 +1,7 @@
 # The rule engine (Lua host in C), the shipped rule scripts, the rules man page and their tests.
 noinst_LIBRARIES += libfstune_rules.a
 libfstune_rules_a_SOURCES = include/fstune/rules.h \
-	rules/internal.h rules/sandbox.h rules/settings.h rules/settings_family.h rules/settings_forms.h \
+	rules/internal.h rules/lua_host.h rules/settings.h rules/settings_family.h rules/settings_forms.h \
 	rules/meta.h \
 	rules/engine.c rules/loader.c rules/child.c rules/sandbox.c rules/lua_host.c \
 	rules/meta.c rules/recommend.c \
@@ -32,8 +32,8 @@ tests_rules_test_rationale_SOURCES = tests/rules/test_rationale.c
 tests_rules_test_rationale_LDADD = $(FSTUNE_LDADD)
 TESTS += tests/rules/test_settings tests/rules/test_mkfs tests/rules/test_verify tests/rules/test_rationale \
 	tests/rules-engine.sh \
-	tests/rules-hostile.sh tests/rules-cli.sh
-EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh \
+	tests/rules-hostile.sh tests/rules-cli.sh tests/rules/luacheck.sh
+EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh tests/rules/luacheck.sh .luacheckrc \
 	tests/rules/facts-server.json \
 	tests/rules/good/extra.lua tests/rules/good/queue.lua \
 	tests/rules/broken/syntax.lua tests/rules/broken/ok.lua \

@@ -10,10 +10,29 @@
 #include <string.h>
 
 #include "rules/internal.h"
-#include "rules/sandbox.h"
+#include "rules/lua_host.h"
 
 #define HOOK_STEP 1000 /* instructions between count events while the budget lasts */
 #define RECS_MAX 256   /* recommendations of one check(): more is a runaway rule */
+
+struct sandbox {
+	lua_State *L;
+	size_t mem_used;            /* bytes currently allocated by this state */
+	size_t mem_limit;           /* bytes; allocations beyond fail with a memory error */
+	long long insn_budget;      /* VM instructions allowed */
+	long long insn_used;        /* VM instructions counted so far */
+	bool is_exhausted;          /* budget spent: every further count event raises again */
+	const struct facts *facts;  /* facts of check(); NULL while loading */
+};
+
+/* The sandbox of a state: the user data of its allocator (the extra space is the Lua host's). */
+static struct sandbox *sandbox_of(lua_State *L)
+{
+	void *sb;
+
+	lua_getallocf(L, &sb);
+	return sb;
+}
 
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
@@ -110,19 +129,19 @@ static int open_sandbox(lua_State *L)
 		lua_setfield(L, -2, "__metatable");
 	}
 	lua_settop(L, 0);
-	lua_host_open(L);
+	lua_host_open(L, sandbox_of(L)->facts);
 	return 0;
 }
 
-static bool sandbox_init(struct sandbox *sb, const struct rules_limits *lim)
+static bool sandbox_init(struct sandbox *sb, const struct facts *facts, const struct rules_limits *lim)
 {
 	memset(sb, 0, sizeof(*sb));
+	sb->facts = facts;
 	sb->mem_limit = lim->mem_bytes;
 	sb->insn_budget = lim->insn_budget;
 	sb->L = lua_newstate(capped_alloc, sb);
 	if (!sb->L)
 		return false;
-	*(struct sandbox **)lua_getextraspace(sb->L) = sb;
 	lua_sethook(sb->L, budget_hook, LUA_MASKCOUNT, HOOK_STEP);
 	lua_pushcfunction(sb->L, open_sandbox);
 	return lua_pcall(sb->L, 0, 0, 0) == LUA_OK;
@@ -252,12 +271,11 @@ static json_t *run_job(const struct rule_file *rf, const struct facts *facts,
 	struct job job = {rf, NULL};
 	json_t *answer;
 
-	if (!sandbox_init(&sb, lim)) {
+	if (!sandbox_init(&sb, facts, lim)) {
 		if (sb.L)
 			lua_close(sb.L);
 		return json_pack("{s:{s:s}}", "error", "message", "cannot create the Lua state");
 	}
-	sb.facts = facts;
 	lua_pushcfunction(sb.L, fn);
 	lua_pushlightuserdata(sb.L, &job);
 	if (lua_pcall(sb.L, 1, 0, 0) != LUA_OK) {

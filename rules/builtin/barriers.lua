@@ -32,7 +32,7 @@ end
 local EVIDENCE = {"fs.mount_options", "fs.super_options", "fs.type", "device.write_cache",
 	"device.write_cache_protected"}
 
-local function xfs(facts, f, out)
+local function xfs(f, out)
 	out[#out + 1] = {name = "xfs_barrier_option", severity = "warn", confidence = 0.8,
 		title = "XFS mount with barrier/nobarrier: the options are gone since Linux 4.19, the mount fails there",
 		rationale = string.format("This XFS is mounted with %s. XFS removed the barrier and nobarrier "
@@ -52,7 +52,7 @@ local function check(facts)
 	if fstune.is_freebsd() or f.mount_options == nil then return out end
 	if f.type == "xfs" then
 		if is_nobarrier(f) or has(f.mount_options, "barrier") or has(f.super_options, "barrier") then
-			xfs(facts, f, out)
+			xfs(f, out)
 		end
 		return out
 	end

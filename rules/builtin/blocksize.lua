@@ -73,7 +73,7 @@ local function cost_words(bs)
 		4096 // bs)
 end
 
-local function recs_small_block(facts, fam, cur, phys, out)
+local function recs_small_block(facts, cur, phys, out)
 	local confirmed, tkey = trial_best_block(facts)
 	local page = pos(facts.host and facts.host.page_size_bytes) or 4096
 	if phys and phys > page and cur >= math.max(4096, page) then
@@ -130,7 +130,7 @@ local function recs_space(facts, fam, cur, phys, out)
 	if phys and phys >= 4096 then return end
 	local best, best_saved, keys
 	for _, u in ipairs({1024, 2048}) do
-		local saved, w4, wu, k4, ku = sampled_saving(u)
+		local saved, _, _, k4, ku = sampled_saving(u)
 		if saved then
 			local total = fstune.get("workload.bytes_total")
 			if saved >= SPACE_MIN and fstune.is_integer(total) and total > 0 and saved >= SPACE_SHARE * total
@@ -192,7 +192,8 @@ local function recs_curve(facts, out)
 			.. "what small versus large requests cost on this device, not the cost of the filesystem's block "
 			.. "size: buffered I/O reads whole pages whatever the block size. %s", table.concat(pts, ", "),
 			steep and string.format("Above %.1fx (this rule's heuristic) transfer time dominates, as on the disk "
-				.. "of a 2000 report on Linux 2.2 (a C-ISAM index rebuild): an application doing its own small direct I/O gains from small "
+				.. "of a 2000 report on Linux 2.2 (a C-ISAM index rebuild): an application doing its own "
+				.. "small direct I/O gains from small "
 				.. "requests (--io-size), the filesystem still from 4096-byte blocks.", CURVE_STEEP)
 			or "Access time dominates, so 4 KiB requests lose nothing against 1 KiB ones: the reason a "
 				.. "2000 report on Linux 2.2 gave for 1 KiB blocks does not hold on this device."),
@@ -294,7 +295,7 @@ local function check(facts)
 		return out
 	end
 	if fam and cur then
-		recs_small_block(facts, fam, cur, phys, out)
+		recs_small_block(facts, cur, phys, out)
 		recs_space(facts, fam, cur, phys, out)
 	elseif blank then
 		fam = "ext"

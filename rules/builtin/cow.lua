@@ -84,7 +84,7 @@ local function btrfs(opts)
 	return {type = "btrfs", mount_point = "/var/lib/libvirt", mount_options = opts or {"rw", "relatime", "ssd"}}
 end
 
-return {
+return fstune.rule {
 	id = "cow",
 	title = "btrfs copy-on-write under random rewrites (VM images, databases): No_COW directories",
 	description = [[

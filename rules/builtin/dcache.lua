@@ -50,7 +50,7 @@ local GiB = fstune.GiB
 local sampled = {["workload.files_total"] = "sample", ["host.mem_available_bytes"] = "procfs",
 	["vm.vfs_cache_pressure"] = "procfs"}
 
-return {
+return fstune.rule {
 	id = "dcache",
 	title = "Metadata caching: vfs_cache_pressure for metadata-heavy workloads",
 	description = "For a workload of a million files or more whose dentries and inodes fit twice in the "

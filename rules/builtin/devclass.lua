@@ -18,7 +18,8 @@ local MB, US, MS = 1000000, 1, 1000
 -- and the mechanics cited in SOURCES. read = rand_read_4k_qd1 median latency; sr, sw = seq_read_1m
 -- and seq_write_1m rates.
 local CLASSES = {
-	nvme = {label = "an NVMe drive", array = "an array of NVMe drives", read = {15 * US, 400 * US}, sr = {400 * MB, 16000 * MB},
+	nvme = {label = "an NVMe drive", array = "an array of NVMe drives", read = {15 * US, 400 * US},
+		sr = {400 * MB, 16000 * MB},
 		sw = {150 * MB, 14000 * MB},
 		slow = "a PCIe link trained below its width or speed (lspci -vv, LnkSta), thermal throttling "
 			.. "(nvme smart-log), a nearly full drive without trim, or other I/O on it",
@@ -28,7 +29,8 @@ local CLASSES = {
 		slow = "a link negotiated at 1.5 or 3 Gbit/s (dmesg: 'SATA link up'), a worn or full SSD "
 			.. "without trim, or other I/O on it",
 		fast = "a controller cache in front of it"},
-	hdd = {label = "a rotating disk", array = "an array of rotating disks", read = {1500 * US, 30 * MS}, sr = {40 * MB, 350 * MB},
+	hdd = {label = "a rotating disk", array = "an array of rotating disks", read = {1500 * US, 30 * MS},
+		sr = {40 * MB, 350 * MB},
 		sw = {40 * MB, 350 * MB},
 		slow = "a failing disk retrying reads (smartctl -a: reallocated and pending sectors), a link "
 			.. "negotiated at a lower speed, SMR rewriting in the background, or other I/O on it",
@@ -152,7 +154,8 @@ local function dev(transport, rot, extra)
 	return fstune.merge({name = "sdb", transport = transport, rotational = rot}, extra)
 end
 local function run(p50, sr, sw, extra)
-	return fstune.merge({rand_read_4k_qd1 = {lat_p50_us = p50, direct = "yes"}, seq_read_1m = {bw_bytes_per_s = sr, direct = "yes"},
+	return fstune.merge({rand_read_4k_qd1 = {lat_p50_us = p50, direct = "yes"},
+		seq_read_1m = {bw_bytes_per_s = sr, direct = "yes"},
 		seq_write_1m = {bw_bytes_per_s = sw, direct = "yes"}}, extra)
 end
 local bare = {virtualization = "none"}

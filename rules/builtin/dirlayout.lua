@@ -27,7 +27,7 @@ end
 
 local function check(facts)
 	local w = facts.workload
-	local m, why_not = fstune.measured("metadata")
+	local m = fstune.measured("metadata")
 	if w == nil or m == nil then return {} end
 	local dmax, dkey
 	for _, k in ipairs({"files_per_dir_max", "files_per_dir_p90", "files_per_dir"}) do
@@ -70,7 +70,7 @@ end
 local src = {["bench.metadata.stat_per_s"] = "bench", ["bench.metadata.create_per_s"] = "bench",
 	["bench.metadata.cache"] = "bench", ["workload.files_per_dir_max"] = "sample"}
 
-return {
+return fstune.rule {
 	id = "dirlayout",
 	title = "Files per directory from the measured metadata rates",
 	description = "From the metadata benchmark (run with the workload's files per directory): when "

@@ -46,7 +46,7 @@ end
 local function check(facts)
 	local d, h = facts.device, facts.host
 	-- an fsync faster than a revolution is what this rule is about: the implausible flag says that too
-	local t, why_not = fstune.measured("fsync_4k_overwrite", {implausible = true})
+	local t = fstune.measured("fsync_4k_overwrite", {implausible = true})
 	local p50 = t and t.lat_p50_us
 	if type(p50) ~= "number" or p50 <= 0 then return {} end
 	local ms = fstune.fmt_us(p50)
@@ -116,7 +116,8 @@ return fstune.rule {
 		.. "fsync_4k_overwrite median is below 1 ms acknowledges flushes from its cache: a warning, with "
 		.. "what to check. In a virtual machine, an information that durability depends on the "
 		.. "hypervisor's cache mode. On a loop device, that the figure is its backing file's (the loop "
-		.. "driver turns a flush into an fsync of the file), naming the file. A protected cache (device.write_cache_protected, or hardware RAID "
+		.. "driver turns a flush into an fsync of the file), naming the file. A protected cache "
+		.. "(device.write_cache_protected, or hardware RAID "
 		.. "that hides its topology) is not warned about; a result flagged cache_suspect or not direct "
 		.. "is not used.",
 	sources = SOURCES,

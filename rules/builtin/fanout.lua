@@ -30,7 +30,8 @@ local DISK_WORDS = {md = "an md array of disks", dm = "a device-mapper volume on
 local BIG_DIR, MANY = 100000, 1000000
 
 local SEED = "A 2003 report on ext3 (Linux 2.5 with htree) created one million files in 100 "
-	.. "directories (10,000 each) and in 1000 (1000 each); with dir_index, create took 1078 s vs 284 s and remove 1310 s vs 141 s, 3.8x "
+	.. "directories (10,000 each) and in 1000 (1000 each); with dir_index, create took 1078 s vs 284 s "
+	.. "and remove 1310 s vs 141 s, 3.8x "
 	.. "and 9.3x in favour of 1000 directories (a reply signed Stephen said htree should make even one "
 	.. "directory fast and doubted dir_index was on, so read it as a measurement of that kernel, not a law)."
 
@@ -81,7 +82,12 @@ local function check(facts)
 	return out
 end
 
-return {
+-- A vector's facts with the 2003 layout: a million files, 1000 to a directory.
+local function layout_2003(facts)
+	return fstune.merge(facts, {workload = {files_total = 1000000, files_per_dir = 1000}})
+end
+
+return fstune.rule {
 	id = "fanout",
 	title = "Directory fan-out for millions of files; inode-ordered backups on rotating disks",
 	description = [[
@@ -126,23 +132,19 @@ vs 284 s and remove 1310 s vs 141 s (3.8x and 9.3x for 1000 directories).]],
 				workload = {files_total = 1000000000, files_per_dir_max = 2000000}},
 			expect = {{name = "bounded_directories", recommended = 15259}}},
 		{name = "the 2003 layout (1000 per directory) on NVMe: nothing",
-			facts = {fs = {type = "ext4"}, device = {transport = "nvme", rotational = false},
-				workload = {files_total = 1000000, files_per_dir = 1000}},
+			facts = layout_2003 {fs = {type = "ext4"}, device = {transport = "nvme", rotational = false}},
 			expect = {}},
 		{name = "1000 per directory on a bare-metal SATA disk: backup order only",
-			facts = {host = {virtualization = "none"}, fs = {type = "ext4"},
-				device = {transport = "sata", rotational = true},
-				workload = {files_total = 1000000, files_per_dir = 1000}},
+			facts = layout_2003 {host = {virtualization = "none"}, fs = {type = "ext4"},
+				device = {transport = "sata", rotational = true}},
 			expect = {"inode_order_backup"}},
 		{name = "FreeBSD target on a SATA disk: UFS readdir is not hash-ordered",
-			facts = {host = {virtualization = "none", target_os = "freebsd"},
-				device = {transport = "sata", rotational = true},
-				workload = {files_total = 1000000, files_per_dir = 1000}},
+			facts = layout_2003 {host = {virtualization = "none", target_os = "freebsd"},
+				device = {transport = "sata", rotational = true}},
 			expect = {}},
 		{name = "virtio disk claiming rotational: no backup advice",
-			facts = {host = {virtualization = "kvm"}, fs = {type = "ext4"},
-				device = {transport = "virtio", rotational = true},
-				workload = {files_total = 1000000, files_per_dir = 1000}},
+			facts = layout_2003 {host = {virtualization = "kvm"}, fs = {type = "ext4"},
+				device = {transport = "virtio", rotational = true}},
 			expect = {}},
 		{name = "default preset sizes: info at most",
 			facts = {fs = {type = "ext4"}, device = {transport = "nvme", rotational = false},

@@ -115,7 +115,8 @@ local function rec_newfs(facts, out)
 					fmt(lo), fmt(hi), fmt(pbs)),
 				rationale = string.format("Fragments smaller than the disk's %d-byte physical sector would make "
 					.. "every fragment write a read-modify-write inside the drive, so a 2001 Postmark "
-					.. "measurement on FreeBSD favouring small fragments for small files does not carry over to this disk. Keep -f 4096 and give the space back "
+					.. "measurement on FreeBSD favouring small fragments for small files does not carry over to "
+					.. "this disk. Keep -f 4096 and give the space back "
 					.. "with a lower -i instead (see the inodes rules). %s", pbs, table_text),
 				evidence = ev}
 			return

@@ -15,7 +15,6 @@ local TRADEOFFS = "Trade-offs either way: ext4 can be shrunk (offline) and fixes
 local function check(facts)
 	local out = {}
 	if fstune.is_freebsd() then return out end
-	local f = facts.fs
 	if not fstune.is_blank() then return out end
 	local d = facts.device
 	-- neither fits a zoned disk: the zoned rule names what does
@@ -87,7 +86,7 @@ end
 
 local TB18 = 18000207937536
 
-return {
+return fstune.rule {
 	id = "fschoice",
 	title = "ext4 or XFS for a filesystem not yet made",
 	description = [[

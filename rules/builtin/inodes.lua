@@ -18,7 +18,7 @@ local SOURCES = {
 		.. "inodes_count too big' when the inode tables would fill the filesystem",
 }
 
-local KiB, MiB, GiB, TiB = fstune.KiB, fstune.MiB, fstune.GiB, fstune.TiB
+local MiB, GiB, TiB = fstune.MiB, fstune.GiB, fstune.TiB
 
 local fmt, commas = fstune.fmt_bytes, fstune.fmt_count
 
@@ -169,7 +169,7 @@ local function rec_existing_ext(facts, out)
 	rec_cannot_fit(p, size, "fs.size_bytes", out)
 	if p.stored <= count * 0.9 then return end
 	local isz = fstune.positive(f.inode_size) or 256
-	local setting, value, how, cost, inodes = inode_setting(p, size, bs, isz)
+	local setting, value, _, cost, inodes = inode_setting(p, size, bs, isz)
 	if inodes <= count then return end
 	local ratio_now = size // count
 	local too_many = p.files * HEADROOM > MAX_INODES

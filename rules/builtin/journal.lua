@@ -46,7 +46,7 @@ local function sync_work(w)
 	return nil
 end
 
-local function fsync_figure(facts)
+local function fsync_figure()
 	local b = fstune.measured("fsync_4k_overwrite")
 	local iops = b and b.iops
 	if type(iops) == "number" and iops > 0 then
@@ -56,7 +56,7 @@ local function fsync_figure(facts)
 	return ""
 end
 
-local function rec_data_journal(facts, f, w, out)
+local function rec_data_journal(f, w, out)
 	local why, why_long = sync_work(w)
 	local root = f.mount_point == "/"
 	local how = root and "For / the mode cannot change while it is mounted: the advice is rootflags=data=ordered "
@@ -77,12 +77,13 @@ local function rec_data_journal(facts, f, w, out)
 			.. "points to it commits, which keeps files consistent after a crash. fstune's own fsync "
 			.. "benchmark, on an ext4 loop device of its build machine (Linux 6.18), measured 3 to 8 times "
 			.. "fewer fsync'd 4 KiB overwrites per second under data=journal than under data=ordered "
-			.. "(appends about the same; one shared machine: measure yours).%s The ext4 documentation names one case where data=journal is the "
+			.. "(appends about the same; one shared machine: measure yours).%s The ext4 documentation names "
+			.. "one case where data=journal is the "
 			.. "faster mode: data read from and written to disk at the same time. %s",
 			f.mount_point or "The filesystem",
 			why and ("The workload is " .. why_long .. ": the double writes sit on its critical path.")
 				or "No workload described here needs it.",
-			fsync_figure(facts), how),
+			fsync_figure(), how),
 		evidence = fstune.present({"fs.mount_options", "fs.super_options", "workload.io_mode",
 			"workload.profile", "workload.sync_heavy", "bench.fsync_4k_overwrite.iops"})}
 end
@@ -107,7 +108,7 @@ local function is_disposable(mp)
 	return mp == "/boot" or mp == "/boot/efi" or mp == "/tmp" or (mp and mp:match("^/boot/") ~= nil)
 end
 
-local function rec_no_journal(facts, f, out)
+local function rec_no_journal(f, out)
 	local size = f.size_bytes
 	local mp = f.mount_point
 	local sz = fstune.is_integer(size) and size > 0 and (" of " .. fstune.fmt_bytes(size)) or ""
@@ -143,12 +144,12 @@ local function check(facts)
 	local f = facts.fs
 	if not fstune.is_ext(f.type) or fstune.is_freebsd() then return out end
 	if not fstune.contains(f.features, "has_journal") then
-		rec_no_journal(facts, f, out)
+		rec_no_journal(f, out)
 		return out
 	end
 	local mode = data_mode(f)
 	if mode == "journal" then
-		rec_data_journal(facts, f, facts.workload, out)
+		rec_data_journal(f, facts.workload, out)
 	elseif mode == "writeback" then
 		rec_data_writeback(f, out)
 	end

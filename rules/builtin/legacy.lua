@@ -68,50 +68,60 @@ local function is_stock(vals, which)
 	return true
 end
 
--- The literal translations that still make sense, info only, each skipped when it equals the
--- current (or default) value.
+-- The literal translations that still make sense: bdflush `field` (counted in `unit`) as the vm
+-- sysctl `name`, when its value `fits` (given the other fields `p` and the current values `cur`).
+local TRANSLATIONS = {
+	{field = "nfract", unit = "", name = "dirty_background_ratio", confidence = 0.4,
+		fits = function(v, p, cur) return v >= 1 and v < (p.nfract_sync or cur.dirty_ratio) end,
+		why = function(v)
+			return string.format("nfract started asynchronous "
+				.. "writeback at %d%% of the buffer cache dirty; vm.dirty_background_ratio starts the flusher "
+				.. "threads at a percentage of available memory (default 10). On a machine with gigabytes of "
+				.. "RAM %d%% can be far more data than the old setting ever held: consider "
+				.. "vm.dirty_background_bytes instead.", v, v)
+		end},
+	{field = "nfract_sync", unit = "", name = "dirty_ratio", confidence = 0.4,
+		fits = function(v) return v >= 1 and v <= 100 end,
+		why = function(v)
+			return string.format("nfract_sync made writers flush "
+				.. "synchronously at %d%% dirty; vm.dirty_ratio throttles writers at a percentage of available "
+				.. "memory (default 20). Large values on large-RAM hosts mean long stalls when the limit is "
+				.. "reached; vm.dirty_bytes is the absolute alternative.", v)
+		end},
+	{field = "interval", unit = " jiffies", name = "dirty_writeback_centisecs", confidence = 0.5,
+		fits = function(v) return v > 0 end,
+		why = function(v)
+			return string.format("interval was the "
+				.. "kupdate period, %d jiffies = %.1f s at HZ=100; vm.dirty_writeback_centisecs is the flusher "
+				.. "wake-up period (default 500, the same 5 s as 2.4's default). 0 would disable periodic "
+				.. "writeback entirely.", v, v / 100)
+		end},
+	{field = "age_buffer", unit = " jiffies", name = "dirty_expire_centisecs", confidence = 0.5,
+		fits = function(v) return v > 0 end,
+		why = function(v)
+			return string.format("age_buffer let "
+				.. "dirty data wait %d jiffies (%.0f s at HZ=100) before it had to be written; "
+				.. "vm.dirty_expire_centisecs is the same age limit (default 3000, the 30 s of 2.2/2.4). The "
+				.. "durability cost is the same as then: a crash can lose data written up to %.0f s earlier "
+				.. "unless the application fsyncs.", v, v / 100, v / 100)
+		end},
+}
+
+-- The translations, info only, each skipped when it equals the current (or default) value.
 local function translate_fields(p, vm, ev, out)
-	-- bdflush `field` (counted in `unit`) as the vm sysctl `name`
-	local function translate(field, unit, name, confidence, rationale)
-		local v = p[field]
-		out[#out + 1] = {name = name, setting = "sysctl.vm." .. name, recommended = v, severity = "info",
-			confidence = confidence,
-			title = string.format("bdflush %s=%d%s translates to vm.%s=%d", field, v, unit, name, v),
-			rationale = rationale, evidence = ev}
-	end
 	local cur = {
-		bg = vm.dirty_background_ratio or 10, ratio = vm.dirty_ratio or 20,
-		wb = vm.dirty_writeback_centisecs or 500, exp = vm.dirty_expire_centisecs or 3000,
+		dirty_background_ratio = vm.dirty_background_ratio or 10, dirty_ratio = vm.dirty_ratio or 20,
+		dirty_writeback_centisecs = vm.dirty_writeback_centisecs or 500,
+		dirty_expire_centisecs = vm.dirty_expire_centisecs or 3000,
 	}
-	local bg, hard = p.nfract, p.nfract_sync or cur.ratio
-	if fstune.is_integer(bg) and bg >= 1 and bg < hard and bg ~= cur.bg then
-		translate("nfract", "", "dirty_background_ratio", 0.4, string.format("nfract started asynchronous "
-			.. "writeback at %d%% of the buffer cache dirty; vm.dirty_background_ratio starts the flusher "
-			.. "threads at a percentage of available memory (default 10). On a machine with gigabytes of "
-			.. "RAM %d%% can be far more data than the old setting ever held: consider "
-			.. "vm.dirty_background_bytes instead.", bg, bg))
-	end
-	local sync = p.nfract_sync
-	if fstune.is_integer(sync) and sync >= 1 and sync <= 100 and sync ~= cur.ratio then
-		translate("nfract_sync", "", "dirty_ratio", 0.4, string.format("nfract_sync made writers flush "
-			.. "synchronously at %d%% dirty; vm.dirty_ratio throttles writers at a percentage of available "
-			.. "memory (default 20). Large values on large-RAM hosts mean long stalls when the limit is "
-			.. "reached; vm.dirty_bytes is the absolute alternative.", sync))
-	end
-	local iv = p.interval
-	if fstune.is_integer(iv) and iv > 0 and iv ~= cur.wb then
-		translate("interval", " jiffies", "dirty_writeback_centisecs", 0.5, string.format("interval was the "
-			.. "kupdate period, %d jiffies = %.1f s at HZ=100; vm.dirty_writeback_centisecs is the flusher "
-			.. "wake-up period (default 500, the same 5 s as 2.4's default). 0 would disable periodic "
-			.. "writeback entirely.", iv, iv / 100))
-	end
-	local age = p.age_buffer
-	if fstune.is_integer(age) and age > 0 and age ~= cur.exp then
-		translate("age_buffer", " jiffies", "dirty_expire_centisecs", 0.5, string.format("age_buffer let "
-			.. "dirty data wait %d jiffies (%.0f s at HZ=100) before it had to be written; "
-			.. "vm.dirty_expire_centisecs is the same age limit (default 3000, the 30 s of 2.2/2.4). The "
-			.. "durability cost is the same as then: a crash can lose data written up to %.0f s earlier "
-			.. "unless the application fsyncs.", age, age / 100, age / 100))
+	for _, t in ipairs(TRANSLATIONS) do
+		local v = p[t.field]
+		if fstune.is_integer(v) and t.fits(v, p, cur) and v ~= cur[t.name] then
+			out[#out + 1] = {name = t.name, setting = "sysctl.vm." .. t.name, recommended = v,
+				severity = "info", confidence = t.confidence,
+				title = string.format("bdflush %s=%d%s translates to vm.%s=%d", t.field, v, t.unit, t.name, v),
+				rationale = t.why(v), evidence = ev}
+		end
 	end
 end
 
@@ -156,7 +166,7 @@ local function check(facts)
 	return out
 end
 
-return {
+return fstune.rule {
 	id = "legacy",
 	title = "Translate old /proc/sys/vm/bdflush tuning to today's vm.dirty_* sysctls",
 	description = [[

@@ -70,7 +70,7 @@ local function md(level, extra)
 		md_stripe_cache_stripes = 256}, extra)
 end
 
-return {
+return fstune.rule {
 	id = "md_raid",
 	title = "md RAID 4/5/6 stripe cache for write-heavy workloads",
 	description = [[

@@ -46,31 +46,30 @@ local function is_strictatime(f)
 	return not (fstune.contains(f.mount_options, "relatime") or fstune.contains(f.mount_options, "noatime"))
 end
 
-local function rec_atime(facts, f, w, out)
+-- The advice for a strictatime mount: {setting, title, the rationale after its shared opening}.
+local STRICTATIME_TO_RELATIME = {"mount.option.relatime",
+	"strictatime writes an inode for every read; relatime keeps mail readers working",
+	". relatime, the kernel default since 2.6.30, updates atime only when it is older than mtime/ctime "
+		.. "or a day old, which is what mail readers comparing atime with mtime need. The commands "
+		.. "remount with relatime and put it in place of strictatime in the fstab entry; the revert "
+		.. "remounts strictatime. noatime is not advised here because of those readers."}
+local STRICTATIME_TO_NOATIME = {"mount.option.noatime",
+	"strictatime writes an inode for every read: mount noatime (or the default relatime)",
+	" and costs a metadata write. relatime, the kernel default since 2.6.30, limits that to once a day "
+		.. "per file; noatime removes it. Programs that compare atime with mtime (mail readers on "
+		.. "/var/mail) need relatime rather than noatime. The revert restores strictatime."}
+
+local function rec_atime(f, w, out)
 	if has_opt(f, "noatime") then return end
 	if is_strictatime(f) then
-		if atime_sensitive(w) then
-			out[#out + 1] = {name = "strictatime", setting = "mount.option.relatime", recommended = true,
-				severity = "suggest", confidence = 0.6,
-				title = "strictatime writes an inode for every read; relatime keeps mail readers working",
-				rationale = "The filesystem is mounted strictatime (the kernel lists neither relatime nor "
-					.. "noatime among its options), so every read of a file also dirties its inode. relatime, "
-					.. "the kernel default since 2.6.30, updates atime only when it is older than mtime/ctime "
-					.. "or a day old, which is what mail readers comparing atime with mtime need. The commands "
-					.. "remount with relatime and put it in place of strictatime in the fstab entry; the revert "
-					.. "remounts strictatime. noatime is not advised here because of those readers.",
-				evidence = fstune.present({"fs.mount_options", "workload.profile"})}
-		else
-			out[#out + 1] = {name = "strictatime", setting = "mount.option.noatime", recommended = true,
-				severity = "suggest", confidence = 0.6,
-				title = "strictatime writes an inode for every read: mount noatime (or the default relatime)",
-				rationale = "The filesystem is mounted strictatime (the kernel lists neither relatime nor "
-					.. "noatime among its options), so every read of a file also dirties its inode and costs "
-					.. "a metadata write. relatime, the kernel default since 2.6.30, limits that to once a day "
-					.. "per file; noatime removes it. Programs that compare atime with mtime (mail readers on "
-					.. "/var/mail) need relatime rather than noatime. The revert restores strictatime.",
-				evidence = fstune.present({"fs.mount_options", "workload.profile"})}
-		end
+		-- relatime where readers compare atime with mtime, else noatime
+		local setting, title, why = table.unpack(atime_sensitive(w) and STRICTATIME_TO_RELATIME
+			or STRICTATIME_TO_NOATIME)
+		out[#out + 1] = {name = "strictatime", setting = setting, recommended = true,
+			severity = "suggest", confidence = 0.6, title = title,
+			rationale = "The filesystem is mounted strictatime (the kernel lists neither relatime nor "
+				.. "noatime among its options), so every read of a file also dirties its inode" .. why,
+			evidence = fstune.present({"fs.mount_options", "workload.profile"})}
 		return
 	end
 	local rs = w and w.read_share
@@ -222,7 +221,7 @@ local function check(facts)
 	if f == nil or f.mount_options == nil then return out end
 	if fstune.is_freebsd() then return out end
 	local w = facts.workload
-	rec_atime(facts, f, w, out)
+	rec_atime(f, w, out)
 	rec_lazytime(f, w, out)
 	rec_trim(facts, f, facts.device, out)
 	rec_commit(f, w, out)
@@ -268,8 +267,8 @@ return fstune.rule {
 		commit_window = {2},
 		commit_throughput = {2},
 	},
-	settings = {"mount.option.noatime", "mount.option.relatime", "mount.option.lazytime", "mount.option.discard", "fstrim.timer",
-		"mount.option.commit"},
+	settings = {"mount.option.noatime", "mount.option.relatime", "mount.option.lazytime", "mount.option.discard",
+		"fstrim.timer", "mount.option.commit"},
 	needs = {"fs.mount_options"},
 	uses = {"fs.type", "fs.super_options", "fs.fstrim_timer", "device.discard_granularity",
 		"host.container", "host.target_os", "workload.profile", "workload.read_share", "workload.access",

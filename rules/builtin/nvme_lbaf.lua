@@ -36,7 +36,7 @@ local function check(facts)
 	return out
 end
 
-return {
+return fstune.rule {
 	id = "nvme_lbaf",
 	title = "NVMe namespaces formatted 512e over 4 KiB physical blocks: check the LBA formats",
 	description = [[

@@ -96,7 +96,7 @@ local function rec_inflated(d, w, src, streams, out)
 			"device.transport", "workload.access", "workload.file_size_p50_bytes", "workload.io_size_bytes"})}
 end
 
-local function rec_streaming(facts, d, w, src, out)
+local function rec_streaming(facts, d, src, out)
 	local ra, opt = src.ra, d.optimal_io_size
 	local k = kind(facts, d)
 	local target = 4096
@@ -165,7 +165,7 @@ local function check(facts)
 	end
 	if w.io_mode == "direct" then return out end -- O_DIRECT bypasses the page cache and its read-ahead
 	if streams then
-		rec_streaming(facts, d, w, src, out)
+		rec_streaming(facts, d, src, out)
 	else
 		rec_mmap_random(w, src, out)
 	end

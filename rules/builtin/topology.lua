@@ -28,7 +28,7 @@ local SOURCES = {
 		.. "xfs(5) sunit/swidth mount options",
 }
 
-local KiB, MiB = fstune.KiB, fstune.MiB
+local MiB = fstune.MiB
 
 local fmt = fstune.fmt_bytes
 
@@ -158,6 +158,51 @@ local function stripe_fix(g, bs, su, sw, ext)
 	end
 end
 
+-- ext: one recommendation per superblock field. The named one carries the stripe width when that is
+-- wrong (the allocator aligns to it), else the stride; a wrong stride beside a wrong width comes as
+-- fs_stride. XFS has no setting here: advice. `st` is the stripe state of rec_existing_fs.
+local function setting_of(st, r, which)
+	local g = st.g
+	if not st.ext then
+		if (st.su or 0) == 0 and (st.sw or 0) == 0 then
+			r.setting, r.recommended, r.fs = "mkfs.xfs_su", g.chunk, "xfs"
+		end
+		return r
+	end
+	if which == "width" then
+		r.setting, r.recommended = "fs.stripe_width", g.width // st.bs
+	else
+		r.setting, r.recommended = "fs.stride", g.chunk // st.bs
+	end
+	return r
+end
+
+-- The second half of the recommendation `main`: sw beside the su of a new XFS, or the ext stride
+-- beside a wrong stripe width when both are wrong.
+local function stride_too(st, main, out)
+	local g, ev, bs = st.g, st.ev, st.bs
+	if not st.ext and main.setting == "mkfs.xfs_su" then
+		out[#out + 1] = {name = "xfs_sw_missing", setting = "mkfs.xfs_sw", recommended = g.data_disks,
+			fs = "xfs", severity = main.severity, confidence = main.confidence,
+			title = string.format("make XFS with -d sw=%d (data disks) with su=%d", g.data_disks, g.chunk),
+			rationale = string.format("The other half of %s: the stripe width in stripe units, one per data "
+				.. "disk of the %s. It goes into the same mkfs.xfs -d option.", main.name,
+				g.from == "md" and "array" or "device topology"),
+			evidence = ev}
+		return
+	end
+	if not (st.ext and st.width_wrong and st.stride_wrong) then return end
+	out[#out + 1] = setting_of(st, {name = "fs_stride", severity = main.severity, confidence = main.confidence,
+		title = string.format("set the filesystem's RAID stride to %d blocks (the %s chunk) with its stripe "
+			.. "width", g.chunk // bs, fmt(g.chunk)),
+		rationale = string.format("The filesystem's stride is %d bytes; the %s chunk is %d bytes. The "
+			.. "allocator aligns to the stripe width (%s, see %s); the stride is what it falls back to "
+			.. "without one, and what resize2fs places new block groups' bitmaps by. Like the stripe "
+			.. "width, tune2fs sets it on the mounted filesystem and the next mount reads it.", st.su or 0,
+			g.from == "md" and "array's" or "device's", g.chunk, fmt(g.width), main.name),
+		evidence = ev}, "stride")
+end
+
 local function rec_existing_fs(facts, d, g, out)
 	local f = facts.fs
 	local bs = fstune.positive(f.block_size) or 4096
@@ -177,49 +222,10 @@ local function rec_existing_fs(facts, d, g, out)
 	local ev = {"fs.stripe_unit_bytes", "fs.stripe_width_bytes", "device.minimum_io_size",
 		"device.optimal_io_size", "device.md_chunk_bytes", "device.md_data_disks", "device.md_level"}
 	if ext then ev[#ev + 1] = "fs.block_size" end
-	local width_wrong = (sw or 0) ~= g.width
-	local stride_wrong = (su or 0) ~= g.chunk
-	-- ext: one recommendation per superblock field. The named one carries the stripe width when
-	-- that is wrong (the allocator aligns to it), else the stride; a wrong stride beside a wrong
-	-- width comes as fs_stride. XFS has no setting here: advice.
-	local function setting_of(r, which)
-		if not ext then
-			if (su or 0) == 0 and (sw or 0) == 0 then
-				r.setting, r.recommended, r.fs = "mkfs.xfs_su", g.chunk, "xfs"
-			end
-			return r
-		end
-		if which == "width" then
-			r.setting, r.recommended = "fs.stripe_width", g.width // bs
-		else
-			r.setting, r.recommended = "fs.stride", g.chunk // bs
-		end
-		return r
-	end
-	local function stride_too(main)
-		if not ext and main.setting == "mkfs.xfs_su" then
-			out[#out + 1] = {name = "xfs_sw_missing", setting = "mkfs.xfs_sw", recommended = g.data_disks,
-				fs = "xfs", severity = main.severity, confidence = main.confidence,
-				title = string.format("make XFS with -d sw=%d (data disks) with su=%d", g.data_disks, g.chunk),
-				rationale = string.format("The other half of %s: the stripe width in stripe units, one per data "
-					.. "disk of the %s. It goes into the same mkfs.xfs -d option.", main.name,
-					g.from == "md" and "array" or "device topology"),
-				evidence = ev}
-			return
-		end
-		if not (ext and width_wrong and stride_wrong) then return end
-		out[#out + 1] = setting_of({name = "fs_stride", severity = main.severity, confidence = main.confidence,
-			title = string.format("set the filesystem's RAID stride to %d blocks (the %s chunk) with its stripe "
-				.. "width", g.chunk // bs, fmt(g.chunk)),
-			rationale = string.format("The filesystem's stride is %d bytes; the %s chunk is %d bytes. The "
-				.. "allocator aligns to the stripe width (%s, see %s); the stride is what it falls back to "
-				.. "without one, and what resize2fs places new block groups' bitmaps by. Like the stripe "
-				.. "width, tune2fs sets it on the mounted filesystem and the next mount reads it.", su or 0,
-				g.from == "md" and "array's" or "device's", g.chunk, fmt(g.width), main.name),
-			evidence = ev}, "stride")
-	end
+	local st = {g = g, bs = bs, su = su, sw = sw, ext = ext, ev = ev,
+		width_wrong = (sw or 0) ~= g.width, stride_wrong = (su or 0) ~= g.chunk}
 	if (sw or 0) == 0 then
-		out[#out + 1] = setting_of({name = "fs_stripe_missing", severity = sev, confidence = 0.6,
+		out[#out + 1] = setting_of(st, {name = "fs_stripe_missing", severity = sev, confidence = 0.6,
 			title = string.format("the %s filesystem has no stripe geometry; the device has a %s stripe",
 				f.type, fmt(g.width)),
 			rationale = string.format("The filesystem records stripe unit %d and stripe width %d, but the %s "
@@ -229,9 +235,9 @@ local function rec_existing_fs(facts, d, g, out)
 				par and ", and every partial-stripe write on " .. d.md_level .. " is a read-modify-write" or "",
 				fix),
 			evidence = ev}, "width")
-		stride_too(out[#out])
+		stride_too(st, out[#out], out)
 	elseif sw ~= g.width or (su ~= nil and su ~= 0 and su ~= g.chunk) then
-		out[#out + 1] = setting_of({name = "fs_stripe_mismatch", severity = sev, confidence = 0.6,
+		out[#out + 1] = setting_of(st, {name = "fs_stripe_mismatch", severity = sev, confidence = 0.6,
 			title = string.format("filesystem stripe %s/%s differs from the device's %s/%s",
 				fmt(su or 0), fmt(sw), fmt(g.chunk), fmt(g.width)),
 			rationale = string.format("The filesystem was made for stripe unit %d and width %d bytes; the %s "
@@ -239,8 +245,8 @@ local function rec_existing_fs(facts, d, g, out)
 				.. "reshaped or the filesystem copied from another one. Allocations aligned to the wrong "
 				.. "stripe still straddle stripes. Fix: %s.", su or 0, sw,
 				g.from == "md" and "md array" or "device topology", g.chunk, g.width, g.data_disks, fix),
-			evidence = ev}, width_wrong and "width" or "stride")
-		stride_too(out[#out])
+			evidence = ev}, st.width_wrong and "width" or "stride")
+		stride_too(st, out[#out], out)
 	end
 end
 
@@ -438,7 +444,7 @@ local function md0_raid6(extra)
 		optimal_io_size = 3145728, md_level = "raid6", md_chunk_bytes = 524288, md_data_disks = 6}, extra)
 end
 
-return {
+return fstune.rule {
 	id = "topology",
 	title = "RAID stripe geometry, partition alignment and untrustworthy device topology",
 	description = [[

@@ -74,73 +74,75 @@ local BDFLUSH = "These are the successors of bdflush: its nfract is dirty_backgr
 	.. "nfract_sync is dirty_ratio (or _bytes), interval is dirty_writeback_centisecs (5 s) and age_buffer "
 	.. "is dirty_expire_centisecs (30 s)."
 
-local function check(facts)
-	local vm, host = facts.vm, facts.host
-	-- The limit in force: vm.dirty_bytes when set, else the ratio of the kernel's dirtyable memory
-	-- (free + reclaimable), whose closest estimate is MemAvailable (MemTotal an upper bound).
-	local limit, limit_words, evidence
-	local bw, test, note, field = pattern_rate(facts)
-	local test_why = not bw and note
+-- The limit in force: vm.dirty_bytes when set, else the ratio of the kernel's dirtyable memory
+-- (free + reclaimable), whose closest estimate is MemAvailable (MemTotal an upper bound). Returns
+-- the limit in bytes, its words for the rationale and the evidence list.
+local function limit_in_force(vm, host)
 	if vm.dirty_bytes ~= 0 then
-		if not bw then return {} end -- an absolute limit someone chose: only a measurement questions it
-		limit, limit_words = vm.dirty_bytes, "vm.dirty_bytes = " .. fmt(vm.dirty_bytes)
-		evidence = {"vm.dirty_bytes", "vm.dirty_background_bytes"}
-	else
-		local base, base_key, base_words = host.mem_available_bytes, "host.mem_available_bytes",
-			"of the memory available now (MemAvailable, the estimate of what the ratio applies to)"
-		if not fstune.is_integer(base) or base <= 0 then
-			base, base_key, base_words = host.mem_total_bytes, "host.mem_total_bytes",
-				"of up to all memory (MemTotal: an upper bound, MemAvailable is unknown)"
-		end
-		limit = base * vm.dirty_ratio // 100
-		limit_words = string.format("vm.dirty_ratio = %d%% %s, %s,", vm.dirty_ratio, base_words, fmt(base))
-		evidence = {base_key, "vm.dirty_ratio", "vm.dirty_bytes", "vm.dirty_background_bytes"}
+		return vm.dirty_bytes, "vm.dirty_bytes = " .. fmt(vm.dirty_bytes),
+			{"vm.dirty_bytes", "vm.dirty_background_bytes"}
 	end
-	local target, why, conf
-	if bw then
-		local drain = limit / bw
-		if drain <= DRAIN_MAX_S then
-			return {}
-		end
-		target = math.max(FLOOR, math.min(CEIL, pow2_floor(bw * DRAIN_TARGET_S)))
-		if target >= limit then
-			return {}
-		end
-		local dev = facts.device and facts.device.name
-		local ci = fstune.get("bench." .. test .. ".ci95_pct")
-		why = string.format("%s lets %s of dirty pages build up. %s wrote %s "
-			.. "in %s.%s Writing the limit back takes %.0f s at that rate, and a writer that hits the limit, "
-			.. "or an fsync behind it, stalls that long. Dirty limits are host-wide: this is the rate of %s, "
-			.. "and a single report cannot see the host's other disks. %s holds about %d s of writes at that "
-			.. "rate, rounded down to a power of two (at most %s, at least %s): the steps are a factor of "
-			.. "two apart, so run-to-run noise%s moves the advice only for a rate next to a step. The %d s "
-			.. "limit and %d s target are this "
-			.. "rule's own heuristics: 5 s is the flusher's wake-up period and ext4's commit interval, "
-			.. "10 s twice that. Byte limits do not grow with RAM (the reason the kernel added them). %s%s",
-			limit_words, fmt(limit), dev or "The device", fstune.fmt_rate(bw), test,
-			note, drain,
-			dev and (dev .. (facts.fs and facts.fs.type and (" (" .. facts.fs.type .. ")") or "")) or "this device",
-			fmt(target), DRAIN_TARGET_S, fmt(CEIL), fmt(FLOOR),
-			ci and string.format(" (the 95%% interval is ±%.0f%% here)", ci) or "", DRAIN_MAX_S, DRAIN_TARGET_S, BDFLUSH,
-			" If this host has a much slower disk as well, size the limits for that one, or give it a "
-				.. "per-device share (bdi max_ratio with strict_limit).")
-		conf = 0.9
-		evidence[#evidence + 1] = "bench." .. test .. "." .. field
-	else
-		if limit < NO_BENCH_LIMIT then
-			return {}
-		end
-		target = 1 * GiB
-		why = string.format("%s lets %s of dirty pages build up before writers "
-			.. "are throttled; writing that back can stall fsync and writers for many seconds on most disks. "
-			.. "Byte limits do not grow with RAM (the reason the kernel added them). Flagging limits of %s or "
-			.. "more, and the values 1 GiB / 256 MiB, are this rule's own heuristics; %s %s",
-			limit_words, fmt(limit), fmt(NO_BENCH_LIMIT),
-			test and ("the " .. test .. " result was " .. test_why .. ", so no measured rate sizes them.")
-				or "run with benchmarks to size them from the measured write rate.",
-			BDFLUSH)
-		conf = 0.5
+	local base, base_key, base_words = host.mem_available_bytes, "host.mem_available_bytes",
+		"of the memory available now (MemAvailable, the estimate of what the ratio applies to)"
+	if not fstune.is_integer(base) or base <= 0 then
+		base, base_key, base_words = host.mem_total_bytes, "host.mem_total_bytes",
+			"of up to all memory (MemTotal: an upper bound, MemAvailable is unknown)"
 	end
+	return base * vm.dirty_ratio // 100,
+		string.format("vm.dirty_ratio = %d%% %s, %s,", vm.dirty_ratio, base_words, fmt(base)),
+		{base_key, "vm.dirty_ratio", "vm.dirty_bytes", "vm.dirty_background_bytes"}
+end
+
+-- The cap a measured write rate `bw` (of `test`) asks for, and why; nil when the limit drains fast
+-- enough or the cap would not lower it.
+local function measured_cap(facts, limit, limit_words, bw, test, note)
+	local drain = limit / bw
+	if drain <= DRAIN_MAX_S then
+		return nil
+	end
+	local target = math.max(FLOOR, math.min(CEIL, pow2_floor(bw * DRAIN_TARGET_S)))
+	if target >= limit then
+		return nil
+	end
+	local dev = facts.device and facts.device.name
+	local ci = fstune.get("bench." .. test .. ".ci95_pct")
+	return target, string.format("%s lets %s of dirty pages build up. %s wrote %s "
+		.. "in %s.%s Writing the limit back takes %.0f s at that rate, and a writer that hits the limit, "
+		.. "or an fsync behind it, stalls that long. Dirty limits are host-wide: this is the rate of %s, "
+		.. "and a single report cannot see the host's other disks. %s holds about %d s of writes at that "
+		.. "rate, rounded down to a power of two (at most %s, at least %s): the steps are a factor of "
+		.. "two apart, so run-to-run noise%s moves the advice only for a rate next to a step. The %d s "
+		.. "limit and %d s target are this "
+		.. "rule's own heuristics: 5 s is the flusher's wake-up period and ext4's commit interval, "
+		.. "10 s twice that. Byte limits do not grow with RAM (the reason the kernel added them). %s%s",
+		limit_words, fmt(limit), dev or "The device", fstune.fmt_rate(bw), test,
+		note, drain,
+		dev and (dev .. (facts.fs and facts.fs.type and (" (" .. facts.fs.type .. ")") or "")) or "this device",
+		fmt(target), DRAIN_TARGET_S, fmt(CEIL), fmt(FLOOR),
+		ci and string.format(" (the 95%% interval is ±%.0f%% here)", ci) or "", DRAIN_MAX_S, DRAIN_TARGET_S,
+		BDFLUSH,
+		" If this host has a much slower disk as well, size the limits for that one, or give it a "
+			.. "per-device share (bdi max_ratio with strict_limit).")
+end
+
+-- The cap without a measurement, and why; nil below NO_BENCH_LIMIT. `test` is the test whose result
+-- could not be used, and `test_why` why.
+local function unmeasured_cap(limit, limit_words, test, test_why)
+	if limit < NO_BENCH_LIMIT then
+		return nil
+	end
+	return 1 * GiB, string.format("%s lets %s of dirty pages build up before writers "
+		.. "are throttled; writing that back can stall fsync and writers for many seconds on most disks. "
+		.. "Byte limits do not grow with RAM (the reason the kernel added them). Flagging limits of %s or "
+		.. "more, and the values 1 GiB / 256 MiB, are this rule's own heuristics; %s %s",
+		limit_words, fmt(limit), fmt(NO_BENCH_LIMIT),
+		test and ("the " .. test .. " result was " .. test_why .. ", so no measured rate sizes them.")
+			or "run with benchmarks to size them from the measured write rate.",
+		BDFLUSH)
+end
+
+-- The pair of byte limits: dirty_bytes at `target`, background writeback at a quarter of it.
+local function byte_limits(target, why, conf, evidence)
 	local bg = math.max(16 * MiB, target // 4)
 	local function rec(name, value, title, rationale)
 		return { name = name, setting = "sysctl.vm." .. name, recommended = value, severity = "suggest",
@@ -156,6 +158,24 @@ local function check(facts)
 	}
 end
 
+local function check(facts)
+	local vm = facts.vm
+	local bw, test, note, field = pattern_rate(facts)
+	-- an absolute limit someone chose: only a measurement questions it
+	if vm.dirty_bytes ~= 0 and not bw then return {} end
+	local limit, limit_words, evidence = limit_in_force(vm, facts.host)
+	if not bw then
+		local target, why = unmeasured_cap(limit, limit_words, test, note)
+		return target and byte_limits(target, why, 0.5, evidence) or {}
+	end
+	local target, why = measured_cap(facts, limit, limit_words, bw, test, note)
+	if not target then
+		return {}
+	end
+	evidence[#evidence + 1] = "bench." .. test .. "." .. field
+	return byte_limits(target, why, 0.9, evidence)
+end
+
 local function host(mem_gib, avail_gib)
 	return { mem_total_bytes = mem_gib * GiB, mem_available_bytes = avail_gib and avail_gib * GiB,
 		virtualization = "none" }
@@ -169,14 +189,24 @@ local function seq(bw, extra)
 	return { seq_write_1m = fstune.merge({ bw_bytes_per_s = bw, direct = "yes", ci95_pct = 20 }, extra) }
 end
 local large = { access = "sequential", file_size_p50_bytes = 64 * MiB }
+-- A host of mem_gib (avail_gib available) with the default limits, writing large files, whose
+-- seq_write_1m test measured bw (with `extra` fields in its result).
+local function measured(mem_gib, avail_gib, bw, extra)
+	return { host = host(mem_gib, avail_gib), vm = defaults, workload = large, bench = seq(bw, extra),
+		sources = probed }
+end
 -- What a vector expects when the rule advises: the pair of byte limits, with `extra` fields
 -- checked on the first.
 local function limits(bytes, bg, extra)
 	return { fstune.merge({ name = "dirty_bytes", recommended = bytes }, extra),
 		{ name = "dirty_background_bytes", recommended = bg } }
 end
+-- What a vector expects when no usable rate sizes the limits and the size alone flags them.
+local function size_rule()
+	return limits(1 * GiB, 256 * MiB, { confidence = 0.5 })
+end
 
-return {
+return fstune.rule {
 	id = "writeback",
 	title = "Dirty-page limits sized by the measured write rate",
 	description = "The dirty limit is vm.dirty_bytes when set, else vm.dirty_ratio of the kernel's "
@@ -205,53 +235,41 @@ return {
 	check = check,
 	tests = {
 		{ name = "256 GiB (200 available), large files, disk writes 500 MB/s: 2 GiB / 512 MiB, measured cap 0.8",
-			facts = { host = host(256, 200), vm = defaults, workload = large, bench = seq(500000000),
-				sources = probed },
+			facts = measured(256, 200, 500000000),
 			expect = limits(2 * GiB, 512 * MiB, { current = 0, confidence = 0.8 }) },
 		{ name = "the same host, the disk writes 3 GB/s: 40 GiB drains in 14 s, the 4 GiB ceiling",
-			facts = { host = host(256, 200), vm = defaults, workload = large, bench = seq(3000000000),
-				sources = probed },
+			facts = measured(256, 200, 3000000000),
 			expect = limits(4 * GiB, 1 * GiB) },
 		{ name = "the same rate measured 10% higher on another run: the same advice",
-			facts = { host = host(256, 200), vm = defaults, workload = large, bench = seq(550000000),
-				sources = probed },
+			facts = measured(256, 200, 550000000),
 			expect = limits(2 * GiB, 512 * MiB) },
 		{ name = "64 GiB (60 available) and an NVMe at 3 GB/s: 12 GiB drains in 6 s, nothing",
-			facts = { host = host(64, 60), vm = defaults, workload = large, bench = seq(3000000000),
-				sources = probed },
+			facts = measured(64, 60, 3000000000),
 			expect = {} },
 		{ name = "the same host and disk measured at 500 MB/s: drains in 26 s, byte limits",
-			facts = { host = host(64, 60), vm = defaults, workload = large, bench = seq(500000000),
-				sources = probed },
+			facts = measured(64, 60, 500000000),
 			expect = limits(2 * GiB, 512 * MiB) },
 		{ name = "the 500 MB/s result flagged as cache: no measured rate, 12 GiB flagged on size alone",
-			facts = { host = host(64, 60), vm = defaults, workload = large,
-				bench = seq(500000000, { cache_suspect = true }), sources = probed },
-			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+			facts = measured(64, 60, 500000000, { cache_suspect = true }),
+			expect = size_rule() },
 		{ name = "the 500 MB/s result beyond what its link carries (implausible): the size rule",
-			facts = { host = host(64, 60), vm = defaults, workload = large,
-				bench = seq(500000000, { implausible = true }), sources = probed },
-			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+			facts = measured(64, 60, 500000000, { implausible = true }),
+			expect = size_rule() },
 		{ name = "the 500 MB/s result limited by the CPU (cpu_bound): the size rule",
-			facts = { host = host(64, 60), vm = defaults, workload = large,
-				bench = seq(500000000, { cpu_bound = true }), sources = probed },
-			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+			facts = measured(64, 60, 500000000, { cpu_bound = true }),
+			expect = size_rule() },
 		{ name = "3 GB/s over the run, but a burst then 500 MB/s sustained: sized by the sustained rate",
-			facts = { host = host(64, 60), vm = defaults, workload = large,
-				bench = seq(3000000000, { burst = { burst_bytes = 4 * GiB, burst_rate = 5000000000,
-					sustained_rate = 500000000 } }), sources = probed },
+			facts = measured(64, 60, 3000000000, { burst = { burst_bytes = 4 * GiB, burst_rate = 5000000000,
+				sustained_rate = 500000000 } }),
 			expect = limits(2 * GiB, 512 * MiB) },
 		{ name = "the same 500 MB/s measured on a filesystem without verified direct I/O: the size rule",
-			facts = { host = host(64, 60), vm = defaults, workload = large,
-				bench = seq(500000000, { direct = "unverified" }), sources = probed },
-			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+			facts = measured(64, 60, 500000000, { direct = "unverified" }),
+			expect = size_rule() },
 		{ name = "16 GiB at 150 MB/s unverified (a btrfs loop): no advice, as ext4 and XFS on that host get",
-			facts = { host = host(16, 14), vm = defaults, workload = large,
-				bench = seq(150000000, { direct = "unverified" }), sources = probed },
+			facts = measured(16, 14, 150000000, { direct = "unverified" }),
 			expect = {} },
 		{ name = "the same 150 MB/s verified direct: 2.8 GiB drains in 20 s, byte limits",
-			facts = { host = host(16, 14), vm = defaults, workload = large,
-				bench = seq(150000000), sources = probed },
+			facts = measured(16, 14, 150000000),
 			expect = limits(512 * MiB, 128 * MiB) },
 		{ name = "random workload: rand_write_4k_qd32 at 40 MB/s sets 128 MiB, not the 3 GB/s sequential rate",
 			facts = { host = host(64, 60), vm = defaults, workload = { access = "random", file_size_p50_bytes = 8192 },
@@ -260,7 +278,7 @@ return {
 			expect = limits(128 * MiB, 32 * MiB) },
 		{ name = "64 GiB, no benchmark: 12 GiB flagged, defaults' confidence",
 			facts = { host = host(64), vm = defaults },
-			expect = limits(1 * GiB, 256 * MiB, { confidence = 0.5 }) },
+			expect = size_rule() },
 		{ name = "16 GiB, no benchmark: 3.2 GiB limit is fine",
 			facts = { host = host(16), vm = defaults },
 			expect = {} },

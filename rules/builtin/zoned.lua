@@ -26,7 +26,7 @@ local function dm_smr_model(model)
 	return type(model) == "string" and model:match("WD[2-6]0EFAX") ~= nil
 end
 
-local function under_raid(facts, d)
+local function under_raid(d)
 	if d.transport == "md" or d.md_level ~= nil then return "an md array" end
 	if d.holders and #d.holders > 0 then return "a holder device (" .. tostring(d.holders[1]) .. ")" end
 	return nil
@@ -92,7 +92,7 @@ local function check(facts)
 	if not stated and not dm_smr_model(d.model) then return out end
 	local how = stated and "the facts state the disk is drive-managed SMR"
 		or string.format("its model (%s) is one Western Digital listed as drive-managed SMR", d.model)
-	local raid = under_raid(facts, d)
+	local raid = under_raid(d)
 	if raid then
 		out[#out + 1] = {name = "dm_smr_in_raid", severity = "warn", confidence = stated and 0.7 or 0.6,
 			title = "drive-managed SMR under RAID: rebuilds can stall for long enough to drop disks",

@@ -133,6 +133,29 @@ static void test_identity(void)
 	json_decref(m);
 }
 
+/* A reformat recommendation asking XFS for a stripe unit of 64 KiB. */
+#define XFS_SU_REC \
+	"{\"id\": \"t.su\", \"setting\": \"mkfs.xfs_su\", \"recommended\": 65536," \
+	"  \"mkfs\": {\"fs\": \"xfs\", \"args\": [\"-d\", \"su=65536\"]}}"
+
+/* Reformat advice for two types where no rule chose one: the command made and what it says. */
+static const struct {
+	const char *recs, *facts, *command, *note;
+} two_types[] = {
+	/* Nothing is on the disk: the type of the first reformat advice, said so. */
+	{"[{\"id\": \"t.stride\", \"setting\": \"mkfs.stride\", \"recommended\": 16,"
+	 "  \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-E\", \"stride=16\"]}}, " XFS_SU_REC "]",
+	 "{\"device\": {\"path\": \"/dev/sdc\"}}", "mkfs.ext4 -E stride=16 /dev/sdc",
+	 "Leaves out t.su (for xfs: -d su=65536): no rule chose the type, so it is ext4, that of "
+	 "the first reformat advice (t.stride)"},
+	/* The filesystem found decides. */
+	{"[" XFS_SU_REC ", {\"id\": \"t.bs\", \"setting\": \"mkfs.block_size\", \"recommended\": 4096,"
+	 "  \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-b\", \"4096\"]}}]",
+	 "{\"device\": {\"path\": \"/dev/sdc\"}, \"fs\": {\"type\": \"xfs\"}}",
+	 "mkfs.xfs -d su=65536 -b size=4096 -f /dev/sdc",
+	 "Spells t.bs (advised for ext4) for xfs: the filesystem found is xfs."},
+};
+
 /* One filesystem for the device: the rule that recommends mkfs.fs_type chooses; a setting another
  * filesystem also has is spelled for it, one it lacks is left out of the report, each said; a
  * recommendation marked precedes_mkfs is named first. */
@@ -175,26 +198,12 @@ static void test_one_fs(void)
 	json_decref(left);
 	json_decref(m);
 
-	/* No rule chose and nothing is on the disk: the type of the first reformat advice, said so. */
-	m = merge("[{\"id\": \"t.stride\", \"setting\": \"mkfs.stride\", \"recommended\": 16,"
-		  "  \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-E\", \"stride=16\"]}},"
-		  " {\"id\": \"t.su\", \"setting\": \"mkfs.xfs_su\", \"recommended\": 65536,"
-		  "  \"mkfs\": {\"fs\": \"xfs\", \"args\": [\"-d\", \"su=65536\"]}}]",
-		  "{\"device\": {\"path\": \"/dev/sdc\"}}", NULL);
-	CHECK_STR(command(m), "mkfs.ext4 -E stride=16 /dev/sdc");
-	CHECK(has_note(m, "Leaves out t.su (for xfs: -d su=65536): no rule chose the type, so it is ext4, that of "
-			  "the first reformat advice (t.stride)"));
-	json_decref(m);
-
-	/* The filesystem found decides when no rule chooses. */
-	m = merge("[{\"id\": \"t.su\", \"setting\": \"mkfs.xfs_su\", \"recommended\": 65536,"
-		  "  \"mkfs\": {\"fs\": \"xfs\", \"args\": [\"-d\", \"su=65536\"]}},"
-		  " {\"id\": \"t.bs\", \"setting\": \"mkfs.block_size\", \"recommended\": 4096,"
-		  "  \"mkfs\": {\"fs\": \"ext4\", \"args\": [\"-b\", \"4096\"]}}]",
-		  "{\"device\": {\"path\": \"/dev/sdc\"}, \"fs\": {\"type\": \"xfs\"}}", NULL);
-	CHECK_STR(command(m), "mkfs.xfs -d su=65536 -b size=4096 -f /dev/sdc");
-	CHECK(has_note(m, "Spells t.bs (advised for ext4) for xfs: the filesystem found is xfs."));
-	json_decref(m);
+	for (i = 0; i < sizeof(two_types) / sizeof(two_types[0]); i++) {
+		m = merge(two_types[i].recs, two_types[i].facts, NULL);
+		CHECK_STR(command(m), two_types[i].command);
+		CHECK(has_note(m, two_types[i].note));
+		json_decref(m);
+	}
 
 	CHECK(json_array_size(m = merge("[{\"id\": \"n.none\"}]", "{}", NULL)) == 0);
 	json_decref(m);

@@ -311,90 +311,159 @@ static void test_units(void)
 	CHECK(rules_setting_unit(NULL) == UNITS_PLAIN);
 }
 
+/* One command a build must give: apply (or revert) command number `index`. */
+struct want_cmd {
+	bool is_revert;
+	size_t index;
+	const char *text;
+};
+
+/* One setting built on facts given as JSON text, and what it must give. */
+static const struct build_case {
+	const char *setting;
+	const char *value, *current; /* JSON text; current NULL: no current value */
+	const char *facts;
+	bool is_ok;                  /* false: the build refuses */
+	int n_apply, n_revert;       /* how many commands; -1: not checked */
+	struct want_cmd cmds[5];     /* until a NULL text */
+	const char *line, *path;     /* the persistent entry's fields; NULL: not checked */
+	const char *option;          /* the persistent mount option; NULL: not checked */
+	bool has_no_persistent;      /* the build must leave persistent NULL */
+	const char *disruption;      /* NULL: not checked */
+} build_cases[] = {
+	{"sysctl.vm.dirty_bytes", "536870912", "0", "{\"vm\": {\"dirty_ratio\": 20, \"dirty_bytes\": 0}}", true,
+	 -1, -1, {{false, 0, "sysctl -w vm.dirty_bytes=536870912"}, {true, 0, "sysctl -w vm.dirty_ratio=20"}},
+	 "vm.dirty_bytes = 536870912", NULL, NULL, false, NULL},
+	{"device.write_cache", "\"write through\"", "\"write back\"", "{\"device\": {\"disk\": \"sda\"}}", true,
+	 -1, -1,
+	 {{false, 0, "echo 'write through' > /sys/block/sda/queue/write_cache"},
+	  {true, 0, "echo 'write back' > /sys/block/sda/queue/write_cache"}},
+	 "# Keyed on the kernel name: the facts give no serial, WWN or array UUID. The name can "
+	 "move to another disk at the next boot.\n"
+	 "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"sda\", "
+	 "ATTR{queue/write_cache}=\"write through\"",
+	 "/etc/udev/rules.d/69-fstune.rules", NULL, false, NULL},
+	/* A device name that would walk out of /sys/block is refused. */
+	{"queue.scheduler", "\"none\"", NULL, "{\"device\": {\"disk\": \"../../etc\"}}", false, -1, -1, {{0}},
+	 NULL, NULL, NULL, false, NULL},
+	/* libmount keeps noatime from the current options unless atime drops it */
+	{"mount.option.noatime", "true", "false",
+	 "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv/a b;touch x\"}}", true, -1, -1,
+	 {{false, 0, "mount -o remount,noatime '/srv/a b;touch x'"},
+	  {true, 0, "mount -o remount,atime,relatime '/srv/a b;touch x'"}},
+	 NULL, NULL, NULL, false, NULL},
+	/* tune2fs demands a freshly checked filesystem before it turns dir_index off. */
+	{"fs.feature.dir_index", "true", "false", "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext3\"}}",
+	 true, -1, -1,
+	 {{false, 0, "tune2fs -O dir_index /dev/sdb1"}, {false, 1, "e2fsck -fDp /dev/sdb1"},
+	  {true, 0, "e2fsck -fp /dev/sdb1"}, {true, 1, "tune2fs -O ^dir_index /dev/sdb1"},
+	  {true, 2, "e2fsck -fDp /dev/sdb1"}},
+	 NULL, NULL, NULL, false, NULL},
+	/* Mounted: the device goes back on its mount point with the options found, no fstab needed. */
+	{"fs.feature.dir_index", "true", "false",
+	 "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext4\", "
+	 "\"mount_point\": \"/srv/x\", \"mount_options\": [\"rw\", \"nosuid\", \"relatime\"], "
+	 "\"super_options\": [\"rw\", \"errors=remount-ro\"]}}", true, -1, -1,
+	 {{false, 0, "umount /srv/x"},
+	  {false, 3, "mount -t ext4 -o rw,nosuid,relatime,errors=remount-ro /dev/sdb1 /srv/x"},
+	  {true, 4, "mount -t ext4 -o rw,nosuid,relatime,errors=remount-ro /dev/sdb1 /srv/x"}},
+	 NULL, NULL, NULL, false, NULL},
+	/* strictatime is never printed: neither relatime nor noatime; the revert restores it. */
+	{"mount.option.noatime", "true", NULL,
+	 "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\"]}}", true, -1, -1,
+	 {{false, 0, "mount -o remount,noatime /srv"}, {true, 0, "mount -o remount,strictatime /srv"}},
+	 NULL, NULL, NULL, false, NULL},
+	{"mount.option.noatime", "true", NULL,
+	 "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\", \"relatime\"]}}",
+	 true, -1, -1, {{true, 0, "mount -o remount,atime,relatime /srv"}}, NULL, NULL, NULL, false, NULL},
+	/* XFS ignores discard on remount: unmount and mount without it, and back */
+	{"mount.option.discard", "false", "true",
+	 "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"xfs\", \"mount_point\": \"/srv\", "
+	 "\"mount_options\": [\"rw\", \"relatime\"], \"super_options\": [\"rw\", \"discard\", \"inode64\"]}}",
+	 true, -1, -1,
+	 {{false, 1, "mount -t xfs -o rw,relatime,inode64,nodiscard /dev/sdb1 /srv"},
+	  {true, 1, "mount -t xfs -o rw,relatime,discard,inode64 /dev/sdb1 /srv"}},
+	 NULL, NULL, "nodiscard", false, "offline"},
+	/* No disk named at all: a placeholder that fails until the admin fills it in. */
+	{"queue.scheduler", "\"none\"", NULL, "{\"device\": {\"transport\": \"nvme\"}}", true, -1, -1,
+	 {{false, 0, "echo none > \"/sys/block/${DISK:?}/queue/scheduler\""}}, NULL, NULL, NULL, false, NULL},
+	{"mkfs.label", "\"$(touch x)'\"", NULL, "{\"fs\": {\"type\": \"ext4\"}}", true, -1, -1,
+	 {{false, 0, "mkfs.ext4 -L '$(touch x)'\\''' \"${DEVICE:?}\""}}, NULL, NULL, NULL, false, NULL},
+	{"mkfs.inode_ratio", "4096", NULL, "{\"fs\": {\"type\": \"xfs\"}}", false, -1, -1, {{0}},
+	 NULL, NULL, NULL, false, NULL},
+	/* The settings added for the rules that used to write their command in the rationale. */
+	{"fs.stripe_width", "768", "384", "{\"device\": {\"path\": \"/dev/md0\"}, \"fs\": {\"type\": \"ext4\"}}",
+	 true, 1, 1,
+	 {{false, 0, "tune2fs -E stripe_width=768 /dev/md0"}, {true, 0, "tune2fs -E stripe_width=384 /dev/md0"}},
+	 NULL, NULL, NULL, true, NULL},
+	{"fs.stride", "128", "0", "{\"device\": {\"path\": \"/dev/disk/by-id/a b\"}, \"fs\": {\"type\": \"ext3\"}}",
+	 true, -1, -1,
+	 {{false, 0, "tune2fs -E stride=128 '/dev/disk/by-id/a b'"},
+	  {true, 0, "tune2fs -E stride=0 '/dev/disk/by-id/a b'"}},
+	 NULL, NULL, NULL, false, NULL},
+	/* No device path in the facts: the admin names it; no current value: nothing to revert. */
+	{"fs.stripe_width", "0", NULL, "{\"fs\": {\"type\": \"ext4\"}}", true, -1, 0,
+	 {{false, 0, "tune2fs -E stripe_width=0 \"${DEVICE:?}\""}}, NULL, NULL, NULL, false, NULL},
+	{"fs.stride", "16", NULL, "{\"fs\": {\"type\": \"xfs\"}}", false, -1, -1, {{0}}, NULL, NULL, NULL, false,
+	 NULL},
+	/* FreeBSD: kern.nbuf = 0 deletes the loader.conf line; the revert puts the old override back. */
+	{"freebsd.kern.nbuf", "0", "4096", "{}", true, 1, 2,
+	 {{false, 0, "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf"},
+	  {true, 0, "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf"},
+	  {true, 1, "echo 'kern.nbuf=\"4096\"' >> /boot/loader.conf"}},
+	 NULL, NULL, NULL, true, NULL},
+	{"freebsd.kern.nbuf", "0", NULL, "{}", true, 1, 0, {{0}}, NULL, NULL, NULL, false, NULL},
+	/* A Lua float 0.0 is the same request. */
+	{"freebsd.kern.nbuf", "0.0", NULL, "{}", true, 1, -1, {{0}}, NULL, NULL, NULL, true, NULL},
+	/* A value: a loader.conf line, nothing to run now; the revert restores the old override. */
+	{"freebsd.kern.nbuf", "20000", "8192", "{}", true, 0, -1,
+	 {{true, 0, "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf"},
+	  {true, 1, "echo 'kern.nbuf=\"8192\"' >> /boot/loader.conf"}},
+	 "kern.nbuf=\"20000\"", "/boot/loader.conf", NULL, false, NULL},
+	/* An auto-sized kernel (current 0): the revert only removes the line again. */
+	{"freebsd.kern.nbuf", "20000", "0", "{}", true, -1, 1, {{0}}, NULL, NULL, NULL, false, NULL},
+	{"freebsd.vfs.vmiodirenable", "true", "false", "{}", true, -1, -1,
+	 {{false, 0, "sysctl vfs.vmiodirenable=1"}, {true, 0, "sysctl vfs.vmiodirenable=0"}},
+	 "vfs.vmiodirenable=1", "/etc/sysctl.conf", NULL, false, NULL},
+};
+
+static json_t *json_of(const char *text)
+{
+	return text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+}
+
+static void check_build_case(const struct build_case *bc)
+{
+	int failures_before = check_failures;
+	bool ok;
+	struct setting_ctx c = build(bc->setting, json_of(bc->value), json_of(bc->current), bc->facts, &ok);
+
+	CHECK(ok == bc->is_ok);
+	if (bc->n_apply >= 0)
+		CHECK(json_array_size(c.apply) == (size_t)bc->n_apply);
+	if (bc->n_revert >= 0)
+		CHECK(json_array_size(c.revert) == (size_t)bc->n_revert);
+	for (const struct want_cmd *w = bc->cmds; w < bc->cmds + 5 && w->text; w++)
+		CHECK_STR(cmd(w->is_revert ? c.revert : c.apply, w->index), w->text);
+	if (bc->line)
+		CHECK_STR(json_string_value(json_object_get(c.persistent, "line")), bc->line);
+	if (bc->path)
+		CHECK_STR(json_string_value(json_object_get(c.persistent, "path")), bc->path);
+	if (bc->option)
+		CHECK_STR(json_string_value(json_object_get(c.persistent, "option")), bc->option);
+	if (bc->has_no_persistent)
+		CHECK(c.persistent == NULL);
+	if (bc->disruption)
+		CHECK_STR(c.disruption, bc->disruption);
+	if (check_failures != failures_before)
+		fprintf(stderr, "  in the build of %s = %s on %s\n", bc->setting, bc->value, bc->facts);
+	ctx_free(&c);
+}
+
 static void test_build(void)
 {
-	bool ok;
-	struct setting_ctx c;
-
-	c = build("sysctl.vm.dirty_bytes", json_integer(536870912), json_integer(0),
-		  "{\"vm\": {\"dirty_ratio\": 20, \"dirty_bytes\": 0}}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "sysctl -w vm.dirty_bytes=536870912");
-	CHECK_STR(cmd(c.revert, 0), "sysctl -w vm.dirty_ratio=20");
-	CHECK_STR(json_string_value(json_object_get(c.persistent, "line")), "vm.dirty_bytes = 536870912");
-	ctx_free(&c);
-
-	c = build("device.write_cache", json_string("write through"), json_string("write back"),
-		  "{\"device\": {\"disk\": \"sda\"}}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "echo 'write through' > /sys/block/sda/queue/write_cache");
-	CHECK_STR(cmd(c.revert, 0), "echo 'write back' > /sys/block/sda/queue/write_cache");
-	CHECK_STR(json_string_value(json_object_get(c.persistent, "line")),
-		   "# Keyed on the kernel name: the facts give no serial, WWN or array UUID. The name can "
-		   "move to another disk at the next boot.\n"
-		   "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"sda\", "
-		   "ATTR{queue/write_cache}=\"write through\"");
-	CHECK_STR(json_string_value(json_object_get(c.persistent, "path")), "/etc/udev/rules.d/69-fstune.rules");
-	ctx_free(&c);
-
-	/* A device name that would walk out of /sys/block is refused. */
-	c = build("queue.scheduler", json_string("none"), NULL, "{\"device\": {\"disk\": \"../../etc\"}}", &ok);
-	CHECK(!ok);
-	ctx_free(&c);
-
-	c = build("mount.option.noatime", json_true(), json_false(),
-		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv/a b;touch x\"}}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "mount -o remount,noatime '/srv/a b;touch x'");
-	/* libmount keeps noatime from the current options unless atime drops it */
-	CHECK_STR(cmd(c.revert, 0), "mount -o remount,atime,relatime '/srv/a b;touch x'");
-	ctx_free(&c);
-
-	c = build("fs.feature.dir_index", json_true(), json_false(),
-		  "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext3\"}}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "tune2fs -O dir_index /dev/sdb1");
-	CHECK_STR(cmd(c.apply, 1), "e2fsck -fDp /dev/sdb1");
-	/* tune2fs demands a freshly checked filesystem before it turns dir_index off. */
-	CHECK_STR(cmd(c.revert, 0), "e2fsck -fp /dev/sdb1");
-	CHECK_STR(cmd(c.revert, 1), "tune2fs -O ^dir_index /dev/sdb1");
-	CHECK_STR(cmd(c.revert, 2), "e2fsck -fDp /dev/sdb1");
-	ctx_free(&c);
-
-	/* Mounted: the device goes back on its mount point with the options found, no fstab needed. */
-	c = build("fs.feature.dir_index", json_true(), json_false(),
-		  "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"ext4\", "
-		  "\"mount_point\": \"/srv/x\", \"mount_options\": [\"rw\", \"nosuid\", \"relatime\"], "
-		  "\"super_options\": [\"rw\", \"errors=remount-ro\"]}}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "umount /srv/x");
-	CHECK_STR(cmd(c.apply, 3), "mount -t ext4 -o rw,nosuid,relatime,errors=remount-ro /dev/sdb1 /srv/x");
-	CHECK_STR(cmd(c.revert, 4), "mount -t ext4 -o rw,nosuid,relatime,errors=remount-ro /dev/sdb1 /srv/x");
-	ctx_free(&c);
-
-	/* strictatime is never printed: neither relatime nor noatime; the revert restores it. */
-	c = build("mount.option.noatime", json_true(), NULL,
-		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\"]}}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "mount -o remount,noatime /srv");
-	CHECK_STR(cmd(c.revert, 0), "mount -o remount,strictatime /srv");
-	ctx_free(&c);
-	c = build("mount.option.noatime", json_true(), NULL,
-		  "{\"fs\": {\"type\": \"ext4\", \"mount_point\": \"/srv\", \"mount_options\": [\"rw\", \"relatime\"]}}",
-		  &ok);
-	CHECK_STR(cmd(c.revert, 0), "mount -o remount,atime,relatime /srv");
-	ctx_free(&c);
-	/* XFS ignores discard on remount: unmount and mount without it, and back */
-	c = build("mount.option.discard", json_false(), json_true(),
-		  "{\"device\": {\"path\": \"/dev/sdb1\"}, \"fs\": {\"type\": \"xfs\", \"mount_point\": \"/srv\", "
-		  "\"mount_options\": [\"rw\", \"relatime\"], \"super_options\": [\"rw\", \"discard\", \"inode64\"]}}",
-		  &ok);
-	CHECK(ok);
-	CHECK_STR(c.disruption, "offline");
-	CHECK_STR(cmd(c.apply, 1), "mount -t xfs -o rw,relatime,inode64,nodiscard /dev/sdb1 /srv");
-	CHECK_STR(cmd(c.revert, 1), "mount -t xfs -o rw,relatime,discard,inode64 /dev/sdb1 /srv");
-	CHECK_STR(json_string_value(json_object_get(c.persistent, "option")), "nodiscard");
-	ctx_free(&c);
+	for (size_t i = 0; i < sizeof(build_cases) / sizeof(build_cases[0]); i++)
+		check_build_case(&build_cases[i]);
 }
 
 /* A value udev would take for a pattern (a hand-written facts file): never matched on; the kernel
@@ -464,8 +533,8 @@ static void test_build_udev(void)
 		free(want);
 		ctx_free(&c);
 	}
-	/* Hand-written facts without device.disk: a partition's name implies its disk; no name at all
-	 * keeps the finding with a placeholder that fails until the admin fills it in. */
+	/* Hand-written facts without device.disk: a partition's name implies its disk (no name at all:
+	 * build_cases). */
 	static const struct {
 		const char *name, *path;
 	} disks[] = {
@@ -485,11 +554,6 @@ static void test_build_udev(void)
 		free(fj);
 		ctx_free(&c);
 	}
-	c = build("queue.scheduler", json_string("none"), NULL, "{\"device\": {\"transport\": \"nvme\"}}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "echo none > \"/sys/block/${DISK:?}/queue/scheduler\"");
-	ctx_free(&c);
-
 	/* A serial whose property is not known is not guessed: kernel name, with the reason. */
 	c = build("queue.scheduler", json_string("none"), NULL,
 		  "{\"device\": {\"disk\": \"sdc\", \"serial\": \"ZA1B\"}}", &ok);
@@ -498,112 +562,26 @@ static void test_build_udev(void)
 		      "# Keyed on the kernel name: the facts give device.serial but not the udev property") != NULL);
 	CHECK(strstr(json_string_value(json_object_get(c.persistent, "line")), "KERNEL==\"sdc\"") != NULL);
 	ctx_free(&c);
-
-	c = build("mkfs.label", json_string("$(touch x)'"), NULL, "{\"fs\": {\"type\": \"ext4\"}}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "mkfs.ext4 -L '$(touch x)'\\''' \"${DEVICE:?}\"");
-	ctx_free(&c);
-
-	c = build("mkfs.inode_ratio", json_integer(4096), NULL, "{\"fs\": {\"type\": \"xfs\"}}", &ok);
-	CHECK(!ok);
-	ctx_free(&c);
 }
 
-/* The settings added for the rules that used to write their command in the rationale. */
-static void test_build_added(void)
+/* The values of the settings added for the rules that used to write their command in the rationale
+ * (their commands: build_cases). */
+static void test_values_added(void)
 {
-	bool ok;
-	struct setting_ctx c;
-
-	c = build("fs.stripe_width", json_integer(768), json_integer(384),
-		  "{\"device\": {\"path\": \"/dev/md0\"}, \"fs\": {\"type\": \"ext4\"}}", &ok);
-	CHECK(ok);
-	CHECK(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 1);
-	CHECK_STR(cmd(c.apply, 0), "tune2fs -E stripe_width=768 /dev/md0");
-	CHECK_STR(cmd(c.revert, 0), "tune2fs -E stripe_width=384 /dev/md0");
-	CHECK(c.persistent == NULL);
-	ctx_free(&c);
-
-	c = build("fs.stride", json_integer(128), json_integer(0),
-		  "{\"device\": {\"path\": \"/dev/disk/by-id/a b\"}, \"fs\": {\"type\": \"ext3\"}}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "tune2fs -E stride=128 '/dev/disk/by-id/a b'");
-	CHECK_STR(cmd(c.revert, 0), "tune2fs -E stride=0 '/dev/disk/by-id/a b'");
-	ctx_free(&c);
-
-	/* No device path in the facts: the admin names it; no current value: nothing to revert. */
-	c = build("fs.stripe_width", json_integer(0), NULL, "{\"fs\": {\"type\": \"ext4\"}}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "tune2fs -E stripe_width=0 \"${DEVICE:?}\"");
-	CHECK(json_array_size(c.revert) == 0);
-	ctx_free(&c);
-
-	c = build("fs.stride", json_integer(16), NULL, "{\"fs\": {\"type\": \"xfs\"}}", &ok);
-	CHECK(!ok);
-	ctx_free(&c);
-
 	CHECK(valid("fs.stride", json_integer(0)));
 	CHECK(valid("fs.stride", json_integer(65535)));
 	CHECK(!valid("fs.stride", json_integer(65536)));
 	CHECK(!valid("fs.stripe_width", json_integer(-1)));
 }
 
-/* FreeBSD's boot-time tunable and sysctl. */
-static void test_build_freebsd(void)
+/* The values of FreeBSD's boot-time tunable and sysctl (their commands: build_cases). */
+static void test_values_freebsd(void)
 {
-	bool ok;
-	struct setting_ctx c;
-
-	/* kern.nbuf = 0: delete the loader.conf line; the revert puts the old override back. */
-	c = build("freebsd.kern.nbuf", json_integer(0), json_integer(4096), "{}", &ok);
-	CHECK(ok);
-	CHECK(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 2);
-	CHECK_STR(cmd(c.apply, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
-	CHECK_STR(cmd(c.revert, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
-	CHECK_STR(cmd(c.revert, 1), "echo 'kern.nbuf=\"4096\"' >> /boot/loader.conf");
-	CHECK(c.persistent == NULL);
-	ctx_free(&c);
-
-	c = build("freebsd.kern.nbuf", json_integer(0), NULL, "{}", &ok);
-	CHECK(ok);
-	CHECK(json_array_size(c.apply) == 1 && json_array_size(c.revert) == 0);
-	ctx_free(&c);
-
-	/* A Lua float 0.0 is the same request. */
-	c = build("freebsd.kern.nbuf", json_real(0.0), NULL, "{}", &ok);
-	CHECK(ok);
-	CHECK(json_array_size(c.apply) == 1 && c.persistent == NULL);
-	ctx_free(&c);
-
-	/* A value: a loader.conf line, nothing to run now; the revert restores the old override. */
-	c = build("freebsd.kern.nbuf", json_integer(20000), json_integer(8192), "{}", &ok);
-	CHECK(ok);
-	CHECK(json_array_size(c.apply) == 0);
-	CHECK_STR(json_string_value(json_object_get(c.persistent, "line")), "kern.nbuf=\"20000\"");
-	CHECK_STR(json_string_value(json_object_get(c.persistent, "path")), "/boot/loader.conf");
-	CHECK_STR(cmd(c.revert, 0), "sed -i '' '/^[[:space:]]*kern[.]nbuf[[:space:]]*=/d' /boot/loader.conf");
-	CHECK_STR(cmd(c.revert, 1), "echo 'kern.nbuf=\"8192\"' >> /boot/loader.conf");
-	ctx_free(&c);
-
-	/* An auto-sized kernel (current 0): the revert only removes the line again. */
-	c = build("freebsd.kern.nbuf", json_integer(20000), json_integer(0), "{}", &ok);
-	CHECK(ok);
-	CHECK(json_array_size(c.revert) == 1);
-	ctx_free(&c);
-
 	CHECK(valid("freebsd.kern.nbuf", json_integer(0)));
 	CHECK(valid("freebsd.kern.nbuf", json_integer(1024)));
 	CHECK(!valid("freebsd.kern.nbuf", json_integer(1)));
 	CHECK(!valid("freebsd.kern.nbuf", json_integer(1023)));
 	CHECK(!valid("freebsd.kern.nbuf", json_integer(-1)));
-
-	c = build("freebsd.vfs.vmiodirenable", json_true(), json_false(), "{}", &ok);
-	CHECK(ok);
-	CHECK_STR(cmd(c.apply, 0), "sysctl vfs.vmiodirenable=1");
-	CHECK_STR(cmd(c.revert, 0), "sysctl vfs.vmiodirenable=0");
-	CHECK_STR(json_string_value(json_object_get(c.persistent, "line")), "vfs.vmiodirenable=1");
-	CHECK_STR(json_string_value(json_object_get(c.persistent, "path")), "/etc/sysctl.conf");
-	ctx_free(&c);
 	CHECK(!valid("freebsd.vfs.vmiodirenable", json_integer(1)));
 }
 
@@ -626,8 +604,8 @@ int main(void)
 	test_build();
 	test_build_udev();
 	test_udev_patterns();
-	test_build_added();
-	test_build_freebsd();
+	test_values_added();
+	test_values_freebsd();
 	test_strip();
 	if (check_failures)
 		fprintf(stderr, "%d failure(s)\n", check_failures);

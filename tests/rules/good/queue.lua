@@ -6,7 +6,7 @@ return {
   sources = { "site policy" },
   settings = {},
   needs = { "device.scheduler" },
-  check = function(facts) return {} end,
+  check = function() return {} end,
   tests = {
     { name = "silent on bfq", facts = { device = { scheduler = "bfq" } }, expect = {} },
     { name = "positive that must fail", facts = { device = { scheduler = "none" } },
