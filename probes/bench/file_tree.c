@@ -311,9 +311,7 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 	double tw = 0, tr = 0;
 	int status;
 
-	if (file_is_skipped_by_engine(ctx, def, f))
-		return FST_EXIT_OK;
-	if ((status = file_run_begin(&r, ctx, def, f)) != FST_EXIT_OK)
+	if (!file_run_begin(&r, ctx, def, f, &status))
 		return status;
 	memset(&t, 0, sizeof t);
 	t.r = &r;
@@ -331,11 +329,7 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 			max_files = cap < want ? want : (uint64_t)cap;
 	}
 	if (max_files < want || t.max_bytes < (1u << 20)) {
-		char *k = xasprintf("bench.%s", def->name);
-
-		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "too little free space or too few free inodes "
-				      "in %s", ctx->dir);
-		free(k);
+		file_set_not_applicable(&r, "too little free space or too few free inodes in %s", ctx->dir);
 		file_run_end(&r);
 		return FST_EXIT_OK;
 	}
