@@ -374,6 +374,11 @@ void file_set_real(struct file_run *r, const char *leaf, double v)
 	free(k);
 }
 
+void file_set_rate(struct file_run *r, const char *leaf, uint64_t count, double secs)
+{
+	file_set_real(r, leaf, secs > 0 ? (double)count / secs : 0);
+}
+
 void file_set_int(struct file_run *r, const char *leaf, long long v)
 {
 	char *k = key(r, leaf);

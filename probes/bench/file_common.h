@@ -120,6 +120,8 @@ uint64_t file_count_fit_inodes(uint64_t files, const struct file_workload *w, co
 
 /* Result setters of bench.<test>.<leaf>, source "bench" (rates rounded to 0.001). */
 void file_set_real(struct file_run *r, const char *leaf, double v);
+/* `count` per second of `secs`; 0 when no time was measured. */
+void file_set_rate(struct file_run *r, const char *leaf, uint64_t count, double secs);
 void file_set_int(struct file_run *r, const char *leaf, long long v);
 void file_set_str(struct file_run *r, const char *leaf, const char *v);
 void file_set_bool(struct file_run *r, const char *leaf, bool v);

@@ -139,9 +139,9 @@ static void md_report(struct md *m, uint64_t stats, uint64_t unlinked, double tc
 	if (m->dirs_removed != m->dirs_made)
 		file_check_failed(r, "made %llu directories, removed %llu", (unsigned long long)m->dirs_made,
 				  (unsigned long long)m->dirs_removed);
-	file_set_real(r, "create_per_s", tc > 0 ? (double)m->created / tc : 0);
-	file_set_real(r, "stat_per_s", ts > 0 ? (double)stats / ts : 0);
-	file_set_real(r, "unlink_per_s", tu > 0 ? (double)unlinked / tu : 0);
+	file_set_rate(r, "create_per_s", m->created, tc);
+	file_set_rate(r, "stat_per_s", stats, ts);
+	file_set_rate(r, "unlink_per_s", unlinked, tu);
 	file_set_int(r, "files", (long long)m->created);
 	file_set_int(r, "files_planned", (long long)m->files);
 	file_set_int(r, "files_per_dir", (long long)m->per_dir);

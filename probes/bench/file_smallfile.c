@@ -511,15 +511,15 @@ static void pm_store(struct pm *m, double t_create, double t_tx, double t_delete
 	struct file_run *r = m->r;
 	double total = t_create + t_tx + t_delete;
 
-	file_set_real(r, "tps", t_tx > 0 ? (double)m->tx_done / t_tx : 0);
+	file_set_rate(r, "tps", m->tx_done, t_tx);
 	/* Postmark's definitions: creates and deletes over the whole run, reads and appends over the
 	 * transactions */
-	file_set_real(r, "create_per_s", total > 0 ? (double)m->created / total : 0);
-	file_set_real(r, "read_per_s", t_tx > 0 ? (double)m->read / t_tx : 0);
-	file_set_real(r, "append_per_s", t_tx > 0 ? (double)m->appended / t_tx : 0);
-	file_set_real(r, "delete_per_s", total > 0 ? (double)m->deleted / total : 0);
-	file_set_real(r, "create_alone_per_s", t_create > 0 ? (double)files_initial / t_create : 0);
-	file_set_real(r, "delete_alone_per_s", t_delete > 0 ? (double)deleted_alone / t_delete : 0);
+	file_set_rate(r, "create_per_s", m->created, total);
+	file_set_rate(r, "read_per_s", m->read, t_tx);
+	file_set_rate(r, "append_per_s", m->appended, t_tx);
+	file_set_rate(r, "delete_per_s", m->deleted, total);
+	file_set_rate(r, "create_alone_per_s", files_initial, t_create);
+	file_set_rate(r, "delete_alone_per_s", deleted_alone, t_delete);
 	file_set_int(r, "transactions", (long long)m->tx_done);
 	file_set_int(r, "creates", (long long)m->created);
 	file_set_int(r, "reads", (long long)m->read);

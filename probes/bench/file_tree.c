@@ -290,10 +290,10 @@ static void tree_report(struct tree *t, double tw, double tr)
 	file_set_int(r, "bytes", (long long)t->bytes);
 	file_set_int(r, "directories", (long long)t->dirs);
 	file_set_int(r, "files_per_dir", (long long)t->per_dir);
-	file_set_real(r, "write_bw_bytes_per_s", tw > 0 ? (double)t->bytes / tw : 0);
-	file_set_real(r, "read_bw_bytes_per_s", tr > 0 ? (double)t->bytes_read / tr : 0);
-	file_set_real(r, "write_files_per_s", tw > 0 ? (double)t->files / tw : 0);
-	file_set_real(r, "read_files_per_s", tr > 0 ? (double)t->files_read / tr : 0);
+	file_set_rate(r, "write_bw_bytes_per_s", t->bytes, tw);
+	file_set_rate(r, "read_bw_bytes_per_s", t->bytes_read, tr);
+	file_set_rate(r, "write_files_per_s", t->files, tw);
+	file_set_rate(r, "read_files_per_s", t->files_read, tr);
 	file_set_int(r, "file_size_mean_bytes", t->files ? (long long)(t->bytes / t->files) : 0);
 	file_set_int(r, "file_size_top_bytes", (long long)t->top);
 	file_set_str(r, "cache", "warm");
