@@ -1,6 +1,6 @@
-/* The engines' names, as --engine takes them and the results record them: below the test table,
- * which the tests it points at would otherwise have to call back into for a name. And what engines
- * share. */
+/* The engines' names, as --engine takes them and the results record them (below the test table,
+ * which the tests it points at would otherwise have to call back into for a name), and the ops the
+ * engines share. */
 #include "config.h"
 
 #include <string.h>
