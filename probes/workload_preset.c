@@ -108,26 +108,38 @@ const struct workload_preset *workload_preset_find(const char *name)
 	return NULL;
 }
 
+/* The enums' names, as the flags take them and the facts record them; UNSET has none. */
+static const char *const access_names[] = {
+	[WORKLOAD_ACCESS_RANDOM] = "random",
+	[WORKLOAD_ACCESS_SEQUENTIAL] = "sequential",
+	[WORKLOAD_ACCESS_MIXED] = "mixed",
+};
+static const char *const io_mode_names[] = {
+	[WORKLOAD_IO_DIRECT] = "direct",
+	[WORKLOAD_IO_BUFFERED] = "buffered",
+	[WORKLOAD_IO_MMAP] = "mmap",
+};
+#define N_NAMES(names) (sizeof(names) / sizeof((names)[0]))
+
+/* The value named `s` in a table of n names indexed by value; 0 (every enum's UNSET) when none. */
+static unsigned value_named(const char *const *names, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && strcmp(s, names[i]) == 0)
+			return (unsigned)i;
+	return 0;
+}
+
 const char *workload_access_name(enum workload_access a)
 {
-	switch (a) {
-	case WORKLOAD_ACCESS_RANDOM: return "random";
-	case WORKLOAD_ACCESS_SEQUENTIAL: return "sequential";
-	case WORKLOAD_ACCESS_MIXED: return "mixed";
-	case WORKLOAD_ACCESS_UNSET: break;
-	}
-	return NULL;
+	return (size_t)a < N_NAMES(access_names) ? access_names[a] : NULL;
 }
 
 const char *workload_io_mode_name(enum workload_io_mode m)
 {
-	switch (m) {
-	case WORKLOAD_IO_DIRECT: return "direct";
-	case WORKLOAD_IO_BUFFERED: return "buffered";
-	case WORKLOAD_IO_MMAP: return "mmap";
-	case WORKLOAD_IO_UNSET: break;
-	}
-	return NULL;
+	return (size_t)m < N_NAMES(io_mode_names) ? io_mode_names[m] : NULL;
 }
 
 static void preset_names(char *buf, size_t len)
@@ -210,36 +222,37 @@ static bool parse_count(const char *s, uint64_t *out)
 	return true;
 }
 
+/* A count flag: `*out` and `*has` set, or a usage error that says what to count and shows an example. */
+static int set_count(const char *flag, const char *s, uint64_t *out, bool *has, const char *what,
+		     const char *example, struct fst_error *err)
+{
+	if (!parse_count(s, out) || *out == 0)
+		return fst_error_set(err, FST_EXIT_USAGE,
+				     "%s %s: give the number of %s as a whole number of at least 1, e.g. %s", flag, s,
+				     what, example);
+	*has = true;
+	return FST_EXIT_OK;
+}
+
 int workload_spec_set_files(struct workload_spec *w, const char *s, struct fst_error *err)
 {
-	if (!parse_count(s, &w->files_total) || w->files_total == 0)
-		return fst_error_set(err, FST_EXIT_USAGE,
-				     "--files %s: give the number of files as a whole number of at least 1, "
-				     "e.g. 1000000", s);
-	w->has_files = true;
-	return FST_EXIT_OK;
+	return set_count("--files", s, &w->files_total, &w->has_files, "files", "1000000", err);
 }
 
 int workload_spec_set_files_per_dir(struct workload_spec *w, const char *s, struct fst_error *err)
 {
-	if (!parse_count(s, &w->files_per_dir) || w->files_per_dir == 0)
-		return fst_error_set(err, FST_EXIT_USAGE,
-				     "--files-per-dir %s: give the number of files in a directory as a whole "
-				     "number of at least 1, e.g. 1000", s);
-	w->has_files_per_dir = true;
-	return FST_EXIT_OK;
+	return set_count("--files-per-dir", s, &w->files_per_dir, &w->has_files_per_dir, "files in a directory",
+			 "1000", err);
 }
 
 int workload_spec_set_access(struct workload_spec *w, const char *s, struct fst_error *err)
 {
-	enum workload_access a;
+	enum workload_access a = value_named(access_names, N_NAMES(access_names), s);
 
-	for (a = WORKLOAD_ACCESS_RANDOM; a <= WORKLOAD_ACCESS_MIXED; a++)
-		if (strcmp(s, workload_access_name(a)) == 0) {
-			w->access = a;
-			return FST_EXIT_OK;
-		}
-	return fst_error_set(err, FST_EXIT_USAGE, "--access %s: choose random, sequential or mixed", s);
+	if (a == WORKLOAD_ACCESS_UNSET)
+		return fst_error_set(err, FST_EXIT_USAGE, "--access %s: choose random, sequential or mixed", s);
+	w->access = a;
+	return FST_EXIT_OK;
 }
 
 /* The smallest logical sector: an I/O size must be usable for direct I/O by the benchmarks. */
@@ -265,14 +278,12 @@ int workload_spec_set_io_size(struct workload_spec *w, const char *s, struct fst
 
 int workload_spec_set_io_mode(struct workload_spec *w, const char *s, struct fst_error *err)
 {
-	enum workload_io_mode m;
+	enum workload_io_mode m = value_named(io_mode_names, N_NAMES(io_mode_names), s);
 
-	for (m = WORKLOAD_IO_DIRECT; m <= WORKLOAD_IO_MMAP; m++)
-		if (strcmp(s, workload_io_mode_name(m)) == 0) {
-			w->io_mode = m;
-			return FST_EXIT_OK;
-		}
-	return fst_error_set(err, FST_EXIT_USAGE, "--io-mode %s: choose direct, buffered or mmap", s);
+	if (m == WORKLOAD_IO_UNSET)
+		return fst_error_set(err, FST_EXIT_USAGE, "--io-mode %s: choose direct, buffered or mmap", s);
+	w->io_mode = m;
+	return FST_EXIT_OK;
 }
 
 int workload_spec_set_sample_time(struct workload_spec *w, const char *s, struct fst_error *err)

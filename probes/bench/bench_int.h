@@ -59,6 +59,10 @@ struct bench_engine_ops {
 	uint64_t (*now_ns)(struct bench_engine *e);
 };
 
+/* The commit of an engine with nothing to hand over: psync performs each I/O in queue(), the null
+ * engine completes them on its virtual clock. engines.c. */
+int bench_engine_commit_none(struct bench_engine *e);
+
 extern const struct bench_engine_ops bench_engine_psync;
 extern const struct bench_engine_ops bench_engine_io_uring;
 extern const struct bench_engine_ops bench_engine_null;

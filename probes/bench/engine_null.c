@@ -56,11 +56,6 @@ static int null_queue(struct bench_engine *e, struct bench_io *io)
 	return BENCH_Q_QUEUED;
 }
 
-static int null_commit(struct bench_engine *e)
-{
-	return 0;
-}
-
 /* Advances the virtual clock to the earliest completion and returns everything done by then. */
 static int null_getevents(struct bench_engine *e, unsigned min, struct bench_io **out, unsigned max)
 {
@@ -109,7 +104,7 @@ const struct bench_engine_ops bench_engine_null = {
 	.is_sync = false,
 	.init = null_init,
 	.queue = null_queue,
-	.commit = null_commit,
+	.commit = bench_engine_commit_none,
 	.getevents = null_getevents,
 	.cleanup = null_cleanup,
 	.now_ns = null_now,

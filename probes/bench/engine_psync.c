@@ -60,11 +60,6 @@ static int psync_queue(struct bench_engine *e, struct bench_io *io)
 	return BENCH_Q_COMPLETED;
 }
 
-static int psync_commit(struct bench_engine *e)
-{
-	return 0;
-}
-
 static int psync_getevents(struct bench_engine *e, unsigned min, struct bench_io **out, unsigned max)
 {
 	struct psync *p = e->priv;
@@ -91,7 +86,7 @@ const struct bench_engine_ops bench_engine_psync = {
 	.is_sync = true,
 	.init = psync_init,
 	.queue = psync_queue,
-	.commit = psync_commit,
+	.commit = bench_engine_commit_none,
 	.getevents = psync_getevents,
 	.cleanup = psync_cleanup,
 };

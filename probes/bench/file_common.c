@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -30,28 +31,38 @@ static char *key(const struct file_run *r, const char *leaf)
 	return xasprintf("bench.%s.%s", r->def->name, leaf);
 }
 
-bool file_is_skipped_by_engine(const struct bench_ctx *ctx, const struct bench_test_def *def,
-			       struct facts *f)
+/* bench.<test>: the key of the whole test. */
+static char *test_key(const struct file_run *r)
 {
-	char *k;
-
-	if (ctx->cfg->engine != BENCH_ENGINE_NULL)
-		return false;
-	k = xasprintf("bench.%s", def->name);
-	facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE,
-			      "the null engine does no I/O; file tests need a filesystem");
-	free(k);
-	return true;
+	return xasprintf("bench.%s", r->def->name);
 }
 
-int file_run_begin(struct file_run *r, struct bench_ctx *ctx, const struct bench_test_def *def,
-		   struct facts *f)
+void file_set_not_applicable(struct file_run *r, const char *fmt, ...)
+{
+	char *k = test_key(r);
+	char reason[PATH_MAX + 200]; /* the longest reason names the scratch directory */
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof reason, fmt, ap);
+	va_end(ap);
+	facts_set_unavailable(r->f, k, FACTS_NOT_APPLICABLE, "%s", reason);
+	free(k);
+}
+
+bool file_run_begin(struct file_run *r, struct bench_ctx *ctx, const struct bench_test_def *def,
+		    struct facts *f, int *status)
 {
 	memset(r, 0, sizeof *r);
 	r->ctx = ctx;
 	r->def = def;
 	r->f = f;
 	r->dirfd = -1;
+	*status = FST_EXIT_OK;
+	if (ctx->cfg->engine == BENCH_ENGINE_NULL) {
+		file_set_not_applicable(r, "the null engine does no I/O; file tests need a filesystem");
+		return false;
+	}
 	r->checks_failed = json_array();
 	r->t0_ns = fst_clock_ns();
 	r->last_progress_ns = r->t0_ns;
@@ -60,17 +71,17 @@ int file_run_begin(struct file_run *r, struct bench_ctx *ctx, const struct bench
 	if (mkdirat(ctx->scratch_fd, def->name, 0700) < 0 ||
 	    (r->dirfd = openat(ctx->scratch_fd, def->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		file_fail(r, errno, "creating its directory in %s", ctx->scratch);
-		return file_run_end(r);
+		*status = file_run_end(r);
+		return false;
 	}
-	return FST_EXIT_OK;
+	return true;
 }
 
 int file_run_end(struct file_run *r)
 {
-	char *k = key(r, "x");
+	char *k = test_key(r);
 	int status = FST_EXIT_OK, rm;
 
-	k[strlen(k) - 2] = '\0'; /* bench.<test> */
 	if (r->dirfd >= 0)
 		close(r->dirfd);
 	r->dirfd = -1;
@@ -362,6 +373,11 @@ void file_set_real(struct file_run *r, const char *leaf, double v)
 
 	facts_set_real(r->f, k, isfinite(v) ? round(v * 1000.0) / 1000.0 : 0, SRC);
 	free(k);
+}
+
+void file_set_rate(struct file_run *r, const char *leaf, uint64_t count, double secs)
+{
+	file_set_real(r, leaf, secs > 0 ? (double)count / secs : 0);
 }
 
 void file_set_int(struct file_run *r, const char *leaf, long long v)

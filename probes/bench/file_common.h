@@ -41,15 +41,14 @@ struct file_space {
 	uint64_t inodes;
 };
 
-/* The null engine does no I/O, so a file test has nothing to measure: marks bench.<test> not
- * applicable and returns true. */
-bool file_is_skipped_by_engine(const struct bench_ctx *ctx, const struct bench_test_def *def,
-			       struct facts *f);
-
-/* Creates <scratch>/<def->name> and opens it. FST_EXIT_OK, or FST_EXIT_PARTIAL with the test marked
- * failed. */
-int file_run_begin(struct file_run *r, struct bench_ctx *ctx, const struct bench_test_def *def,
-		   struct facts *f);
+/* Starts a file test. The null engine does no I/O, so a file test has nothing to measure: then marks
+ * bench.<test> not applicable. Else creates <scratch>/<def->name> and opens it. True when the test
+ * runs (file_run_end ends it); false with `*status` the test's status: FST_EXIT_OK when skipped,
+ * FST_EXIT_PARTIAL with the test marked failed. */
+bool file_run_begin(struct file_run *r, struct bench_ctx *ctx, const struct bench_test_def *def,
+		    struct facts *f, int *status);
+/* Marks bench.<test> not applicable, with a printf-style reason (no room for the test, ...). */
+void file_set_not_applicable(struct file_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Removes the test's directory (all of it), and returns the test's status: 128+n when stopped (the
  * test's facts removed), FST_EXIT_PARTIAL after an error (the test marked failed, ctx->errbuf set),
  * else FST_EXIT_OK. */
@@ -121,6 +120,8 @@ uint64_t file_count_fit_inodes(uint64_t files, const struct file_workload *w, co
 
 /* Result setters of bench.<test>.<leaf>, source "bench" (rates rounded to 0.001). */
 void file_set_real(struct file_run *r, const char *leaf, double v);
+/* `count` per second of `secs`; 0 when no time was measured. */
+void file_set_rate(struct file_run *r, const char *leaf, uint64_t count, double secs);
 void file_set_int(struct file_run *r, const char *leaf, long long v);
 void file_set_str(struct file_run *r, const char *leaf, const char *v);
 void file_set_bool(struct file_run *r, const char *leaf, bool v);

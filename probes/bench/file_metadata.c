@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/xalloc.h"
 #include "fstune/debug.h"
 #include "probes/bench/file_common.h"
 
@@ -95,52 +94,86 @@ static bool md_step_unlink(void *arg, uint64_t n)
 	return true;
 }
 
+/* Sizes the run: the workload's file count, capped by the free space and inodes and by what unlinking
+ * takes the time bound for. False, with the test marked not applicable, when too few files fit. */
+static bool md_plan(struct md *m, const struct file_workload *w)
+{
+	struct file_run *r = m->r;
+	struct file_space sp;
+	uint64_t want;
+
+	m->files = file_count_capped(w, FILES_CAP);
+	want = m->files < FILES_MIN ? m->files : FILES_MIN; /* fewer than this: no room to measure */
+	file_space_get(r, SPACE_SHARE, &sp);
+	if (sp.bytes / PER_FILE_BYTES < m->files)
+		m->files = sp.bytes / PER_FILE_BYTES;
+	m->files = file_count_fit_inodes(m->files, w, &sp);
+	{
+		/* every file made is unlinked within the bound too */
+		double cap = file_unlink_rate(r) * file_secs(file_phase_ns(r));
+
+		if (cap < (double)m->files && m->files >= FILES_MIN) {
+			m->files = cap < FILES_MIN ? FILES_MIN : (uint64_t)cap;
+			bench_note(r->ctx, "%s: %llu files, what this filesystem unlinks within the time bound",
+				   r->def->name, (unsigned long long)m->files);
+		}
+	}
+	if (m->files < want) {
+		file_set_not_applicable(r, "too little free space or too few free inodes in %s for %llu files",
+					r->ctx->dir, (unsigned long long)want);
+		return false;
+	}
+	m->per_dir = w->files_per_dir > m->files ? m->files : w->files_per_dir;
+	DBG(DEBUG_BENCH, "bench: %s: up to %llu files, %llu per directory", r->def->name,
+	    (unsigned long long)m->files, (unsigned long long)m->per_dir);
+	return true;
+}
+
+static void md_report(struct md *m, uint64_t stats, uint64_t unlinked, double tc, double ts, double tu)
+{
+	struct file_run *r = m->r;
+
+	if (stats != m->created || unlinked != m->created)
+		file_check_failed(r, "created %llu, stat %llu, unlinked %llu", (unsigned long long)m->created,
+				  (unsigned long long)stats, (unsigned long long)unlinked);
+	if (m->dirs_removed != m->dirs_made)
+		file_check_failed(r, "made %llu directories, removed %llu", (unsigned long long)m->dirs_made,
+				  (unsigned long long)m->dirs_removed);
+	file_set_rate(r, "create_per_s", m->created, tc);
+	file_set_rate(r, "stat_per_s", stats, ts);
+	file_set_rate(r, "unlink_per_s", unlinked, tu);
+	file_set_int(r, "files", (long long)m->created);
+	file_set_int(r, "files_planned", (long long)m->files);
+	file_set_int(r, "files_per_dir", (long long)m->per_dir);
+	file_set_int(r, "directories", (long long)m->dirs_made);
+	file_set_int(r, "stats", (long long)stats);
+	file_set_int(r, "unlinks", (long long)unlinked);
+	file_set_str(r, "cache", "warm");
+	file_set_real(r, "create_s", tc);
+	file_set_real(r, "stat_s", ts);
+	file_set_real(r, "unlink_s", tu);
+	file_set_real(r, "runtime_s", tc + ts + tu);
+	file_set_common(r);
+}
+
 int bench_file_metadata_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f)
 {
 	struct file_run r;
 	struct file_workload w;
-	struct file_space sp;
 	struct md m;
-	uint64_t want, stats = 0, unlinked = 0;
+	uint64_t stats = 0, unlinked = 0;
 	double tc = 0, ts = 0, tu = 0;
 	int status;
 
-	if (file_is_skipped_by_engine(ctx, def, f))
-		return FST_EXIT_OK;
-	if ((status = file_run_begin(&r, ctx, def, f)) != FST_EXIT_OK)
+	if (!file_run_begin(&r, ctx, def, f, &status))
 		return status;
 	memset(&m, 0, sizeof m);
 	m.r = &r;
 	file_workload_get(f, &w);
-	m.files = file_count_capped(&w, FILES_CAP);
-	want = m.files < FILES_MIN ? m.files : FILES_MIN; /* fewer than this: no room to measure */
-	file_space_get(&r, SPACE_SHARE, &sp);
-	if (sp.bytes / PER_FILE_BYTES < m.files)
-		m.files = sp.bytes / PER_FILE_BYTES;
-	m.files = file_count_fit_inodes(m.files, &w, &sp);
-	{
-		/* every file made is unlinked within the bound too */
-		double cap = file_unlink_rate(&r) * file_secs(file_phase_ns(&r));
-
-		if (cap < (double)m.files && m.files >= FILES_MIN) {
-			m.files = cap < FILES_MIN ? FILES_MIN : (uint64_t)cap;
-			bench_note(ctx, "%s: %llu files, what this filesystem unlinks within the time bound",
-				   def->name, (unsigned long long)m.files);
-		}
-	}
-	if (m.files < want) {
-		char *k = xasprintf("bench.%s", def->name);
-
-		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "too little free space or too few free inodes "
-				      "in %s for %llu files", ctx->dir, (unsigned long long)want);
-		free(k);
+	if (!md_plan(&m, &w)) {
 		file_run_end(&r);
 		return FST_EXIT_OK;
 	}
-	m.per_dir = w.files_per_dir > m.files ? m.files : w.files_per_dir;
-	DBG(DEBUG_BENCH, "bench: %s: up to %llu files, %llu per directory", def->name,
-	    (unsigned long long)m.files, (unsigned long long)m.per_dir);
-
 	{
 		/* create through syncfs, bounded by the time bound; stat warm (what a mail server's
 		 * directory scan or a build's up-to-date check costs); unlink through syncfs, the
@@ -156,29 +189,7 @@ int bench_file_metadata_run(struct bench_ctx *ctx, const struct bench_test_def *
 		stats = m.created ? file_phase_run(&r, &stat_ph, &ts) : 0;
 		unlinked = m.created ? file_phase_run(&r, &unlink_ph, &tu) : 0;
 	}
-
-	if (!file_done(&r)) {
-		if (stats != m.created || unlinked != m.created)
-			file_check_failed(&r, "created %llu, stat %llu, unlinked %llu", (unsigned long long)m.created,
-					  (unsigned long long)stats, (unsigned long long)unlinked);
-		if (m.dirs_removed != m.dirs_made)
-			file_check_failed(&r, "made %llu directories, removed %llu", (unsigned long long)m.dirs_made,
-					  (unsigned long long)m.dirs_removed);
-		file_set_real(&r, "create_per_s", tc > 0 ? (double)m.created / tc : 0);
-		file_set_real(&r, "stat_per_s", ts > 0 ? (double)stats / ts : 0);
-		file_set_real(&r, "unlink_per_s", tu > 0 ? (double)unlinked / tu : 0);
-		file_set_int(&r, "files", (long long)m.created);
-		file_set_int(&r, "files_planned", (long long)m.files);
-		file_set_int(&r, "files_per_dir", (long long)m.per_dir);
-		file_set_int(&r, "directories", (long long)m.dirs_made);
-		file_set_int(&r, "stats", (long long)stats);
-		file_set_int(&r, "unlinks", (long long)unlinked);
-		file_set_str(&r, "cache", "warm");
-		file_set_real(&r, "create_s", tc);
-		file_set_real(&r, "stat_s", ts);
-		file_set_real(&r, "unlink_s", tu);
-		file_set_real(&r, "runtime_s", tc + ts + tu);
-		file_set_common(&r);
-	}
+	if (!file_done(&r))
+		md_report(&m, stats, unlinked, tc, ts, tu);
 	return file_run_end(&r);
 }

@@ -511,15 +511,15 @@ static void pm_store(struct pm *m, double t_create, double t_tx, double t_delete
 	struct file_run *r = m->r;
 	double total = t_create + t_tx + t_delete;
 
-	file_set_real(r, "tps", t_tx > 0 ? (double)m->tx_done / t_tx : 0);
+	file_set_rate(r, "tps", m->tx_done, t_tx);
 	/* Postmark's definitions: creates and deletes over the whole run, reads and appends over the
 	 * transactions */
-	file_set_real(r, "create_per_s", total > 0 ? (double)m->created / total : 0);
-	file_set_real(r, "read_per_s", t_tx > 0 ? (double)m->read / t_tx : 0);
-	file_set_real(r, "append_per_s", t_tx > 0 ? (double)m->appended / t_tx : 0);
-	file_set_real(r, "delete_per_s", total > 0 ? (double)m->deleted / total : 0);
-	file_set_real(r, "create_alone_per_s", t_create > 0 ? (double)files_initial / t_create : 0);
-	file_set_real(r, "delete_alone_per_s", t_delete > 0 ? (double)deleted_alone / t_delete : 0);
+	file_set_rate(r, "create_per_s", m->created, total);
+	file_set_rate(r, "read_per_s", m->read, t_tx);
+	file_set_rate(r, "append_per_s", m->appended, t_tx);
+	file_set_rate(r, "delete_per_s", m->deleted, total);
+	file_set_rate(r, "create_alone_per_s", files_initial, t_create);
+	file_set_rate(r, "delete_alone_per_s", deleted_alone, t_delete);
 	file_set_int(r, "transactions", (long long)m->tx_done);
 	file_set_int(r, "creates", (long long)m->created);
 	file_set_int(r, "reads", (long long)m->read);
@@ -574,12 +574,8 @@ static bool pm_fit(struct pm *m, struct file_run *r)
 		max_files = sp.inodes / 2;
 	if (max_files < m->p.files) {
 		if (max_files < 10) {
-			char *k = xasprintf("bench.%s", r->def->name);
-
-			facts_set_unavailable(r->f, k, FACTS_NOT_APPLICABLE, "too little free space or too few "
-					      "free inodes in %s for %u files of up to %u bytes", r->ctx->dir,
-					      m->p.files, m->p.size_high);
-			free(k);
+			file_set_not_applicable(r, "too little free space or too few free inodes in %s for %u files "
+						"of up to %u bytes", r->ctx->dir, m->p.files, m->p.size_high);
 			return false;
 		}
 		bench_note(r->ctx, "%s: %u files instead of %u, to fit half the free space and inodes",
@@ -616,29 +612,112 @@ static void pm_check_left(struct pm *m, uint64_t *files_left, uint64_t *bytes_le
 	pm_dump(m);
 }
 
-static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f, bool fsync_each)
+/* The parameters: the workload's, or FSTUNE_SMALLFILE's. False, with the test marked failed and
+ * ctx->errbuf set, when that variable does not parse. */
+static bool pm_params(struct pm *m, struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f)
 {
-	struct file_run r;
-	struct pm m;
 	const char *env = getenv("FSTUNE_SMALLFILE");
-	uint64_t files_initial = 0, deleted_before, files_left = 0, bytes_left = 0;
-	double t_create = 0, t_tx = 0, t_delete = 0;
-	uint32_t i;
-	int status;
-	bool is_explicit;
 
-	memset(&m, 0, sizeof m);
-	params_default(f, &m.p);
-	if (env && *env && !parse_env(env, &m.p, ctx->errbuf, sizeof ctx->errbuf)) {
+	params_default(f, &m->p);
+	if (env && *env && !parse_env(env, &m->p, ctx->errbuf, sizeof ctx->errbuf)) {
 		char *k = xasprintf("bench.%s", def->name);
 
 		facts_set_unavailable(f, k, FACTS_FAILED, "%s", ctx->errbuf);
 		free(k);
-		return FST_EXIT_USAGE;
+		return false;
 	}
-	if (file_is_skipped_by_engine(ctx, def, f))
-		return FST_EXIT_OK;
-	if ((status = file_run_begin(&r, ctx, def, f)) != FST_EXIT_OK)
+	return true;
+}
+
+/* The model's table and buffers, and the generator seeded as Postmark seeds it. */
+static void pm_prepare(struct pm *m)
+{
+	uint32_t i;
+
+	params_subdirs(&m->p);
+	m->slots = 2 * m->p.files;
+	m->table = xcalloc(m->slots, sizeof *m->table);
+	m->rbuf = xmalloc(m->p.read_block);
+	pm_seed(&m->rng, m->p.seed);
+	/* Postmark's initialize_file_source: the first 2 × high draws fill the source buffer */
+	m->source = xmalloc(2 * (size_t)m->p.size_high + 1);
+	for (i = 0; i < 2 * m->p.size_high; i++)
+		m->source[i] = (char)(32 + pm_rnd(&m->rng, 95));
+	DBG(DEBUG_BENCH, "bench: %s: %u files of %u..%u bytes, %u subdirectories, %llu transactions, seed %u",
+	    m->r->def->name, m->p.files, m->p.size_low, m->p.size_high, m->p.subdirs,
+	    (unsigned long long)m->p.transactions, m->p.seed);
+}
+
+static void pm_make_subdirs(struct pm *m)
+{
+	uint32_t i;
+
+	for (i = 0; m->p.subdirs > 1 && i < m->p.subdirs; i++) {
+		char sub[NAME_MAX_LEN];
+
+		snprintf(sub, sizeof sub, "s%u", i);
+		if (mkdirat(m->r->dirfd, sub, 0700) < 0) {
+			file_fail(m->r, errno, "mkdir %s", sub);
+			break;
+		}
+	}
+}
+
+/* Creation, the transactions and the deletion of every file left, then the checks and the results. */
+static void pm_run_phases(struct pm *m)
+{
+	struct file_run *r = m->r;
+	uint64_t files_initial = 0, deleted_before, files_left = 0, bytes_left = 0;
+	double t_create = 0, t_tx = 0, t_delete = 0;
+	bool is_explicit = !strcmp(m->p.origin, "FSTUNE_SMALLFILE");
+
+	/* creation: bounded by --runtime too, so a slow fsync cannot stretch the run (explicit
+	 * FSTUNE_SMALLFILE parameters are kept as given: a comparison with Postmark needs them); then the
+	 * transactions, a count or the time bound */
+	{
+		const struct file_phase create_ph = {"create", "creation", "files", m->p.files, !is_explicit, true,
+						     0, 0.15, pm_step_create, m};
+		const struct file_phase tx_ph = {"transactions", "the transactions", "transactions",
+						 m->p.transactions, !m->p.transactions, true, 0.15, 0.7,
+						 pm_step_transaction, m};
+
+		file_phase_run(r, &create_ph, &t_create);
+		files_initial = m->created;
+		file_phase_run(r, &tx_ph, &t_tx);
+	}
+
+	/* what is left, checked against the filesystem (outside the timing) */
+	if (!file_done(r))
+		pm_check_left(m, &files_left, &bytes_left);
+
+	/* deletion of every file left (after a failure or a stop, file_run_end removes them) */
+	deleted_before = m->deleted;
+	{
+		const struct file_phase delete_ph = {"delete", "deletion", "slots", m->slots, false, true, 0.85, 0.15,
+						     pm_step_delete, m};
+
+		file_phase_run(r, &delete_ph, &t_delete);
+	}
+
+	if (!file_done(r)) {
+		if (m->deleted != m->created)
+			file_check_failed(r, "deletes %llu != creates %llu at the end", (unsigned long long)m->deleted,
+					  (unsigned long long)m->created);
+		pm_store(m, t_create, t_tx, t_delete, files_initial, m->deleted - deleted_before, files_left,
+			 bytes_left);
+	}
+}
+
+static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def, struct facts *f, bool fsync_each)
+{
+	struct file_run r;
+	struct pm m;
+	int status;
+
+	memset(&m, 0, sizeof m);
+	if (!pm_params(&m, ctx, def, f))
+		return FST_EXIT_USAGE;
+	if (!file_run_begin(&r, ctx, def, f, &status))
 		return status;
 	m.r = &r;
 	m.is_fsync = fsync_each;
@@ -646,65 +725,9 @@ static int smallfile_run(struct bench_ctx *ctx, const struct bench_test_def *def
 		file_run_end(&r);
 		return FST_EXIT_OK;
 	}
-	params_subdirs(&m.p);
-	m.slots = 2 * m.p.files;
-	m.table = xcalloc(m.slots, sizeof *m.table);
-	m.rbuf = xmalloc(m.p.read_block);
-	pm_seed(&m.rng, m.p.seed);
-	/* Postmark's initialize_file_source: the first 2 × high draws fill the source buffer */
-	m.source = xmalloc(2 * (size_t)m.p.size_high + 1);
-	for (i = 0; i < 2 * m.p.size_high; i++)
-		m.source[i] = (char)(32 + pm_rnd(&m.rng, 95));
-	DBG(DEBUG_BENCH, "bench: %s: %u files of %u..%u bytes, %u subdirectories, %llu transactions, seed %u",
-	    def->name, m.p.files, m.p.size_low, m.p.size_high, m.p.subdirs, (unsigned long long)m.p.transactions,
-	    m.p.seed);
-
-	for (i = 0; m.p.subdirs > 1 && i < m.p.subdirs; i++) {
-		char sub[NAME_MAX_LEN];
-
-		snprintf(sub, sizeof sub, "s%u", i);
-		if (mkdirat(r.dirfd, sub, 0700) < 0) {
-			file_fail(&r, errno, "mkdir %s", sub);
-			break;
-		}
-	}
-
-	/* creation: bounded by --runtime too, so a slow fsync cannot stretch the run (explicit
-	 * FSTUNE_SMALLFILE parameters are kept as given: a comparison with Postmark needs them); then the
-	 * transactions, a count or the time bound */
-	is_explicit = !strcmp(m.p.origin, "FSTUNE_SMALLFILE");
-	{
-		const struct file_phase create_ph = {"create", "creation", "files", m.p.files, !is_explicit, true,
-						     0, 0.15, pm_step_create, &m};
-		const struct file_phase tx_ph = {"transactions", "the transactions", "transactions",
-						 m.p.transactions, !m.p.transactions, true, 0.15, 0.7,
-						 pm_step_transaction, &m};
-
-		file_phase_run(&r, &create_ph, &t_create);
-		files_initial = m.created;
-		file_phase_run(&r, &tx_ph, &t_tx);
-	}
-
-	/* what is left, checked against the filesystem (outside the timing) */
-	if (!file_done(&r))
-		pm_check_left(&m, &files_left, &bytes_left);
-
-	/* deletion of every file left (after a failure or a stop, file_run_end removes them) */
-	deleted_before = m.deleted;
-	{
-		const struct file_phase delete_ph = {"delete", "deletion", "slots", m.slots, false, true, 0.85, 0.15,
-						     pm_step_delete, &m};
-
-		file_phase_run(&r, &delete_ph, &t_delete);
-	}
-
-	if (!file_done(&r)) {
-		if (m.deleted != m.created)
-			file_check_failed(&r, "deletes %llu != creates %llu at the end", (unsigned long long)m.deleted,
-					  (unsigned long long)m.created);
-		pm_store(&m, t_create, t_tx, t_delete, files_initial,
-			 m.deleted - deleted_before, files_left, bytes_left);
-	}
+	pm_prepare(&m);
+	pm_make_subdirs(&m);
+	pm_run_phases(&m);
 	free(m.table);
 	free(m.rbuf);
 	free(m.source);

@@ -291,10 +291,10 @@ static void tree_report(struct tree *t, double tw, double tr)
 	file_set_int(r, "bytes", (long long)t->bytes);
 	file_set_int(r, "directories", (long long)t->dirs);
 	file_set_int(r, "files_per_dir", (long long)t->per_dir);
-	file_set_real(r, "write_bw_bytes_per_s", tw > 0 ? (double)t->bytes / tw : 0);
-	file_set_real(r, "read_bw_bytes_per_s", tr > 0 ? (double)t->bytes_read / tr : 0);
-	file_set_real(r, "write_files_per_s", tw > 0 ? (double)t->files / tw : 0);
-	file_set_real(r, "read_files_per_s", tr > 0 ? (double)t->files_read / tr : 0);
+	file_set_rate(r, "write_bw_bytes_per_s", t->bytes, tw);
+	file_set_rate(r, "read_bw_bytes_per_s", t->bytes_read, tr);
+	file_set_rate(r, "write_files_per_s", t->files, tw);
+	file_set_rate(r, "read_files_per_s", t->files_read, tr);
 	file_set_int(r, "file_size_mean_bytes", t->files ? (long long)(t->bytes / t->files) : 0);
 	file_set_int(r, "file_size_top_bytes", (long long)t->top);
 	file_set_str(r, "cache", "warm");
@@ -312,9 +312,7 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 	double tw = 0, tr = 0;
 	int status;
 
-	if (file_is_skipped_by_engine(ctx, def, f))
-		return FST_EXIT_OK;
-	if ((status = file_run_begin(&r, ctx, def, f)) != FST_EXIT_OK)
+	if (!file_run_begin(&r, ctx, def, f, &status))
 		return status;
 	memset(&t, 0, sizeof t);
 	t.r = &r;
@@ -332,11 +330,7 @@ int bench_file_tree_run(struct bench_ctx *ctx, const struct bench_test_def *def,
 			max_files = cap < want ? want : (uint64_t)cap;
 	}
 	if (max_files < want || t.max_bytes < (1u << 20)) {
-		char *k = xasprintf("bench.%s", def->name);
-
-		facts_set_unavailable(f, k, FACTS_NOT_APPLICABLE, "too little free space or too few free inodes "
-				      "in %s", ctx->dir);
-		free(k);
+		file_set_not_applicable(&r, "too little free space or too few free inodes in %s", ctx->dir);
 		file_run_end(&r);
 		return FST_EXIT_OK;
 	}

@@ -421,22 +421,24 @@ void bench_results_cache_pairs(struct facts *f)
 	}
 }
 
-double bench_figure(const struct facts *f, const char *test, const char *leaf)
+/* The value of bench.<test>.<leaf>; NULL when absent. */
+static const json_t *test_value(const struct facts *f, const char *test, const char *leaf)
 {
 	char *k = xasprintf("bench.%s.%s", test, leaf);
-	double v = NAN;
+	const json_t *v = facts_get(f, k);
 
-	facts_get_real(f, k, &v);
 	free(k);
 	return v;
 }
 
+double bench_figure(const struct facts *f, const char *test, const char *leaf)
+{
+	const json_t *v = test_value(f, test, leaf);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 bool bench_flagged(const struct facts *f, const char *test, const char *leaf)
 {
-	char *k = xasprintf("bench.%s.%s", test, leaf);
-	bool v = false;
-
-	facts_get_bool(f, k, &v);
-	free(k);
-	return v;
+	return json_is_true(test_value(f, test, leaf));
 }

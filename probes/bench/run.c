@@ -129,17 +129,31 @@ static void worker_record(struct worker *w, const struct bench_io *io)
 		w->st.last_done_ns = io->done_ns;
 }
 
+/* Halts the job; the first signal (SIGINT for a progress cancel) is the one the run reports. */
+static void job_cancel(struct job *j, int sig)
+{
+	int none = 0;
+
+	atomic_compare_exchange_strong(&j->cancel_sig, &none, sig);
+	atomic_store(&j->halt, true);
+}
+
 static bool job_should_stop(struct job *j)
 {
 	int sig = *j->ctx->stop;
 
-	if (sig) {
-		int none = 0;
-
-		atomic_compare_exchange_strong(&j->cancel_sig, &none, sig);
-		atomic_store(&j->halt, true);
-	}
+	if (sig)
+		job_cancel(j, sig);
 	return atomic_load_explicit(&j->halt, memory_order_relaxed);
+}
+
+/* Hands progress to the caller's callback, if any; its refusal cancels the job. */
+static void job_report_progress(struct job *j, double frac, const struct bench_live *live)
+{
+	const struct bench_config *cfg = j->ctx->cfg;
+
+	if (cfg->progress && !cfg->progress(cfg->progress_arg, j->def->name, frac > 1 ? 1 : frac, live))
+		job_cancel(j, SIGINT);
 }
 
 /* A percentile of the latencies so far, in µs; 0 while too few samples were taken for it. */
@@ -167,13 +181,7 @@ static void worker_progress(struct worker *w, uint64_t *last_real, uint64_t *las
 	live.p99_us = live_quantile_us(&w->st.hist, 0.99);
 	*last_real = real;
 	*last_count = atomic_load_explicit(&w->live, memory_order_relaxed);
-	if (j->ctx->cfg->progress &&
-	    !j->ctx->cfg->progress(j->ctx->cfg->progress_arg, j->def->name, frac > 1 ? 1 : frac, &live)) {
-		int none = 0;
-
-		atomic_compare_exchange_strong(&j->cancel_sig, &none, SIGINT);
-		atomic_store(&j->halt, true);
-	}
+	job_report_progress(j, frac, &live);
 }
 
 /* Queues one I/O. A synchronous engine performs it here and is timestamped around it; an asynchronous
@@ -255,90 +263,123 @@ static uint64_t worker_adapt(struct worker *w, uint64_t now)
 	return warm_end + j->runtime_ns;
 }
 
-/* The loop of one worker: prime the queue, then replace each completion at once until the deadline;
- * finally drain whatever is still in flight, so no buffer is freed under the kernel. */
-static void worker_loop(struct worker *w, bool report_progress)
+/* The state of one worker's loop, shared by the steps it is split into. */
+struct worker_pass {
+	uint64_t deadline;   /* ns: a completion at or after it ends the measured window */
+	unsigned in_flight;  /* I/Os the engine holds */
+	bool is_stopping;    /* queue nothing more, drain what is in flight */
+	int commit_err;      /* -errno of the failed submission of a replacement */
+};
+
+static void worker_prime(struct worker *w, struct worker_pass *p)
+{
+	unsigned i;
+
+	for (i = 0; i < w->job->depth; i++) {
+		io_prepare(w, &w->ios[i]);
+		worker_queue(w, &w->ios[i]);
+		p->in_flight++;
+	}
+}
+
+/* One completion (done_ns set): checked, recorded, and replaced at once unless the loop is stopping. */
+static void worker_complete(struct worker *w, struct worker_pass *p, struct bench_io *io)
+{
+	struct job *j = w->job;
+
+	atomic_fetch_add_explicit(&w->live, 1, memory_order_relaxed);
+	if (io->result != (int64_t)io->len) {
+		worker_fail(w, io, io->result < 0 ? (int)io->result : -EIO);
+		p->is_stopping = true;
+		return;
+	}
+	bench_slices_add(&w->st.timeline, io->done_ns - j->t0);
+	worker_record(w, io);
+	if (io->done_ns >= p->deadline) {
+		if (!p->is_stopping)
+			w->st.stop_ns = io->done_ns;
+		p->is_stopping = true;
+	}
+	if (p->is_stopping || job_should_stop(j))
+		return;
+	io_prepare(w, io);
+	worker_queue(w, io);
+	p->in_flight++;
+	/* each replacement goes to the kernel at once, as fio's default does: here 4 KiB reads at QD32
+	 * on the VM's disk ran 82k IOPS so, 67-70k when a reaped batch was submitted together (the
+	 * device then works through them in bursts), at 5.2-5.6 us of CPU per I/O against 4.4 (fio: 6.3) */
+	if (!j->ops->is_sync && (p->commit_err = worker_commit(w)) < 0)
+		p->is_stopping = true;
+}
+
+/* Submits what is queued, reaps one batch of completions and handles each. False when an engine error
+ * ends the loop at once. */
+static bool worker_reap(struct worker *w, struct worker_pass *p)
 {
 	struct job *j = w->job;
 	const struct bench_engine_ops *ops = j->ops;
-	uint64_t deadline = j->t0 + j->warmup_ns + j->runtime_ns;
-	uint64_t last_real = fst_clock_ns(), last_count = 0;
-	unsigned in_flight = 0, i;
-	bool is_stopping = false;
-	double wait0 = bench_thread_run_delay_ns(), wait1;
-	int r, commit_err = 0;
+	uint64_t now;
+	int n, k, r;
 
-	for (i = 0; i < j->depth; i++) {
-		io_prepare(w, &w->ios[i]);
-		worker_queue(w, &w->ios[i]);
-		in_flight++;
+	if ((r = p->commit_err ? p->commit_err : worker_commit(w)) < 0) {
+		/* the batch may sit in the ring: keep the buffers, stop here */
+		worker_fail(w, NULL, r);
+		w->in_flight = p->in_flight;
+		p->in_flight = 0;
+		return false;
 	}
-	while (in_flight) {
-		int n, k;
-		uint64_t now;
-
-		if ((r = commit_err ? commit_err : worker_commit(w)) < 0) {
-			/* the batch may sit in the ring: keep the buffers, stop here */
-			worker_fail(w, NULL, r);
-			w->in_flight = in_flight;
-			in_flight = 0;
-			break;
-		}
-		n = ops->getevents(&w->eng, 1, w->reaped, j->depth);
-		if (n < 0) {
-			worker_fail(w, NULL, n);
-			break;
-		}
-		now = ops->is_sync ? 0 : worker_now(w);
-		if (n > 0 && !is_stopping) {
-			uint64_t end = worker_adapt(w, ops->is_sync ? w->reaped[0]->done_ns : now);
-
-			if (end)
-				deadline = end;
-		}
-		for (k = 0; k < n; k++) {
-			struct bench_io *io = w->reaped[k];
-
-			in_flight--;
-			if (!ops->is_sync)
-				io->done_ns = now;
-			atomic_fetch_add_explicit(&w->live, 1, memory_order_relaxed);
-			if (io->result != (int64_t)io->len) {
-				worker_fail(w, io, io->result < 0 ? (int)io->result : -EIO);
-				is_stopping = true;
-				continue;
-			}
-			bench_slices_add(&w->st.timeline, io->done_ns - j->t0);
-			worker_record(w, io);
-			if (io->done_ns >= deadline) {
-				if (!is_stopping)
-					w->st.stop_ns = io->done_ns;
-				is_stopping = true;
-			}
-			if (is_stopping || job_should_stop(j))
-				continue;
-			io_prepare(w, io);
-			worker_queue(w, io);
-			in_flight++;
-			/* each replacement goes to the kernel at once, as fio's default does: here 4 KiB reads
-			 * at QD32 on the VM's disk ran 82k IOPS so, 67-70k when a reaped batch was submitted
-			 * together (the device then works through them in bursts), at 5.2-5.6 us of CPU per
-			 * I/O against 4.4 (fio: 6.3) */
-			if (!ops->is_sync && (commit_err = worker_commit(w)) < 0)
-				is_stopping = true;
-		}
-		if (report_progress)
-			worker_progress(w, &last_real, &last_count);
-		if (job_should_stop(j))
-			is_stopping = true;
+	n = ops->getevents(&w->eng, 1, w->reaped, j->depth);
+	if (n < 0) {
+		worker_fail(w, NULL, n);
+		return false;
 	}
-	wait1 = bench_thread_run_delay_ns();
+	now = ops->is_sync ? 0 : worker_now(w);
+	if (n > 0 && !p->is_stopping) {
+		uint64_t end = worker_adapt(w, ops->is_sync ? w->reaped[0]->done_ns : now);
+
+		if (end)
+			p->deadline = end;
+	}
+	for (k = 0; k < n; k++) {
+		p->in_flight--;
+		if (!ops->is_sync)
+			w->reaped[k]->done_ns = now;
+		worker_complete(w, p, w->reaped[k]);
+	}
+	return true;
+}
+
+/* After the loop: the CPU wait it saw (wait0: the schedstat wait before it), what it left in flight,
+ * and its end. */
+static void worker_finish(struct worker *w, unsigned in_flight, double wait0)
+{
+	double wait1 = bench_thread_run_delay_ns();
+
 	w->st.cpu_wait_s = wait0 < 0 || wait1 < 0 ? -1 : (wait1 - wait0) / 1e9;
 	w->in_flight += in_flight;
 	w->st.all_ios = atomic_load(&w->live);
 	if (!w->st.stop_ns)
 		w->st.stop_ns = worker_now(w);
 	atomic_store(&w->is_finished, true);
+}
+
+/* The loop of one worker: prime the queue, then replace each completion at once until the deadline;
+ * finally drain whatever is still in flight, so no buffer is freed under the kernel. */
+static void worker_loop(struct worker *w, bool report_progress)
+{
+	struct job *j = w->job;
+	struct worker_pass p = {.deadline = j->t0 + j->warmup_ns + j->runtime_ns};
+	uint64_t last_real = fst_clock_ns(), last_count = 0;
+	double wait0 = bench_thread_run_delay_ns();
+
+	worker_prime(w, &p);
+	while (p.in_flight && worker_reap(w, &p)) {
+		if (report_progress)
+			worker_progress(w, &last_real, &last_count);
+		if (job_should_stop(j))
+			p.is_stopping = true;
+	}
+	worker_finish(w, p.in_flight, wait0);
 }
 
 static void *worker_thread(void *arg)
@@ -470,13 +511,7 @@ static void run_threads(struct job *j, struct worker *ws)
 			/* the workers' histograms are theirs until they finish: no live percentiles here */
 			struct bench_live live = {(double)(total - last_count) * 1e9 / (double)(real - last_real), 0, 0};
 
-			if (!j->ctx->cfg->progress(j->ctx->cfg->progress_arg, j->def->name, frac > 1 ? 1 : frac,
-						   &live)) {
-				int none = 0;
-
-				atomic_compare_exchange_strong(&j->cancel_sig, &none, SIGINT);
-				atomic_store(&j->halt, true);
-			}
+			job_report_progress(j, frac, &live);
 			last_real = real;
 			last_count = total;
 		}
@@ -487,42 +522,101 @@ static void run_threads(struct job *j, struct worker *ws)
 		pthread_join(ws[i].thread, NULL);
 }
 
+/* The job of one test: its engine, workers, depth, span and measured window. */
+static void job_init(struct job *j, struct bench_ctx *ctx, const struct bench_test_def *def,
+		     enum bench_engine_id engine, int fd, uint64_t span)
+{
+	memset(j, 0, sizeof *j);
+	j->def = def;
+	j->ctx = ctx;
+	j->ops = engine_ops(engine);
+	j->fd = fd;
+	j->workers = engine == BENCH_ENGINE_PSYNC_THREADS ? def->queue_depth : 1;
+	j->depth = engine == BENCH_ENGINE_PSYNC_THREADS ? 1 : def->queue_depth;
+	j->blocks = span / def->io_size;
+	j->append_limit = span;
+	j->warmup_ns = (uint64_t)llround(ctx->cfg->warmup_s * 1e9);
+	j->runtime_ns = (uint64_t)llround(ctx->cfg->runtime_s * 1e9);
+	/* the adaptive check runs in the only worker's loop; psync-threads' workers run the cap */
+	j->is_adaptive = ctx->is_adaptive && j->workers == 1;
+	j->slice_ns = ctx->is_adaptive ? BENCH_SLICE_NS : j->runtime_ns / BENCH_INTERVALS;
+	if (!j->slice_ns)
+		j->slice_ns = 1;
+	j->slices_max = (unsigned)(j->runtime_ns / j->slice_ns);
+	if (j->slices_max > BENCH_MAX_SLICES) {
+		j->slices_max = BENCH_MAX_SLICES;
+		j->slice_ns = j->runtime_ns / BENCH_MAX_SLICES;
+	}
+	atomic_init(&j->seq_next, 0);
+	atomic_init(&j->halt, false);
+	atomic_init(&j->cancel_sig, 0);
+}
+
+/* The process's CPU time and the CPUs' steal around a run. */
+struct job_cpu {
+	double s0, s1;                        /* process_cpu_s before and after */
+	unsigned long long tick0, steal0, tick1, steal1;
+	bool has_ticks;                       /* both /proc/stat reads worked and the ticks advanced */
+};
+
+/* Runs the workers, the only one on this thread, between the two CPU readings. */
+static void job_run(struct job *j, struct worker *ws, uint64_t span, struct job_cpu *cpu)
+{
+	cpu->s0 = process_cpu_s();
+	cpu->has_ticks = cpu_ticks(&cpu->tick0, &cpu->steal0);
+	j->t0 = j->ops->now_ns ? 0 : fst_clock_ns();
+	DBG(DEBUG_BENCH, "bench: %s: engine %s, %u worker(s) at depth %u, span %llu", j->def->name,
+	    j->ops->name, j->workers, j->depth, (unsigned long long)span);
+	if (j->workers == 1)
+		worker_loop(&ws[0], true);
+	else
+		run_threads(j, ws);
+	cpu->s1 = process_cpu_s();
+	cpu->has_ticks = cpu->has_ticks && cpu_ticks(&cpu->tick1, &cpu->steal1) && cpu->tick1 > cpu->tick0 &&
+			 cpu->steal1 >= cpu->steal0;
+}
+
+/* Merges the first n_ready workers' statistics into `out`, keeps the first error, and tears them
+ * down. */
+static void job_collect(const struct job *j, struct worker *ws, unsigned n_ready, const struct job_cpu *cpu,
+			struct bench_stats *out, struct bench_run_error *rerr)
+{
+	unsigned i;
+
+	bench_stats_init(out);
+	out->runtime_ns = j->runtime_ns;
+	out->n_intervals = (unsigned)(j->runtime_ns / j->slice_ns);
+	if (out->n_intervals > BENCH_MAX_SLICES)
+		out->n_intervals = BENCH_MAX_SLICES;
+	out->warmup_ns = j->warmup_ns;
+	out->t_start_ns = j->t0;
+	out->workers = j->workers;
+	out->depth = j->depth;
+	out->cpu_s = cpu->s1 - cpu->s0;
+	out->steal_share = cpu->has_ticks ? (double)(cpu->steal1 - cpu->steal0) / (double)(cpu->tick1 - cpu->tick0)
+					  : 0;
+	for (i = 0; i < n_ready; i++) {
+		bench_stats_merge(out, &ws[i].st);
+		if (ws[i].error && !rerr->error) {
+			rerr->error = ws[i].error;
+			rerr->offset = ws[i].error_offset;
+			rerr->is_write = ws[i].error_is_write;
+		}
+		worker_teardown(&ws[i]);
+	}
+}
+
 int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum bench_engine_id engine,
 		 int fd, uint64_t span, struct bench_stats *out, struct bench_run_error *rerr)
 {
 	struct job j;
 	struct worker *ws;
+	struct job_cpu cpu = {0};
 	unsigned i, n_ready = 0;
-	double cpu0 = 0, cpu1 = 0;
-	unsigned long long tick0 = 0, steal0 = 0, tick1 = 0, steal1 = 0;
-	bool has_ticks = false;
 	int r = 0;
 
-	memset(&j, 0, sizeof j);
 	memset(rerr, 0, sizeof *rerr);
-	j.def = def;
-	j.ctx = ctx;
-	j.ops = engine_ops(engine);
-	j.fd = fd;
-	j.workers = engine == BENCH_ENGINE_PSYNC_THREADS ? def->queue_depth : 1;
-	j.depth = engine == BENCH_ENGINE_PSYNC_THREADS ? 1 : def->queue_depth;
-	j.blocks = span / def->io_size;
-	j.append_limit = span;
-	j.warmup_ns = (uint64_t)llround(ctx->cfg->warmup_s * 1e9);
-	j.runtime_ns = (uint64_t)llround(ctx->cfg->runtime_s * 1e9);
-	/* the adaptive check runs in the only worker's loop; psync-threads' workers run the cap */
-	j.is_adaptive = ctx->is_adaptive && j.workers == 1;
-	j.slice_ns = ctx->is_adaptive ? BENCH_SLICE_NS : j.runtime_ns / BENCH_INTERVALS;
-	if (!j.slice_ns)
-		j.slice_ns = 1;
-	j.slices_max = (unsigned)(j.runtime_ns / j.slice_ns);
-	if (j.slices_max > BENCH_MAX_SLICES) {
-		j.slices_max = BENCH_MAX_SLICES;
-		j.slice_ns = j.runtime_ns / BENCH_MAX_SLICES;
-	}
-	atomic_init(&j.seq_next, 0);
-	atomic_init(&j.halt, false);
-	atomic_init(&j.cancel_sig, 0);
+	job_init(&j, ctx, def, engine, fd, span);
 	if (!j.blocks)
 		return -EINVAL;
 
@@ -533,40 +627,9 @@ int bench_io_run(struct bench_ctx *ctx, const struct bench_test_def *def, enum b
 			break;
 		n_ready++;
 	}
-	if (r == 0) {
-		cpu0 = process_cpu_s();
-		has_ticks = cpu_ticks(&tick0, &steal0);
-		j.t0 = j.ops->now_ns ? 0 : fst_clock_ns();
-		DBG(DEBUG_BENCH, "bench: %s: engine %s, %u worker(s) at depth %u, span %llu", def->name,
-		    j.ops->name, j.workers, j.depth, (unsigned long long)span);
-		if (j.workers == 1)
-			worker_loop(&ws[0], true);
-		else
-			run_threads(&j, ws);
-		cpu1 = process_cpu_s();
-		has_ticks = has_ticks && cpu_ticks(&tick1, &steal1) && tick1 > tick0 && steal1 >= steal0;
-	}
-
-	bench_stats_init(out);
-	out->runtime_ns = j.runtime_ns;
-	out->n_intervals = (unsigned)(j.runtime_ns / j.slice_ns);
-	if (out->n_intervals > BENCH_MAX_SLICES)
-		out->n_intervals = BENCH_MAX_SLICES;
-	out->warmup_ns = j.warmup_ns;
-	out->t_start_ns = j.t0;
-	out->workers = j.workers;
-	out->depth = j.depth;
-	out->cpu_s = cpu1 - cpu0;
-	out->steal_share = has_ticks ? (double)(steal1 - steal0) / (double)(tick1 - tick0) : 0;
-	for (i = 0; i < n_ready; i++) {
-		bench_stats_merge(out, &ws[i].st);
-		if (ws[i].error && !rerr->error) {
-			rerr->error = ws[i].error;
-			rerr->offset = ws[i].error_offset;
-			rerr->is_write = ws[i].error_is_write;
-		}
-		worker_teardown(&ws[i]);
-	}
+	if (r == 0)
+		job_run(&j, ws, span, &cpu);
+	job_collect(&j, ws, n_ready, &cpu, out, rerr);
 	free(ws);
 	rerr->cancel_sig = atomic_load(&j.cancel_sig);
 	return r;

@@ -60,14 +60,24 @@ const struct bench_test_def bench_tests[] = {
 };
 const size_t bench_n_tests = sizeof bench_tests / sizeof bench_tests[0];
 
-const struct bench_test_def *bench_test_find(const char *name)
+/* The row named `name` of a table of n rows of `size` bytes, each a struct whose first member is its
+ * name (`const char *`, as in both tables here); NULL when none. */
+static const void *row_find(const void *rows, size_t n, size_t size, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < bench_n_tests; i++)
-		if (!strcmp(bench_tests[i].name, name))
-			return &bench_tests[i];
+	for (i = 0; i < n; i++) {
+		const void *row = (const char *)rows + i * size;
+
+		if (!strcmp(*(const char *const *)row, name))
+			return row;
+	}
 	return NULL;
+}
+
+const struct bench_test_def *bench_test_find(const char *name)
+{
+	return row_find(bench_tests, bench_n_tests, sizeof bench_tests[0], name);
 }
 
 #define OFF(field) offsetof(struct bench_config, field)
@@ -93,12 +103,7 @@ const size_t bench_n_params = sizeof bench_params / sizeof bench_params[0];
 
 const struct bench_param *bench_param_find(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < bench_n_params; i++)
-		if (!strcmp(bench_params[i].name, name))
-			return &bench_params[i];
-	return NULL;
+	return row_find(bench_params, bench_n_params, sizeof bench_params[0], name);
 }
 
 void bench_config_init(struct bench_config *cfg)
