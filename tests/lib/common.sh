@@ -26,7 +26,7 @@ _run_cleanups() {
 trap _run_cleanups EXIT
 # A benchmark holds the lock of its filesystem, and a second one there is refused: tests benchmarking
 # one shared filesystem side by side (make -j, another checkout's tests) each use a lock directory of
-# their own; tests/bench-lock.sh takes the real one, /run/fstune.
+# their own; tests/bench/bench-lock.sh takes the real one, /run/fstune.
 export FSTUNE_TEST_LOCK_DIR=$TMP/locks
 trap 'exit 130' INT
 trap 'exit 143' TERM

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Speed and size goal of `fstune compare` at fleet size: 1,000 reports (the server fixtures
-# multiplied by tests/make-fleet.sh) compared in under 5 s of wall-clock time on a non-sanitized
+# multiplied by tests/lib/make-fleet.sh) compared in under 5 s of wall-clock time on a non-sanitized
 # build, printing at most 300 lines, none wider than 200 columns, with each finding's host count.
 # Not part of `make check` (timings are not tests there).
 #
@@ -21,7 +21,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fstune-perf.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export FSTUNE_RULES_BUILTIN="$srcdir/rules/builtin"
-distinct=$("$srcdir/tests/make-fleet.sh" "$fstune" "$n" "$tmp/fleet")
+distinct=$("$srcdir/tests/lib/make-fleet.sh" "$fstune" "$n" "$tmp/fleet")
 echo "fstune compare of $n reports ($distinct distinct ones, $(du -sh "$tmp/fleet" | cut -f1) of JSON)"
 echo "load: $(cut -d" " -f1-3 /proc/loadavg) on $(nproc) CPUs (timings on a busy machine are upper bounds)"
 status=0
