@@ -288,12 +288,13 @@ static const struct trial_comparison *find(const struct trial *t, size_t a, size
 	return NULL;
 }
 
+/* The judgement's rounds: the host drifts fourfold over them (paired by round, it cancels), and the
+ * baseline's second run of each round against its first. */
+static const double drift[] = {100, 150, 220, 300, 400, 300, 250, 200};
+static const double aa[] = {1.03, 0.97, 1.05, 0.98, 1.02, 0.96, 1.04, 1.0};
+
 static void test_judge(void)
 {
-	/* the host drifts fourfold over the rounds: paired by round, it cancels */
-	static const double drift[] = {100, 150, 220, 300, 400, 300, 250, 200};
-	/* the baseline's second run of each round against its first */
-	static const double aa[] = {1.03, 0.97, 1.05, 0.98, 1.02, 0.96, 1.04, 1.0};
 	static const double near[] = {1.01, 0.99, 1.0, 1.005, 0.995, 1.0, 1.0, 0.99};
 	const struct trial_comparison *c;
 	struct trial t;
@@ -335,45 +336,56 @@ static void test_judge(void)
 	for (size_t k = 0; k < t.n_cmp; k++)
 		CHECK(t.cmp[k].p_adjusted >= t.cmp[k].sign.p);
 	trial_free(&t);
+}
 
-	/* twins beside a hog: the baseline's copies differ by up to 40%; one twin round is 35% better.
-	 * Never a winner; and with a floor above 25% not a tie either: too noisy to call them the same */
-	{
-		static const double hogged[] = {1.4, 0.75, 1.2, 0.8, 1.3, 0.9, 1.1};
-		double g;
+/* Twins beside a hog: the baseline's copies differ by up to 40%; one twin round is 35% better. Never a
+ * winner; and with a floor above 25% not a tie either: too noisy to call them the same. */
+static void test_judge_hogged_twins(void)
+{
+	static const double hogged[] = {1.4, 0.75, 1.2, 0.8, 1.3, 0.9, 1.1};
+	struct trial t;
+	double g;
 
-		trial_with(&t, "ext4:;ext4:-G 32", "source-tree");
-		runs(&t, 0, drift, 7, 1, hogged);
-		for (size_t r = 0; r < 7; r++) {
-			g = drift[r] * sqrt(hogged[r]) * (r == 3 ? 1.35 : 1.0 + 0.01 * (double)r);
-			runs(&t, 1, &g, 1, 1, NULL);
-			t.cands.v[1].obs[r].round = (unsigned)r + 1;
-		}
-		trial_judge(&t);
-		CHECK(t.n_cmp == 2 && !trial_floor_allows_tie(&t, 0));
-		for (size_t k = 0; k < t.n_cmp; k++)
-			CHECK(t.cmp[k].verdict == TRIAL_NOT_SETTLED);
-		CHECK(t.cands.v[0].sum[0].rank == 1 && t.cands.v[1].sum[0].rank == 1);
-		trial_free(&t);
+	trial_with(&t, "ext4:;ext4:-G 32", "source-tree");
+	runs(&t, 0, drift, 7, 1, hogged);
+	for (size_t r = 0; r < 7; r++) {
+		g = drift[r] * sqrt(hogged[r]) * (r == 3 ? 1.35 : 1.0 + 0.01 * (double)r);
+		runs(&t, 1, &g, 1, 1, NULL);
+		t.cands.v[1].obs[r].round = (unsigned)r + 1;
 	}
-	/* twelve rounds, one of them a 2.7x outlier: the floor is the interval of the A/A median, not the
-	 * outlier */
-	{
-		static const double base[12] = {100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100};
-		static const double aa12[12] = {1.02, 0.98, 1.03, 0.97, 2.7, 1.01, 0.99, 1.04, 0.96, 1.0, 1.05, 0.95};
+	trial_judge(&t);
+	CHECK(t.n_cmp == 2 && !trial_floor_allows_tie(&t, 0));
+	for (size_t k = 0; k < t.n_cmp; k++)
+		CHECK(t.cmp[k].verdict == TRIAL_NOT_SETTLED);
+	CHECK(t.cands.v[0].sum[0].rank == 1 && t.cands.v[1].sum[0].rank == 1);
+	trial_free(&t);
+}
 
-		trial_with(&t, "ext4:;ext4:-b 1024", "smallfiles");
-		runs(&t, 0, base, 12, 1, aa12);
-		runs(&t, 1, base, 12, 0.8, NULL);
-		trial_judge(&t);
-		/* the 3rd smallest and largest of ln(1/aa): -ln(1.04) and ln(1/0.97); the outlier's -ln(2.7)
-		 * and the next ones lie outside the interval */
-		CHECK(NEAR(t.control[0].floor, log(1.04)));
-		CHECK(NEAR(t.control[0].hi, 1 / 0.95) && NEAR(t.control[0].lo, 1 / 2.7));
-		CHECK(find(&t, 1, 0, 0)->verdict == TRIAL_WORSE);
-		trial_free(&t);
-	}
-	/* too few rounds: nothing is decided, and more rounds are named */
+/* Twelve rounds, one of them a 2.7x outlier: the floor is the interval of the A/A median, not the
+ * outlier. */
+static void test_judge_outlier(void)
+{
+	static const double base[12] = {100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100};
+	static const double aa12[12] = {1.02, 0.98, 1.03, 0.97, 2.7, 1.01, 0.99, 1.04, 0.96, 1.0, 1.05, 0.95};
+	struct trial t;
+
+	trial_with(&t, "ext4:;ext4:-b 1024", "smallfiles");
+	runs(&t, 0, base, 12, 1, aa12);
+	runs(&t, 1, base, 12, 0.8, NULL);
+	trial_judge(&t);
+	/* the 3rd smallest and largest of ln(1/aa): -ln(1.04) and ln(1/0.97); the outlier's -ln(2.7)
+	 * and the next ones lie outside the interval */
+	CHECK(NEAR(t.control[0].floor, log(1.04)));
+	CHECK(NEAR(t.control[0].hi, 1 / 0.95) && NEAR(t.control[0].lo, 1 / 2.7));
+	CHECK(find(&t, 1, 0, 0)->verdict == TRIAL_WORSE);
+	trial_free(&t);
+}
+
+/* Too few rounds: nothing is decided, and more rounds are named. */
+static void test_judge_few_rounds(void)
+{
+	struct trial t;
+
 	trial_with(&t, "ext4:;ext4:-b 1024", "smallfiles");
 	runs(&t, 0, drift, 3, 1, aa);
 	runs(&t, 1, drift, 3, 0.58, NULL);
@@ -447,6 +459,9 @@ int main(void)
 	test_sign();
 	test_holm_and_rounds();
 	test_judge();
+	test_judge_hogged_twins();
+	test_judge_outlier();
+	test_judge_few_rounds();
 	test_round_order();
 	test_could_merge();
 	return CHECK_DONE();
