@@ -57,15 +57,9 @@ assert_eq "$(tree_sum)" "$sum_before" "files after undo"
 
 # The report marks the change host_wide, and its apply.sh refuses it the same way: a report of that
 # one recommendation (the test rule alone: apply.sh would make every runtime change of the report).
-mkdir -m 755 "$TMP/s" "$TMP/rules" "$TMP/no-rules"
-cat >"$TMP/rules/expire.lua" <<'RULE'
-return {
-	id = "hostwide",
-	title = "a host-wide sysctl (apply-sysctl.sh)",
-	description = "vm.dirty_expire_centisecs one centisecond away.",
-	sources = {"tests/apply/apply-sysctl.sh"},
-	settings = {"sysctl.vm.dirty_expire_centisecs"},
-	needs = {"vm.dirty_expire_centisecs"},
+mkdir -m 755 "$TMP/s" "$TMP/no-rules"
+test_rule expire hostwide "a host-wide sysctl (apply-sysctl.sh)" "vm.dirty_expire_centisecs one centisecond away." \
+	'{"sysctl.vm.dirty_expire_centisecs"}' '{"vm.dirty_expire_centisecs"}' <<'RULE'
 	check = function(facts)
 		local e = facts.vm.dirty_expire_centisecs
 		return {{name = "expire", setting = "sysctl.vm.dirty_expire_centisecs", recommended = e > 100 and e - 1 or e + 1,
@@ -73,7 +67,6 @@ return {
 			evidence = {"vm.dirty_expire_centisecs"}}}
 	end,
 	tests = {{name = "one", facts = {vm = {dirty_expire_centisecs = 3000}}, expect = {"expire"}}},
-}
 RULE
 SCRIPT_RULES=(--no-system-rules --rules-dir "$TMP/rules")
 FSTUNE_RULES_BUILTIN=$TMP/no-rules run_status 0 "$FSTUNE" report "${SCRIPT_RULES[@]}" --bench none --format json \

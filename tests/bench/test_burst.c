@@ -34,6 +34,30 @@ static unsigned two_rates(uint64_t *c, unsigned n1, uint64_t r1, unsigned n2, ui
 	return n1 + n2;
 }
 
+/* Two rates of 4 KiB writes that are no burst: two_rates' arguments and what the case is. */
+static const struct two_rates_case {
+	unsigned n1;
+	uint64_t r1;
+	unsigned n2;
+	uint64_t r2, jitter;
+	const char *what;
+} no_burst[] = {
+	/* the same rate throughout, jittered by 10% */
+	{20, 100, 20, 100, 10, "a steady rate with noise: no burst"},
+	/* a slow first slice (queues filling), then steady */
+	{1, 30, 30, 100, 5, "a slow start: no burst"},
+	/* the drop in the last two slices only */
+	{30, 100, 2, 10, 0, "two slow slices at the end: not a sustained rate"},
+	/* a mild drop, to 75% */
+	{10, 100, 20, 75, 3, "a drop to 75%: not clearly below"},
+	/* a drop to 55% within noise of +-50 on a mean of 100 over few slices */
+	{3, 100, 4, 55, 50, "a noisy drop over few slices: not shown"},
+	/* a device that speeds up */
+	{10, 50, 20, 200, 5, "a rate that rises: no burst"},
+	/* fewer than 4 slices say nothing */
+	{1, 400, 2, 40, 0, "three slices: too few"},
+};
+
 static bool find(const uint64_t *c, unsigned n, uint32_t io_size, struct bench_burst *b)
 {
 	return bench_burst_find(c, n, 100 * MS, io_size, b);
@@ -60,9 +84,12 @@ int main(void)
 	check(find(c, n, MIB, &b) && b.split == 1, "a cache filled within one slice", b.split);
 	check(b.burst_bytes == c[0] * MIB, "its bytes: the first slice's", (double)b.burst_bytes / MIB);
 
-	/* the same rate throughout, jittered by 10% */
-	n = two_rates(c, 20, 100, 20, 100, 10);
-	check(!find(c, n, 4096, &b), "a steady rate with noise: no burst", b.split);
+	for (i = 0; i < sizeof no_burst / sizeof no_burst[0]; i++) {
+		const struct two_rates_case *k = &no_burst[i];
+
+		n = two_rates(c, k->n1, k->r1, k->n2, k->r2, k->jitter);
+		check(!find(c, n, 4096, &b), k->what, b.split);
+	}
 
 	/* a stall in the middle that recovers */
 	n = two_rates(c, 20, 100, 5, 20, 0);
@@ -70,35 +97,11 @@ int main(void)
 		c[n++] = 100;
 	check(!find(c, n, 4096, &b), "a stall that recovers: no burst", b.split);
 
-	/* a slow first slice (queues filling), then steady */
-	n = two_rates(c, 1, 30, 30, 100, 5);
-	check(!find(c, n, 4096, &b), "a slow start: no burst", b.split);
-
-	/* the drop in the last two slices only */
-	n = two_rates(c, 30, 100, 2, 10, 0);
-	check(!find(c, n, 4096, &b), "two slow slices at the end: not a sustained rate", b.split);
-
-	/* a mild drop, to 75% */
-	n = two_rates(c, 10, 100, 20, 75, 3);
-	check(!find(c, n, 4096, &b), "a drop to 75%: not clearly below", b.split);
-
-	/* a drop to 55% within noise of +-50 on a mean of 100 over few slices */
-	n = two_rates(c, 3, 100, 4, 55, 50);
-	check(!find(c, n, 4096, &b), "a noisy drop over few slices: not shown", b.split);
-
-	/* a device that speeds up */
-	n = two_rates(c, 10, 50, 20, 200, 5);
-	check(!find(c, n, 4096, &b), "a rate that rises: no burst", b.split);
-
 	/* 64 sparse slices (4 then 1 per slice) are merged to 8 of 32, then 8: a burst of 16 slices */
 	n = two_rates(c, 16, 4, 48, 1, 0);
 	check(find(c, n, 4096, &b), "sparse slices merged: a burst", 0);
 	check(b.split == 2, "the drop at merged slice 2 (of 800 ms each)", b.split);
 	check(fabs(b.burst_rate - 32 * 4096 / 0.8) < 1, "burst_rate over the merged slices", b.burst_rate);
-
-	/* fewer than 4 slices say nothing */
-	n = two_rates(c, 1, 400, 2, 40, 0);
-	check(!find(c, n, 4096, &b), "three slices: too few", b.split);
 
 	if (failures)
 		return 1;

@@ -123,6 +123,21 @@ host_sysctl_lock() {
 	flock -w 600 "$_HOST_SYSCTL_LOCK" || fail "the host sysctl lock was held for 10 minutes"
 }
 
+# test_rule FILE ID TITLE DESCRIPTION SETTINGS NEEDS < FIELDS: a rule of the test's own in
+# $TMP/rules/FILE.lua (the directory readable by all, for a test that runs fstune as nobody), whose
+# sources name the test. SETTINGS and NEEDS are Lua lists ('{"fs.type"}'); FIELDS, on standard input,
+# are the rest of the table: check and tests.
+test_rule() {
+	local area=${0%/*}
+	mkdir -p -m 755 "$TMP/rules"
+	{
+		printf 'return {\n\tid = "%s",\n\ttitle = "%s",\n\tdescription = "%s",\n' "$2" "$3" "$4"
+		printf '\tsources = {"tests/%s/%s"},\n\tsettings = %s,\n\tneeds = %s,\n' "${area##*/}" "${0##*/}" "$5" "$6"
+		cat
+		echo "}"
+	} >"$TMP/rules/$1.lua"
+}
+
 # "${ON_TERMINAL[@]}" CMD...: CMD with its standard input on a pseudo-terminal (tests/lib/on-terminal.py).
 ON_TERMINAL=(python3 "$FSTUNE_SRCDIR/tests/lib/on-terminal.py")
 

@@ -22,16 +22,9 @@ jq -n --arg m "$model" '{
   fs: {type: "ext4", block_size: 2048, fragment_size: 2048,
        features: ["has_journal", "extent", "filetype", "flex_bg"], mount_point: "/srv/mail"}
 }' >"$TMP/facts.json"
-mkdir -m 755 "$TMP/rules"
-cat >"$TMP/rules/quote.lua" <<'EOF'
--- A rule quoting a fact in its title, which has line breaks of its own (report-controls.sh).
-return {
-	id = "quote",
-	title = "a rule that quotes the model",
-	description = "Quotes device.model in a title with line breaks.",
-	sources = {"tests/report/report-controls.sh"},
-	settings = {"sysctl.vm.dirty_ratio"},
-	needs = {"device.model"},
+# A rule quoting a fact in its title, which has line breaks of its own.
+test_rule quote quote "a rule that quotes the model" "Quotes device.model in a title with line breaks." \
+	'{"sysctl.vm.dirty_ratio"}' '{"device.model"}' <<'EOF'
 	check = function(facts)
 		return {{name = "model", severity = "info", confidence = 1,
 			title = "the disk\nis " .. facts.device.model .. "\tsee\nbelow",
@@ -42,7 +35,6 @@ return {
 			evidence = {"vm.dirty_ratio"}}}
 	end,
 	tests = {{name = "a model", facts = {device = {model = "m"}}, expect = {"model", "ratio"}}},
-}
 EOF
 R=(--no-system-rules --rules-dir "$TMP/rules" --facts "$TMP/facts.json")
 

@@ -24,23 +24,15 @@ jq -n --arg rule "$udev_rule" --arg unit "$mount_unit" '{
   fs: {type: "ext4", block_size: 4096, features: ["has_journal", "extent"], mount_point: "/srv/data",
        mount_options: ["rw", "strictatime"]}
 }' >"$TMP/facts.json"
-mkdir -m 755 "$TMP/rules"
-cat >"$TMP/rules/ra.lua" <<'EOF'
--- A read-ahead to change, so that the udev rule owner is quoted (scripts-hostile.sh).
-return {
-	id = "ra",
-	title = "a lower read-ahead",
-	description = "Recommends 128 KiB of read-ahead.",
-	sources = {"tests/report/scripts-hostile.sh"},
-	settings = {"queue.read_ahead_kb"},
-	needs = {"device.read_ahead_kb"},
+# A read-ahead to change, so that the udev rule owner is quoted.
+test_rule ra ra "a lower read-ahead" "Recommends 128 KiB of read-ahead." '{"queue.read_ahead_kb"}' \
+	'{"device.read_ahead_kb"}' <<'EOF'
 	check = function(facts)
 		return {{name = "lower", setting = "queue.read_ahead_kb", current = facts.device.read_ahead_kb,
 			recommended = 128, severity = "info", confidence = 1, title = "a lower read-ahead",
 			rationale = "A test.", evidence = {"device.read_ahead_kb"}}}
 	end,
 	tests = {{name = "a disk", facts = {device = {read_ahead_kb = 4096}}, expect = {"lower"}}},
-}
 EOF
 mkdir "$TMP/s"
 run_status 0 "$FSTUNE" report --facts "$TMP/facts.json" --no-system-rules --rules-dir "$TMP/rules" \

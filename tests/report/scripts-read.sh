@@ -21,19 +21,14 @@ mount -o "lazytime,commit=9,usrjquota=a b,jqfmt=vfsv0" "$dev" "$mnt"
 on_exit "umount -l '$mnt'"
 grep -qF ',usrjquota=a\040b' /proc/self/mountinfo || fail "no escaped option: $(grep -F "$TMP" /proc/self/mountinfo)"
 
-mkdir -m 755 "$TMP/rules" "$TMP/no-rules"
-cat >"$TMP/rules/readback.lua" <<'EOF'
--- Every setting with a read form, recommended with the probed value as current (scripts-read.sh).
-return {
-	id = "readback",
-	title = "settings with a read form (scripts test)",
-	description = "Recommends each setting a script can read back, so that its read form runs.",
-	sources = {"tests/report/scripts-read.sh"},
-	settings = {"queue.read_ahead_kb", "queue.scheduler", "queue.nr_requests", "device.write_cache",
+mkdir -m 755 "$TMP/no-rules"
+# Every setting with a read form, recommended with the probed value as current.
+test_rule readback readback "settings with a read form (scripts test)" \
+	"Recommends each setting a script can read back, so that its read form runs." \
+	'{"queue.read_ahead_kb", "queue.scheduler", "queue.nr_requests", "device.write_cache",
 		"bdi.max_ratio", "sysctl.vm.dirty_ratio", "sysctl.vm.dirty_bytes", "sysctl.vm.vfs_cache_pressure",
 		"mount.option.noatime", "mount.option.lazytime", "mount.option.commit", "fs.reserved_blocks",
-		"fstrim.timer"},
-	needs = {"device.read_ahead_kb", "fs.mount_point"},
+		"fstrim.timer"}' '{"device.read_ahead_kb", "fs.mount_point"}' <<'EOF'
 	check = function(facts)
 		local out, d, vm, fs = {}, facts.device, facts.vm or {}, facts.fs
 		local function rec(setting, current, recommended)
@@ -62,7 +57,6 @@ return {
 			expect = {"queue_read_ahead_kb", "mount_option_noatime"}},
 		{name = "nothing mounted", facts = {device = {read_ahead_kb = 128}}, expect = {}},
 	},
-}
 EOF
 export FSTUNE_RULES_BUILTIN=$TMP/no-rules
 mkdir "$TMP/s"

@@ -22,15 +22,8 @@ run_mkfs() { # COMMAND
 identity() { blkid -o value -s LABEL -s UUID "$1" | paste -sd' '; }
 
 # 1. btrfs labelled bdata: a test rule asks for its sector size again.
-mkdir -m 755 "$TMP/rules"
-cat >"$TMP/rules/sector.lua" <<'RULE'
-return {
-	id = "sector",
-	title = "a btrfs reformat (advice-reformat.sh)",
-	description = "mkfs.block_size 4096 for the btrfs the facts describe.",
-	sources = {"tests/rules/advice-reformat.sh"},
-	settings = {"mkfs.block_size"},
-	needs = {"fs.type"},
+test_rule sector sector "a btrfs reformat (advice-reformat.sh)" \
+	"mkfs.block_size 4096 for the btrfs the facts describe." '{"mkfs.block_size"}' '{"fs.type"}' <<'RULE'
 	check = function(facts)
 		if facts.fs.type ~= "btrfs" then return {} end
 		return {{name = "again", setting = "mkfs.block_size", recommended = 4096, fs = "btrfs", severity = "info",
@@ -38,7 +31,6 @@ return {
 	end,
 	tests = {{name = "btrfs", facts = {fs = {type = "btrfs"}}, expect = {"again"}},
 		{name = "ext4", facts = {fs = {type = "ext4"}}, expect = {}}},
-}
 RULE
 img=$TMP/btrfs.img
 make_image "$img" 1G
