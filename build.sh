@@ -12,10 +12,11 @@ cd "$(dirname "$0")"
 # `report --format openmetrics`; debhelper and lintian for .ci/run's package step (make deb);
 # ansible-core and ansible-lint for tests/fleet/ansible.sh (the collection under contrib/ansible), and
 # python3-apt for its apt module, with which tests/fleet/ansible-deb.sh installs the package it built;
-# shellcheck for tests/report/scripts-*.sh (the scripts of report --scripts); strace for tests/apply/apply-race.sh
-# and tests/apply/apply-crash.sh (a delayed flock, a SIGKILL at each rename); systemd for systemd-analyze,
-# which verifies the units the btrfs read-ahead advice writes (tests/rules/advice-btrfs.sh); chromium,
-# whose headless mode renders the HTML pages of report and compare (tests/report/report-html.sh).
+# shellcheck for tests/report/scripts-*.sh (the scripts of report --scripts); strace for
+# tests/apply/apply-race.sh and tests/apply/apply-crash.sh (a delayed flock, a SIGKILL at each
+# rename); systemd for systemd-analyze, which verifies the units the btrfs read-ahead advice writes
+# (tests/rules/advice-btrfs.sh); chromium, whose headless mode renders the HTML pages of report and
+# compare (tests/report/report-html.sh).
 packages="
 build-essential
 autoconf
