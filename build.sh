@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs what fstune needs to build and test (Debian 12, as root), then configures and builds in
 # this directory. Arguments are passed to ./configure (e.g. --enable-sanitizers --enable-werror).
-# `build.sh --deps-only` stops after the dependency step: tests/build-deps.sh runs it to check that a
+# `build.sh --deps-only` stops after the dependency step: tests/build/build-deps.sh runs it to check that a
 # machine with everything installed makes no apt call, as root or not.
 set -eu
 cd "$(dirname "$0")"
@@ -10,14 +10,14 @@ cd "$(dirname "$0")"
 # never reported installed by dpkg, so it would be installed again on every run); keep README.md's
 # list and configure.ac's hints in step. prometheus is there for its promtool, which checks
 # `report --format openmetrics`; debhelper and lintian for .ci/run's package step (make deb);
-# ansible-core and ansible-lint for tests/ansible.sh (the collection under contrib/ansible), and
-# python3-apt for its apt module, with which tests/ansible-deb.sh installs the package it built;
-# shellcheck for tests/scripts-*.sh (the scripts of report --scripts); lua-check for luacheck, which
-# tests/rules/luacheck.sh runs over the rule files (.luacheckrc names the sandbox's globals); strace
-# for tests/apply-race.sh and tests/apply-crash.sh (a delayed flock, a SIGKILL at each rename);
-# systemd for systemd-analyze, which verifies the units the btrfs read-ahead advice writes
-# (tests/advice-btrfs.sh); chromium, whose headless mode renders the HTML pages of report and compare
-# (tests/report-html.sh).
+# ansible-core and ansible-lint for tests/fleet/ansible.sh (the collection under contrib/ansible), and
+# python3-apt for its apt module, with which tests/fleet/ansible-deb.sh installs the package it built;
+# shellcheck for tests/report/scripts-*.sh (the scripts of report --scripts); lua-check for luacheck,
+# which tests/rules/luacheck.sh runs over the rule files (.luacheckrc names the sandbox's globals);
+# strace for tests/apply/apply-race.sh and tests/apply/apply-crash.sh (a delayed flock, a SIGKILL at
+# each rename); systemd for systemd-analyze, which verifies the units the btrfs read-ahead advice
+# writes (tests/rules/advice-btrfs.sh); chromium, whose headless mode renders the HTML pages of report
+# and compare (tests/report/report-html.sh).
 packages="
 build-essential
 autoconf

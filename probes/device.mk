@@ -12,23 +12,16 @@ libfstune_probes_a_SOURCES += \
 	probes/vm.c
 
 PROBE_DEVICE_TESTS = \
-	tests/probe-sysroot.sh \
-	tests/probe-sysroot-hostile.sh \
-	tests/probe-loop.sh \
-	tests/probe-targets.sh \
-	tests/probe-nonroot.sh \
-	tests/probe-udev.sh \
-	tests/probe-capture.sh \
-	tests/probe-lsblk-dumps.sh
+	tests/probe/probe-sysroot.sh \
+	tests/probe/probe-sysroot-hostile.sh \
+	tests/probe/probe-loop.sh \
+	tests/probe/probe-targets.sh \
+	tests/probe/probe-nonroot.sh \
+	tests/probe/probe-udev.sh \
+	tests/probe/probe-capture.sh \
+	tests/probe/probe-lsblk-dumps.sh
 TESTS += $(PROBE_DEVICE_TESTS)
 EXTRA_DIST += $(PROBE_DEVICE_TESTS) tests/perf/probe-speed.sh tests/fixtures/sysroot
 
-check_PROGRAMS += tests/probe-mountinfo
-TESTS += tests/probe-mountinfo
-tests_probe_mountinfo_SOURCES = tests/probe_mountinfo_test.c
-tests_probe_mountinfo_LDADD = $(FSTUNE_LDADD)
-
-check_PROGRAMS += tests/probe-render
-TESTS += tests/probe-render
-tests_probe_render_SOURCES = tests/probe_render_test.c
-tests_probe_render_LDADD = $(FSTUNE_LDADD)
+check_PROGRAMS += tests/probe/test_mountinfo tests/probe/test_facts_render
+TESTS += tests/probe/test_mountinfo tests/probe/test_facts_render

@@ -10,10 +10,10 @@ libfstune_probes_a_SOURCES += \
 	probes/mounted.c \
 	probes/stack.c
 
-TESTS += tests/fs-ext.sh tests/fs-xfs.sh tests/fs-btrfs.sh tests/fs-bad.sh tests/fs-nonroot.sh \
-	tests/fs-stack.sh tests/fs-member.sh
-EXTRA_DIST += tests/fs-ext.sh tests/fs-xfs.sh tests/fs-btrfs.sh tests/fs-bad.sh tests/fs-nonroot.sh \
-	tests/fs-stack.sh tests/fs-member.sh tests/fs-lib.sh
+PROBE_FS_TESTS = tests/probe/fs-ext.sh tests/probe/fs-xfs.sh tests/probe/fs-btrfs.sh tests/probe/fs-bad.sh \
+	tests/probe/fs-nonroot.sh tests/probe/fs-stack.sh tests/probe/fs-member.sh
+TESTS += $(PROBE_FS_TESTS)
+EXTRA_DIST += $(PROBE_FS_TESTS)
 
 # The fuzz corpora are replayed by make check in the ordinary build: the same LLVMFuzzerTestOneInput
 # behind a small main() (tests/fuzz/replay.c).
@@ -29,7 +29,6 @@ tests_fuzz_replay_btrfs_super_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_btrf
 tests_fuzz_replay_btrfs_super_CFLAGS = $(AM_CFLAGS) -DFUZZ_CORPUS='"btrfs_super"'
 tests_fuzz_replay_facts_json_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_facts_json.c
 tests_fuzz_replay_facts_json_CFLAGS = $(AM_CFLAGS) -DFUZZ_CORPUS='"facts_json"'
-tests_fuzz_replay_facts_json_LDADD = $(FSTUNE_LDADD)
 
 if ENABLE_FUZZERS
 # libFuzzer targets: configure with CC=clang --enable-fuzzers, then e.g.

@@ -8,10 +8,8 @@ libfstune_probes_a_SOURCES += \
 	probes/owners_udev.c \
 	probes/owners_mount.c
 
-check_PROGRAMS += tests/unit/test_owners
-TESTS += tests/unit/test_owners
-tests_unit_test_owners_SOURCES = tests/unit/test_owners.c
-tests_unit_test_owners_LDADD = $(FSTUNE_LDADD)
+check_PROGRAMS += tests/probe/test_owners
+TESTS += tests/probe/test_owners
 
-TESTS += tests/probe-owners.sh tests/probe-owners-host.sh
-EXTRA_DIST += tests/probe-owners.sh tests/probe-owners-host.sh tests/fixtures/owners
+TESTS += tests/probe/probe-owners.sh tests/probe/probe-owners-host.sh
+EXTRA_DIST += tests/probe/probe-owners.sh tests/probe/probe-owners-host.sh tests/fixtures/owners

@@ -8,7 +8,7 @@
 #include "lib/xalloc.h"
 #include "probes/owners.h"
 
-/* The sysctl settings of rules/settings.c (tests/unit/test_owners.c checks that each name is one). */
+/* The sysctl settings of rules/settings.c (tests/probe/test_owners.c checks that each name is one). */
 const struct owners_sysctl_name owners_sysctl_names[OWNERS_N_SYSCTL] = {
 	{"vm.dirty_ratio", "sysctl.vm.dirty_ratio"},
 	{"vm.dirty_background_ratio", "sysctl.vm.dirty_background_ratio"},

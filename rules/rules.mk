@@ -17,23 +17,15 @@ libfstune_rules_a_CFLAGS = $(AM_CFLAGS) $(LUA_CFLAGS)
 # The shipped rules are listed once, in rules/ruleset.mk.
 dist_man_MANS += doc/fstune-rules.5
 
-check_PROGRAMS += tests/rules/rules_engine_test tests/rules/test_settings tests/rules/test_mkfs \
+# tests/rules/test_engine runs the hostile rule files for tests/rules/rules-hostile.sh.
+check_PROGRAMS += tests/rules/test_engine tests/rules/test_settings tests/rules/test_mkfs \
 	tests/rules/test_verify tests/rules/test_rationale
-tests_rules_rules_engine_test_SOURCES = tests/rules/engine_test.c
-tests_rules_rules_engine_test_LDADD = $(FSTUNE_LDADD)
-tests_rules_test_settings_SOURCES = tests/rules/test_settings.c
 tests_rules_test_settings_CFLAGS = $(AM_CFLAGS) $(LUA_CFLAGS)
-tests_rules_test_settings_LDADD = $(FSTUNE_LDADD)
-tests_rules_test_mkfs_SOURCES = tests/rules/test_mkfs.c
-tests_rules_test_mkfs_LDADD = $(FSTUNE_LDADD)
-tests_rules_test_verify_SOURCES = tests/rules/test_verify.c
-tests_rules_test_verify_LDADD = $(FSTUNE_LDADD)
-tests_rules_test_rationale_SOURCES = tests/rules/test_rationale.c
-tests_rules_test_rationale_LDADD = $(FSTUNE_LDADD)
+RULES_TESTS = tests/rules/rules-engine.sh tests/rules/rules-hostile.sh tests/rules/rules-cli.sh \
+	tests/rules/luacheck.sh
 TESTS += tests/rules/test_settings tests/rules/test_mkfs tests/rules/test_verify tests/rules/test_rationale \
-	tests/rules-engine.sh \
-	tests/rules-hostile.sh tests/rules-cli.sh tests/rules/luacheck.sh
-EXTRA_DIST += tests/rules-engine.sh tests/rules-hostile.sh tests/rules-cli.sh tests/rules/luacheck.sh .luacheckrc \
+	$(RULES_TESTS)
+EXTRA_DIST += $(RULES_TESTS) .luacheckrc \
 	tests/rules/facts-server.json \
 	tests/rules/good/extra.lua tests/rules/good/queue.lua \
 	tests/rules/broken/syntax.lua tests/rules/broken/ok.lua \

@@ -30,10 +30,10 @@ dist_rules_DATA += \
 # The advice run for real on loop devices: mkfs, offline and remount sequences as printed; the
 # durability advice too, and on captured sysfs trees and hand-written facts for the devices this
 # machine lacks (md, zoned, NVMe) and for the root filesystem.
-TESTS += tests/rules-servers.sh tests/advice-commands.sh tests/advice-durability.sh tests/advice-devices.sh \
-	tests/advice-xfs.sh tests/advice-btrfs.sh tests/advice-reformat.sh
-EXTRA_DIST += tests/rules-servers.sh tests/advice-commands.sh tests/advice-durability.sh tests/advice-devices.sh \
-	tests/advice-xfs.sh tests/advice-btrfs.sh tests/advice-reformat.sh \
+RULESET_TESTS = tests/rules/rules-servers.sh tests/rules/advice-commands.sh tests/rules/advice-durability.sh \
+	tests/rules/advice-devices.sh tests/rules/advice-xfs.sh tests/rules/advice-btrfs.sh tests/rules/advice-reformat.sh
+TESTS += $(RULESET_TESTS)
+EXTRA_DIST += $(RULESET_TESTS) \
 	doc/rules-table.md \
 	tests/servers/nvme-database.json \
 	tests/servers/hdd-raid-fileserver.json \
@@ -69,8 +69,8 @@ rules-table: fstune
 
 # The rules measurement decides: a report on a loop-mounted ext4 whose advice rests on that run's
 # numbers; measured variants of the eight servers, and healthy baselines of each device class.
-TESTS += tests/report-measured-loop.sh
-EXTRA_DIST += tests/report-measured-loop.sh
+TESTS += tests/report/report-measured-loop.sh
+EXTRA_DIST += tests/report/report-measured-loop.sh
 EXTRA_DIST += \
 	tests/servers/measured/README \
 	tests/servers/measured/nvme-database.json \

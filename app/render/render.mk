@@ -15,11 +15,11 @@ libfstune_app_a_SOURCES += app/render/facts_render.c app/render/facts_render.h \
 	app/render/compare_html_fleet.c
 
 # The apply and revert scripts, run for real on loop devices.
-SCRIPTS_TESTS = tests/scripts-apply.sh tests/scripts-errors.sh tests/scripts-read.sh tests/scripts-left-out.sh \
-	tests/scripts-fstab.sh tests/scripts-hostile.sh
+SCRIPTS_TESTS = tests/report/scripts-apply.sh tests/report/scripts-errors.sh tests/report/scripts-read.sh \
+	tests/report/scripts-left-out.sh tests/report/scripts-fstab.sh tests/report/scripts-hostile.sh
 TESTS += $(SCRIPTS_TESTS)
 EXTRA_DIST += $(SCRIPTS_TESTS)
 
 # The HTML pages, rendered by headless Chromium.
-TESTS += tests/report-html.sh
-EXTRA_DIST += tests/report-html.sh tests/lib/html_check.py
+TESTS += tests/report/report-html.sh
+EXTRA_DIST += tests/report/report-html.sh

@@ -24,7 +24,7 @@
 /* Ends every here-document; no line the setting table builds is this word alone. */
 #define HEREDOC_END "FSTUNE_EOF"
 
-/* The shell helpers both scripts share, then each one's own (tests/scripts-*.sh run the scripts
+/* The shell helpers both scripts share, then each one's own (tests/report/scripts-*.sh run the scripts
  * through sh -n and shellcheck). */
 static const char sh_helpers_head[] =
 	"say() { printf '%s: %s\\n' \"$me\" \"$*\"; }\n"

@@ -5,10 +5,8 @@ libfstune_app_a_SOURCES += app/trial/trial.h app/trial/trial_spec.c app/trial/tr
 	app/trial/trial_tree.h app/trial/trial_metrics.c app/trial/trial_metrics.h app/trial/trial_run.c \
 	app/trial/trial_run.h app/trial/trial_stats.c app/trial/trial_stats.h app/trial/trial_judge.c \
 	app/trial/trial_env.c app/trial/trial_doc.c
-TRIAL_TESTS = tests/trial-image.sh tests/trial-refuse.sh tests/trial-verify.sh
+TRIAL_TESTS = tests/trial/trial-image.sh tests/trial/trial-refuse.sh tests/trial/trial-verify.sh
 TESTS += $(TRIAL_TESTS)
-EXTRA_DIST += $(TRIAL_TESTS) tests/trial-lib.sh doc/trial-1999.md
-check_PROGRAMS += tests/unit/test_trial
-TESTS += tests/unit/test_trial
-tests_unit_test_trial_SOURCES = tests/unit/test_trial.c
-tests_unit_test_trial_LDADD = $(FSTUNE_LDADD)
+EXTRA_DIST += $(TRIAL_TESTS) doc/trial-1999.md doc/trial-aa.md
+check_PROGRAMS += tests/trial/test_trial
+TESTS += tests/trial/test_trial

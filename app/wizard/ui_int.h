@@ -102,7 +102,7 @@ enum ui_shared_action {
 	UI_ACT_SCREEN,
 };
 
-/* The moves every list and page takes the same way, arrows and vi's j/k alike (tests/ui-keys.sh
+/* The moves every list and page takes the same way, arrows and vi's j/k alike (tests/wizard/ui-keys.sh
  * expands these when it reads the tables). */
 #define UI_KEYS_UP_DOWN(up_help, down_help)                                                    \
 	{KEY_UP, UI_MOVE_UP, (up_help), false}, {'k', UI_MOVE_UP, (up_help), false},          \

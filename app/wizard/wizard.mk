@@ -7,7 +7,9 @@ libfstune_app_a_SOURCES += app/wizard/ui.h app/wizard/ui_int.h app/wizard/term.c
 	app/wizard/formbox.h app/wizard/formbox.c app/wizard/trial_settle.c app/wizard/scr_trial.c app/wizard/progress.c \
 	app/wizard/workload_step.c app/wizard/bench_step.c app/wizard/scr_custom.c app/wizard/scr_sample.c \
 	app/wizard/scr_bench.c app/wizard/scr_charts.c app/wizard/bench_numbers.c app/wizard/quit.c
-UI_TESTS = tests/ui-quit.sh tests/ui-long.sh tests/ui-trial-hint.sh tests/ui-workload.sh tests/ui-bench.sh tests/ui-notty.sh tests/ui-keys.sh tests/ui-terminal.sh tests/ui-walk-facts.sh \
-	tests/ui-walk-sysroot.sh tests/ui-walk-loop.sh tests/ui-screens.sh tests/ui-trial.sh tests/ui-accepted.sh
+UI_TESTS = tests/wizard/ui-quit.sh tests/wizard/ui-long.sh tests/wizard/ui-trial-hint.sh tests/wizard/ui-workload.sh \
+	tests/wizard/ui-bench.sh tests/wizard/ui-notty.sh tests/wizard/ui-keys.sh tests/wizard/ui-terminal.sh \
+	tests/wizard/ui-walk-facts.sh tests/wizard/ui-walk-sysroot.sh tests/wizard/ui-walk-loop.sh \
+	tests/wizard/ui-screens.sh tests/wizard/ui-trial.sh tests/wizard/ui-accepted.sh
 TESTS += $(UI_TESTS)
-EXTRA_DIST += $(UI_TESTS) tests/ui-lib.sh tests/lib/tmux.sh tests/perf/wizard-first-draw.sh
+EXTRA_DIST += $(UI_TESTS) tests/perf/wizard-first-draw.sh

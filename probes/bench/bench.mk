@@ -23,24 +23,13 @@ libfstune_probes_a_SOURCES += \
 
 # Unit tests of the histogram, the widening slices, burst detection and of the driver through the null
 # engine.
-check_PROGRAMS += tests/bench/test-hist tests/bench/test-slices tests/bench/test-null-engine \
-	tests/bench/test-burst
-tests_bench_test_burst_SOURCES = tests/bench/test-burst.c
-tests_bench_test_burst_LDADD = $(FSTUNE_LDADD)
-tests_bench_test_hist_SOURCES = tests/bench/test-hist.c
-tests_bench_test_hist_LDADD = $(FSTUNE_LDADD)
-tests_bench_test_slices_SOURCES = tests/bench/test-slices.c
-tests_bench_test_slices_LDADD = $(FSTUNE_LDADD)
-tests_bench_test_null_engine_SOURCES = tests/bench/test-null-engine.c
-tests_bench_test_null_engine_LDADD = $(FSTUNE_LDADD)
-TESTS += tests/bench/test-hist tests/bench/test-slices tests/bench/test-null-engine tests/bench/test-burst \
-	tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
-	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh tests/bench-lock.sh \
-	tests/bench-plausible.sh tests/bench-not-run.sh tests/bench-loop-cache.sh tests/bench-cpu-bound.sh \
-	tests/bench-burst.sh tests/bench-tree-bound.sh
-EXTRA_DIST += tests/bench-dir.sh tests/bench-ext4.sh tests/bench-direct-labels.sh tests/bench-rawdev.sh \
-	tests/bench-signal.sh tests/bench-refuse.sh tests/bench-cpu-wait.sh tests/bench-space.sh tests/bench-lock.sh \
-	tests/bench-plausible.sh tests/bench-not-run.sh tests/bench-loop-cache.sh tests/bench-cpu-bound.sh \
-	tests/bench-burst.sh tests/bench-tree-bound.sh tests/bench/lib.sh \
-	tests/perf/compare-fio.sh tests/perf/bench-time.sh tests/perf/lib.sh doc/bench-vs-fio.md
+BENCH_UNIT_TESTS = tests/bench/test_hist tests/bench/test_slices tests/bench/test_null_engine tests/bench/test_burst
+check_PROGRAMS += $(BENCH_UNIT_TESTS)
+BENCH_TESTS = tests/bench/bench-dir.sh tests/bench/bench-ext4.sh tests/bench/bench-direct-labels.sh \
+	tests/bench/bench-rawdev.sh tests/bench/bench-signal.sh tests/bench/bench-refuse.sh tests/bench/bench-cpu-wait.sh \
+	tests/bench/bench-space.sh tests/bench/bench-lock.sh tests/bench/bench-plausible.sh tests/bench/bench-not-run.sh \
+	tests/bench/bench-loop-cache.sh tests/bench/bench-cpu-bound.sh tests/bench/bench-burst.sh \
+	tests/bench/bench-tree-bound.sh
+TESTS += $(BENCH_UNIT_TESTS) $(BENCH_TESTS)
+EXTRA_DIST += $(BENCH_TESTS) tests/perf/compare-fio.sh tests/perf/bench-time.sh doc/bench-vs-fio.md
 include probes/bench/files.mk

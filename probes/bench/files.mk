@@ -6,5 +6,7 @@ libfstune_probes_a_SOURCES += \
 	probes/bench/file_metadata.c \
 	probes/bench/file_tree.c
 
-TESTS += tests/bench-files.sh tests/bench-files-enospc.sh tests/bench-leftover.sh tests/bench-leftover-names.sh
-EXTRA_DIST += tests/bench-files.sh tests/bench-files-enospc.sh tests/bench-leftover.sh tests/bench-leftover-names.sh tests/perf/compare-postmark.sh
+BENCH_FILE_TESTS = tests/bench/bench-files.sh tests/bench/bench-files-enospc.sh tests/bench/bench-leftover.sh \
+	tests/bench/bench-leftover-names.sh
+TESTS += $(BENCH_FILE_TESTS)
+EXTRA_DIST += $(BENCH_FILE_TESTS) tests/perf/compare-postmark.sh

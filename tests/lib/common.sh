@@ -26,7 +26,7 @@ _run_cleanups() {
 trap _run_cleanups EXIT
 # A benchmark holds the lock of its filesystem, and a second one there is refused: tests benchmarking
 # one shared filesystem side by side (make -j, another checkout's tests) each use a lock directory of
-# their own; tests/bench-lock.sh takes the real one, /run/fstune.
+# their own; tests/bench/bench-lock.sh takes the real one, /run/fstune.
 export FSTUNE_TEST_LOCK_DIR=$TMP/locks
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -121,6 +121,21 @@ host_sysctl_lock() {
 	require_cmd flock
 	exec {_HOST_SYSCTL_LOCK}>"${TMPDIR:-/tmp}/fstune-tests-host-sysctl.lock"
 	flock -w 600 "$_HOST_SYSCTL_LOCK" || fail "the host sysctl lock was held for 10 minutes"
+}
+
+# test_rule FILE ID TITLE DESCRIPTION SETTINGS NEEDS < FIELDS: a rule of the test's own in
+# $TMP/rules/FILE.lua (the directory readable by all, for a test that runs fstune as nobody), whose
+# sources name the test. SETTINGS and NEEDS are Lua lists ('{"fs.type"}'); FIELDS, on standard input,
+# are the rest of the table: check and tests.
+test_rule() {
+	local area=${0%/*}
+	mkdir -p -m 755 "$TMP/rules"
+	{
+		printf 'return {\n\tid = "%s",\n\ttitle = "%s",\n\tdescription = "%s",\n' "$2" "$3" "$4"
+		printf '\tsources = {"tests/%s/%s"},\n\tsettings = %s,\n\tneeds = %s,\n' "${area##*/}" "${0##*/}" "$5" "$6"
+		cat
+		echo "}"
+	} >"$TMP/rules/$1.lua"
 }
 
 # "${ON_TERMINAL[@]}" CMD...: CMD with its standard input on a pseudo-terminal (tests/lib/on-terminal.py).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks of the HTML writers' pages for tests/report-html.sh.
+"""Checks of the HTML writers' pages for tests/report/report-html.sh.
 
   html_check.py lint FILE   exit 1, naming the place, when the page is not strict UTF-8, leaves an
                             element open or closes the wrong one, or is less than self-contained or

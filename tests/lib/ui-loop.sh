@@ -6,6 +6,6 @@
 . "$FSTUNE_SRCDIR/tests/lib/common.sh"
 private_mount_ns "$@"
 . "$FSTUNE_SRCDIR/tests/lib/tmux.sh"
-. "$FSTUNE_SRCDIR/tests/ui-lib.sh"
+. "$FSTUNE_SRCDIR/tests/lib/ui.sh"
 require_loop
 require_tmux

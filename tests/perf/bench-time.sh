@@ -10,7 +10,7 @@
 #         sparse image, in a private mount namespace
 # Environment: FSTUNE (default ./fstune), TMPDIR (where the image goes). Exit 1 when a budget is missed.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/perf.sh"
 
 FSTUNE=${FSTUNE:-./fstune}
 dir=${1:-}

@@ -22,7 +22,7 @@
 #   --from  summarize pairs kept by earlier runs (COMPARE_FIO_KEEP) together; measure nothing
 # Environment: FSTUNE (default ./fstune), FIO (default fio), TMPDIR (where the image goes).
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/perf.sh"
 
 FSTUNE=${FSTUNE:-./fstune}
 FIO=${FIO:-fio}

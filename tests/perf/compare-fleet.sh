@@ -1,6 +1,6 @@
 #!/bin/bash
 # Speed and size goal of `fstune compare` at fleet size: 1,000 reports (the server fixtures
-# multiplied by tests/make-fleet.sh) compared in under 5 s of wall-clock time on a non-sanitized
+# multiplied by tests/lib/make-fleet.sh) compared in under 5 s of wall-clock time on a non-sanitized
 # build, printing at most 300 lines, none wider than 200 columns, with each finding's host count.
 # Not part of `make check` (timings are not tests there).
 #
@@ -8,20 +8,11 @@
 # Prints the time, peak memory, lines and widest line of the text and Markdown forms, the time of
 # --format json, and exits 1 when a goal is missed.
 set -eu
-srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-builddir=$(cd "${1:?usage: $0 BUILDDIR [N]}" && pwd)
+. "$(dirname "$0")/../lib/perf.sh"
+perf_build "${1:?usage: $0 BUILDDIR [N]}"
 n=${2:-1000}
 goal_s=${FSTUNE_COMPARE_GOAL_S:-5}
-fstune="$builddir/fstune"
-[ -x "$fstune" ] || { echo "no fstune in $builddir" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
-if grep -q '^SAN_CFLAGS = -fsanitize' "$builddir/Makefile" 2>/dev/null; then
-	echo "warning: $builddir is a sanitized build; the goal is for a plain one" >&2
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/fstune-perf.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-export FSTUNE_RULES_BUILTIN="$srcdir/rules/builtin"
-distinct=$("$srcdir/tests/make-fleet.sh" "$fstune" "$n" "$tmp/fleet")
+distinct=$("$srcdir/tests/lib/make-fleet.sh" "$fstune" "$n" "$tmp/fleet")
 echo "fstune compare of $n reports ($distinct distinct ones, $(du -sh "$tmp/fleet" | cut -f1) of JSON)"
 echo "load: $(cut -d" " -f1-3 /proc/loadavg) on $(nproc) CPUs (timings on a busy machine are upper bounds)"
 status=0

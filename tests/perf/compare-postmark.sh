@@ -21,7 +21,7 @@
 #   PM_TRANSACTIONS (a fixed count instead of the calibrated one: on a shared machine whose speed
 #   changes by 2x from minute to minute, a count from a short calibration can fall short of 60 s).
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/perf.sh"
 
 FSTUNE=${FSTUNE:-./fstune}
 POSTMARK=${POSTMARK:-postmark}

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Speed goal of `fstune probe` (issue 2): `probe --format json` of a mounted filesystem in under
-# 50 ms. Run on a non-sanitized build, not in make check:
+# Speed goal of `fstune probe`: `probe --format json` of a mounted filesystem in under 50 ms. Run on
+# a non-sanitized build, not in make check:
 #   FSTUNE=/path/to/build/fstune tests/perf/probe-speed.sh [DIR]
 # DIR defaults to the current directory's filesystem. Uses hyperfine when installed, else the mean
 # of a loop of runs timed with date +%s%N. Exit 0 when the mean is under the goal, 1 otherwise.

@@ -1,24 +1,15 @@
 #!/bin/bash
-# Speed goal of `fstune report` (issue 5): `report --facts F --bench none` with all shipped rules runs
+# Speed goal of `fstune report`: `report --facts F --bench none` with all shipped rules runs
 # in under 50 ms on a non-sanitized build. Not part of `make check` (timings are not tests there).
 #
 #   tests/perf/report-speed.sh BUILDDIR [RUNS]
 # Prints the median and the slowest wall-clock time of RUNS runs (default 20) on each facts file under
 # tests/facts/, and exits 1 when a median is over the goal.
 set -eu
-srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-builddir=$(cd "${1:?usage: $0 BUILDDIR [RUNS]}" && pwd)
+. "$(dirname "$0")/../lib/perf.sh"
+perf_build "${1:?usage: $0 BUILDDIR [RUNS]}"
 runs=${2:-20}
 goal_ms=${FSTUNE_REPORT_GOAL_MS:-50}
-fstune="$builddir/fstune"
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
-[ -x "$fstune" ] || { echo "no fstune in $builddir" >&2; exit 2; }
-if grep -q '^SAN_CFLAGS = -fsanitize' "$builddir/Makefile" 2>/dev/null; then
-	echo "warning: $builddir is a sanitized build; the goal is for a plain one" >&2
-fi
-export FSTUNE_RULES_BUILTIN="$srcdir/rules/builtin"
 unset FSTUNE_RULES_PATH
 nrules=$(ls "$FSTUNE_RULES_BUILTIN"/*.lua 2>/dev/null | wc -l)
 echo "fstune report --facts F --bench none --format json, $nrules shipped rule files, $runs runs each"
@@ -29,12 +20,12 @@ for facts in "$srcdir"/tests/facts/*.json; do
 	cpus=()
 	for ((i = 0; i < runs; i++)); do
 		t0=$(date +%s%N)
-		/usr/bin/time -f "%U %S" -o "$tmp" "$fstune" report --no-system-rules --facts "$facts" --bench none \
+		/usr/bin/time -f "%U %S" -o "$tmp/time" "$fstune" report --no-system-rules --facts "$facts" --bench none \
 			--format json >/dev/null 2>&1 || [ $? -le 1 ]
 		t1=$(date +%s%N)
 		times+=($(((t1 - t0) / 1000)))
 		# CPU time of fstune and its rule children: what the machine's load does not inflate.
-		cpus+=("$(awk '{ printf "%d", ($1 + $2) * 1000000 }' "$tmp")")
+		cpus+=("$(awk '{ printf "%d", ($1 + $2) * 1000000 }' "$tmp/time")")
 	done
 	median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$((runs / 2 + 1))p")
 	max=$(printf '%s\n' "${times[@]}" | sort -n | tail -n 1)

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Speed of the sampler (`--sample`) against `find -printf '%s\n'` on the same warm tree of about
-# 200,000 files (FSTUNE_TEST_SCALE multiplies it). Goal (issue 8): at least 200,000 files/s, and no
+# 200,000 files (FSTUNE_TEST_SCALE multiplies it). Goal: at least 200,000 files/s, and no
 # slower than find. Not part of make check; run on a non-sanitized build:
-#   FSTUNE=/path/to/fstune FSTUNE_SRCDIR=/work/main tests/perf/sample-speed.sh [DIR]
+#   FSTUNE=/path/to/fstune FSTUNE_SRCDIR=/path/to/source tests/perf/sample-speed.sh [DIR]
 # With DIR, that tree is measured instead of a generated one. Exit 1 when a goal is missed.
 set -eu
 : "${FSTUNE:?set FSTUNE to the fstune binary (a build without sanitizers)}"

@@ -9,7 +9,7 @@
 
 #include "rules/internal.h"
 #include "rules/settings.h"
-#include "tests/unit/check.h"
+#include "tests/lib/check.h"
 
 #define UUID "638e692b-95da-4007-b117-c966e6add75d"
 

@@ -14,7 +14,7 @@
 #include "fstune/rules.h"
 #include "lib/xalloc.h"
 #include "rules/internal.h"
-#include "tests/unit/check.h"
+#include "tests/lib/check.h"
 
 /* Recommendation id prefix ("rule.name", or "rule." for every one of a rule), command, and why no
  * setting runs it. */

@@ -10,7 +10,7 @@
 #include "rules/internal.h"
 #include "rules/settings.h"
 #include "fstune/shell.h"
-#include "tests/unit/check.h"
+#include "tests/lib/check.h"
 
 static void test_quote(void)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "rules/internal.h"
-#include "tests/unit/check.h"
+#include "tests/lib/check.h"
 
 static void test_match(void)
 {

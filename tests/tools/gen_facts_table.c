@@ -1,6 +1,6 @@
 /* Writes doc/facts.md with its key table generated from the facts schema (lib/facts_schema.c): the
  * file named on the command line is copied to standard output, and the lines between its two marker
- * comments are replaced by one row per schema entry. `make facts-table` runs it; tests/facts-schema.sh
+ * comments are replaced by one row per schema entry. `make facts-table` runs it; tests/base/facts-schema.sh
  * fails when the checked-in file differs from what it writes. Exit status 2 on a file without the
  * markers, or that cannot be read. */
 #include "config.h"

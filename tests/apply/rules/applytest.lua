@@ -1,4 +1,4 @@
--- Test-only rules for tests/apply-*.sh (loaded with --rules-dir, never shipped): settings the
+-- Test-only rules for tests/apply/apply-*.sh (loaded with --rules-dir, never shipped): settings the
 -- shipped rules have no reason to recommend on a loop device, chosen from the facts so that each
 -- recommendation differs from the value the machine has now: the loop's bdi limits, a host sysctl
 -- one centisecond away from its value, and a read-ahead the kernel rounds to whole pages (130 KiB
@@ -32,7 +32,7 @@ return {
 	id = "applytest",
 	title = "fstune apply's test settings",
 	description = "Test-only: bdi limits, a sysctl one step away, a read-ahead that does not take.",
-	sources = {"tests/apply-lib.sh"},
+	sources = {"tests/lib/apply.sh"},
 	settings = {"bdi.max_ratio", "bdi.strict_limit", "sysctl.vm.dirty_expire_centisecs", "queue.read_ahead_kb"},
 	needs = {},
 	uses = {"vm.bdi.max_ratio", "vm.bdi.strict_limit", "vm.dirty_expire_centisecs", "device.read_ahead_kb"},

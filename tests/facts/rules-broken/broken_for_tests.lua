@@ -4,7 +4,7 @@ return {
 	id = "broken_for_tests",
 	title = "a rule that fails (report tests)",
 	description = "Indexes a nil value in check(), to test how the report shows a rule error.",
-	sources = {"tests/report-errors.sh"},
+	sources = {"tests/report/report-errors.sh"},
 	settings = {},
 	needs = {"fs.type"},
 	check = function(facts)

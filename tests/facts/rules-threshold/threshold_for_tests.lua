@@ -5,7 +5,7 @@ return {
 	title = "fixed findings (report tests)",
 	description = "Gives a warn for ext4 and a critical for crowded directories, so that the tests "
 		.. "of --fail-on know what to expect.",
-	sources = {"tests/report-errors.sh"},
+	sources = {"tests/report/report-errors.sh"},
 	settings = {},
 	needs = {"fs.type"},
 	uses = {"workload.files_per_dir"},

@@ -4,7 +4,7 @@ return {
 	id = "needs_bench",
 	title = "needs a benchmark (report and wizard tests)",
 	description = "Reports the measured QD1 random read rate, so that the tests see a rule that needs bench keys.",
-	sources = {"tests/report-bench.sh", "tests/ui-bench.sh"},
+	sources = {"tests/report/report-bench.sh", "tests/wizard/ui-bench.sh"},
 	settings = {},
 	needs = {"bench.rand_read_4k_qd1.iops"},
 	check = function(facts)
