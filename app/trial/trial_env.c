@@ -48,17 +48,6 @@ static char *whole_disk(dev_t devno)
 	return xstrdup(basename(real));
 }
 
-/* Sectors read and written by `dev` so far, and when (CLOCK_MONOTONIC). */
-static uint64_t sectors_of(const char *dev, double *when_s, bool *ok)
-{
-	struct workload_diskstat st;
-
-	*ok = dev && workload_diskstat_read(dev, &st) == 0;
-	if (*ok && when_s)
-		*when_s = st.when_s;
-	return *ok ? st.read_sectors + st.write_sectors : 0;
-}
-
 static const char *loop_name(const struct trial *t)
 {
 	return t->scratch.dev && !strncmp(t->scratch.dev, "/dev/", 5) ? t->scratch.dev + 5 : NULL;
@@ -104,8 +93,8 @@ void trial_env_start(struct trial *t)
 	/* the busy check: a second of the disk before anything of the trial runs on it */
 	if (workload_observe(e->disk, 1.0, NULL, NULL, &o) == 0)
 		e->busy_before = o.busy_share;
-	e->disk_start_sectors = sectors_of(e->disk, &e->disk_start_s, &ok_disk);
-	e->loop_start_sectors = sectors_of(loop_name(t), NULL, &ok_loop);
+	ok_disk = workload_diskstat_read(e->disk, &e->disk_start) == 0;
+	ok_loop = loop_name(t) && workload_diskstat_read(loop_name(t), &e->loop_start) == 0;
 	e->has_disk_start = ok_disk && ok_loop;
 	if (!e->has_disk_start) {
 		free(e->disk_why);
@@ -186,8 +175,7 @@ static double median_of(const json_t *a, double *max)
 void trial_env_finish(struct trial *t)
 {
 	struct trial_env *e = &t->env;
-	double lmax, end_s = 0;
-	bool ok_disk, ok_loop;
+	double lmax;
 
 	e->load_median = median_of(e->loads, &lmax);
 	e->load_max = lmax;
@@ -196,14 +184,25 @@ void trial_env_finish(struct trial *t)
 		e->load_min = fmin(e->load_min, json_number_value(json_array_get(e->loads, i)));
 	e->cpu_wait_pct = median_of(e->waits, &e->cpu_wait_max_pct);
 	if (e->has_disk_start) {
-		uint64_t disk = sectors_of(e->disk, &end_s, &ok_disk), loop = sectors_of(loop_name(t), NULL, &ok_loop);
-		int64_t other = (int64_t)(disk - e->disk_start_sectors) - (int64_t)(loop - e->loop_start_sectors);
+		struct workload_diskstat disk, loop;
 
-		/* the loop device's direct I/O reaches the disk as it left the loop: the rest is others' */
-		if (ok_disk && ok_loop && end_s > e->disk_start_s)
-			e->other_bytes_per_s = (double)(other > 0 ? other : 0) * 512 / (end_s - e->disk_start_s);
-		else
+		if (workload_diskstat_read(e->disk, &disk) == 0 && workload_diskstat_read(loop_name(t), &loop) == 0 &&
+		    disk.when_s > e->disk_start.when_s) {
+			/* The loop's direct I/O writes reach the disk as they left the loop, so the rest of
+			 * the disk's writes are others'. Its reads do not: the host filesystem answers a read
+			 * of a never-written part of the image with zeros, without the disk, so the loop can
+			 * read more than the disk did and the read part is a lower bound. Each apart, for a
+			 * surplus of loop reads must not hide others' writes. */
+			int64_t w = (int64_t)(disk.write_sectors - e->disk_start.write_sectors) -
+				    (int64_t)(loop.write_sectors - e->loop_start.write_sectors);
+			int64_t r = (int64_t)(disk.read_sectors - e->disk_start.read_sectors) -
+				    (int64_t)(loop.read_sectors - e->loop_start.read_sectors);
+
+			e->other_bytes_per_s = (double)((w > 0 ? w : 0) + (r > 0 ? r : 0)) * 512 /
+					       (disk.when_s - e->disk_start.when_s);
+		} else {
 			e->has_disk_start = false;
+		}
 	}
 }
 

@@ -24,6 +24,7 @@
 #include "fstune/bench.h"
 #include "fstune/facts.h"
 #include "fstune/trial_words.h"
+#include "fstune/workload.h"
 
 /* Files of the cold tree at most: about a kernel tree's count, so a run stays within minutes. */
 #define TRIAL_TREE_FILES_CAP 80000u
@@ -67,8 +68,7 @@ struct trial_env {
 	double busy_before;        /* the disk's busy share in the second before the trial; < 0: not looked */
 	uint64_t alloc_min_bytes;  /* the image's least allocated size after a run (st_blocks); 0: no image */
 	json_t *loads, *waits;     /* the per-run values, for the medians */
-	uint64_t disk_start_sectors, loop_start_sectors; /* the counters at the start */
-	double disk_start_s;       /* when they were read (CLOCK_MONOTONIC) */
+	struct workload_diskstat disk_start, loop_start; /* the counters at the start */
 	bool has_disk_start;       /* both were read: other_bytes_per_s can be worked out */
 };
 

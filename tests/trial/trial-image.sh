@@ -64,6 +64,25 @@ for want in '^rank +id +candidate' '^1 +c1 +ext4: ' '^Verdicts:' '^- c2 ext2: ag
 done
 [ ! -s "$TMP/err" ] || fail "-q printed: $(cat "$TMP/err")"
 
+# Other traffic on the disk under the image: a writer beside the trial, with direct I/O on the same
+# filesystem as the image, is in the figure (at least half of what it wrote over the trial's time;
+# the trial's own loop device is left out of it, and its reads of never-written parts of the image,
+# which the disk never sees, do not hide the writer).
+( while :; do dd if=/dev/zero of="$TMP/other" bs=1M count=8 oflag=direct conv=notrunc status=none || exit
+	echo 8 >>"$TMP/other.mib"; done ) &
+writer=$!
+t0=$(date +%s.%N)
+run_status 0 "$FSTUNE" trial --image "$img" --candidates 'ext4:;ext2:' "${TRIAL_TINY[@]}" --repeat 1 --json
+t1=$(date +%s.%N)
+kill "$writer"
+wait "$writer" 2>/dev/null || :
+trial_no_leftovers "$img"
+written=$(($(paste -sd+ "$TMP/other.mib") * 1048576))
+jq -e --argjson w "$written" --argjson s "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+	'.environment.other_disk_traffic_bytes_per_s >= 0.5 * $w / $s' "$TMP/out" >/dev/null ||
+	fail "other traffic: $written bytes written beside the trial, found $(jq -c .environment "$TMP/out")"
+rm -f "$TMP/other" "$TMP/other.mib"
+
 # Specs that make the same filesystem: ext4's defaults on 1 GiB are 4 KiB blocks; -G 16 (the default
 # flex_bg size) is the same too, but the fingerprint does not show it, so it is measured apart.
 run_status 0 "$FSTUNE" trial --image "$img" --candidates 'ext4:;ext4:-b 4096;ext4:-G 16' "${TRIAL_TINY[@]}" --repeat 1 --json
