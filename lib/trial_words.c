@@ -45,6 +45,11 @@ char *trial_comparison_words(const json_t *c, const json_t *metric)
 		snprintf(range, sizeof range, "%.2f-%.2f as a speed ratio", s_lo, s_hi);
 	if (!strcmp(verdict, "tie"))
 		return xasprintf("%s the same within the floor of %.1f%% (%s)", what, num(json_object_get(c, "floor_pct")), range);
+	/* a figure no run could give both of them (a percentile a run had too few samples for): there
+	 * is nothing to extrapolate more rounds from, and the floor is not what stands in the way */
+	if (json_is_integer(json_object_get(c, "rounds")) && json_integer_value(json_object_get(c, "rounds")) == 0)
+		return xasprintf("%s not measured: no round gave the figure for both (a percentile needs enough "
+				 "samples in a run; a longer --runtime gives more)", what);
 	if (json_integer_value(json_object_get(c, "more_rounds")) > 0)
 		return xasprintf("%s not settled (%s): about %lld more rounds would be needed at this noise", what,
 				 range, (long long)json_integer_value(json_object_get(c, "more_rounds")));

@@ -13,6 +13,7 @@
 #include "app/trial/trial.h"
 #include "app/trial/trial_run.h"
 #include "fstune/status.h"
+#include "fstune/trial_words.h"
 #include "tests/lib/check.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
@@ -450,6 +451,42 @@ static void test_could_merge(void)
 	}
 }
 
+/* A comparison in words: a verdict with its interval as a speed, a tie with its floor, and why one is
+ * not settled (more rounds would do, the floor is too wide, no round gave the figure at all). */
+static void test_words(void)
+{
+	json_t *tps = json_pack("{s:s, s:s}", "what", "small-file transactions", "better", "higher");
+	json_t *p99 = json_pack("{s:s, s:s}", "what", "the commit's p99 latency", "better", "lower");
+	static const struct {
+		const char *cmp, *want;
+		bool is_latency;
+	} cases[] = {
+		{"{\"verdict\": \"worse\", \"ratio\": 0.25, \"ci95\": [0.2, 0.5], \"rounds\": 9}",
+		 "small-file transactions 4.00x slower (2.00-5.00)", false},
+		{"{\"verdict\": \"better\", \"ratio\": 0.5, \"ci95\": [0.25, 0.8], \"rounds\": 9}",
+		 "the commit's p99 latency 2.00x faster (1.25-4.00)", true},
+		{"{\"verdict\": \"tie\", \"ratio\": 1.01, \"ci95\": [0.98, 1.03], \"floor_pct\": 5, \"rounds\": 9}",
+		 "small-file transactions the same within the floor of 5.0% (0.98-1.03 as a speed ratio)", false},
+		{"{\"verdict\": \"not_settled\", \"ratio\": 0.9, \"ci95\": [0.7, 1.1], \"more_rounds\": 4, \"rounds\": 9}",
+		 "small-file transactions not settled (0.70-1.10 as a speed ratio): about 4 more rounds", false},
+		{"{\"verdict\": \"not_settled\", \"ratio\": 0.9, \"ci95\": [0.5, 1.6], \"floor_pct\": 80, \"rounds\": 9}",
+		 "small-file transactions not settled (0.50-1.60 as a speed ratio): the baseline against itself differed by up to 80.0%", false},
+		{"{\"verdict\": \"not_settled\", \"floor_pct\": 1, \"more_rounds\": 0, \"rounds\": 0}",
+		 "the commit's p99 latency not measured: no round gave the figure for both", true},
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_t *c = json_loads(cases[i].cmp, 0, NULL);
+		char *words = c ? trial_comparison_words(c, cases[i].is_latency ? p99 : tps) : NULL;
+
+		CHECK_CONTAINS(words, cases[i].want);
+		free(words);
+		json_decref(c);
+	}
+	json_decref(tps);
+	json_decref(p99);
+}
+
 int main(void)
 {
 	test_parse();
@@ -464,5 +501,6 @@ int main(void)
 	test_judge_few_rounds();
 	test_round_order();
 	test_could_merge();
+	test_words();
 	return CHECK_DONE();
 }
